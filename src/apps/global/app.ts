@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { createHttpApp, type HttpApp } from '../../http/kernel.js'
+import { registerRegistrationRoutes } from '../../modules/registration/registration.routes.js'
+import type { AppDeps } from '../deps.js'
+
+export const GLOBAL_SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from login, select-organization, new-token or ott/redeem',
+  },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-dispatch-api-key',
+    description: 'API key created with POST /api/auth/tokens',
+  },
+}
+
+/** The Global API (identity): modules are registered explicitly, so the list below is the API. */
+export async function buildGlobalApp(deps: AppDeps, logger: FastifyBaseLogger | false): Promise<HttpApp> {
+  const app = await createHttpApp({
+    flavor: 'global',
+    title: 'Cartage Global API',
+    description:
+      'Identity for the Cartage platform: registration, sign-in, sessions, organisation selection, password reset, one-time hand-off tokens and API keys. ' +
+      'Success bodies are SingleResult/PagedResult envelopes with a numeric statusCode; errors are RFC 9457 problem details (application/problem+json).',
+    database: deps.database,
+    logger,
+    bodyLimit: deps.config.bodyLimit,
+    securitySchemes: GLOBAL_SECURITY_SCHEMES,
+    tags: [{ name: 'Organizations', description: 'Organisation registration' }],
+  })
+  registerRegistrationRoutes(app, deps)
+  return app
+}

@@ -1,0 +1,61 @@
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
+import type { Tables } from './schema.js'
+
+// Counts come back as int8; they always fit in a JS number here. Money and quantities
+// (numeric) stay strings so no precision is lost on the way out.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10))
+
+export type DatabaseKind = 'embedded' | 'postgres'
+
+export interface Database {
+  kind: DatabaseKind
+  /** Typed query builder over the `global` tables; tenant tables through `withSchema(org schema)`. */
+  db: Kysely<Tables>
+  pool: pg.Pool
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; absent = embedded PGlite in `dataDir` (`memory://` for a throwaway one). */
+  databaseUrl?: string | undefined
+  dataDir: string
+  poolSize: number
+  applicationName?: string
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let embedded: EmbeddedServer | undefined
+  let pool: pg.Pool
+  if (options.databaseUrl) {
+    pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize,
+      application_name: options.applicationName ?? 'cartage',
+    })
+  } else {
+    embedded = await startEmbeddedServer(options.dataDir)
+    // PGlite is one connection: a pool of one serialises statements and keeps a
+    // transaction's statements together, so concurrent requests never interleave.
+    pool = new pg.Pool({
+      host: embedded.socketDir,
+      port: 5432,
+      user: 'postgres',
+      database: 'postgres',
+      max: 1,
+    })
+  }
+  // An idle client erroring (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {})
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    kind: embedded ? 'embedded' : 'postgres',
+    db,
+    pool,
+    async close() {
+      await db.destroy()
+      await embedded?.stop()
+    },
+  }
+}

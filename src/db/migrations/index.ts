@@ -1,0 +1,21 @@
+/**
+ * The two migration sets, in order. Names are `<timestamp>-<what it does>`; a landed migration
+ * is never edited, only followed by a new one. Listed explicitly (not read from disk) so the
+ * build and the tests see exactly the same set.
+ */
+import * as createIdentityTables from './global/20261122080000-create-identity-tables.js'
+import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
+
+export interface Migration {
+  name: string
+  sql: string
+}
+
+export const globalMigrations: readonly Migration[] = [
+  { name: '20261122080000-create-identity-tables', sql: createIdentityTables.sql },
+]
+
+/** Run inside each organisation schema (search_path set to it), on creation and at start-up. */
+export const tenantMigrations: readonly Migration[] = [
+  { name: '20261122080000-create-businesses', sql: createBusinesses.sql },
+]

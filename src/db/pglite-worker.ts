@@ -1,0 +1,39 @@
+/**
+ * Runs the embedded database (PGlite) on its own thread and serves it over the PostgreSQL
+ * wire protocol on a private Unix socket. The HTTP thread talks to it with the same `pg`
+ * driver as production, so one slow query never blocks the event loop and both modes share
+ * one code path.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { PGlite } from '@electric-sql/pglite'
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
+
+export interface PgliteWorkerData {
+  /** A directory for persistent data, or `memory://` for a throwaway database. */
+  dataDir: string
+  socketPath: string
+}
+
+export type PgliteWorkerMessage = { type: 'ready' } | { type: 'error'; message: string } | { type: 'closed' }
+
+const { dataDir, socketPath } = workerData as PgliteWorkerData
+const port = parentPort
+if (!port) throw new Error('pglite-worker must run as a worker thread')
+
+try {
+  const db = await PGlite.create(dataDir)
+  const server = new PGLiteSocketServer({ db, path: socketPath })
+  await server.start()
+  port.on('message', async (message: unknown) => {
+    if (message !== 'close') return
+    try {
+      await server.stop()
+      await db.close()
+    } finally {
+      port.postMessage({ type: 'closed' } satisfies PgliteWorkerMessage)
+    }
+  })
+  port.postMessage({ type: 'ready' } satisfies PgliteWorkerMessage)
+} catch (error) {
+  port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) })
+}

@@ -1,0 +1,114 @@
+import { STATUS_CODES } from 'node:http'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ApiFlavor } from './envelopes.js'
+import { AppError, type Reason } from './errors.js'
+
+interface AjvError {
+  instancePath: string
+  keyword: string
+  message?: string
+  params: Record<string, unknown>
+}
+
+/** Turns Ajv errors into one reason per field, naming the field path as the client wrote it. */
+export function reasonsFromValidation(errors: readonly AjvError[], context: string | undefined): Reason[] {
+  const byField = new Map<string, string>()
+  for (const error of errors) {
+    const segments = error.instancePath.split('/').filter(Boolean).map(decodePointer)
+    if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {
+      segments.push(error.params.missingProperty)
+    }
+    if (error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string') {
+      segments.push(error.params.additionalProperty)
+    }
+    const field = segments.join('.') || context || 'body'
+    if (!byField.has(field)) byField.set(field, describe(error))
+  }
+  return [...byField].map(([field, message]) => ({ field, message }))
+}
+
+const decodePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~')
+
+function describe(error: AjvError): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required'
+    case 'format':
+      return error.params.format === 'email'
+        ? 'must be a valid email address'
+        : `must be a valid ${String(error.params.format)}`
+    case 'additionalProperties':
+      return 'is not a known field'
+    default:
+      return error.message ?? 'is not valid'
+  }
+}
+
+/** Maps Fastify's own client errors to stable codes. */
+const FASTIFY_CODES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_content_length',
+}
+
+export function toAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error
+  const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string }
+  if (Array.isArray(fe.validation)) {
+    return new AppError(
+      400,
+      'validation_failed',
+      'The request is not valid.',
+      reasonsFromValidation(fe.validation, fe.validationContext),
+    )
+  }
+  if (error instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return new AppError(400, 'malformed_json', 'The request body is not valid JSON.')
+  }
+  const status = fe.statusCode
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppError(status, (fe.code && FASTIFY_CODES[fe.code]) ?? 'bad_request', fe.message)
+  }
+  return new AppError(500, 'internal_error', 'An error occurred in the service.')
+}
+
+export function sendError(flavor: ApiFlavor, reply: FastifyReply, error: AppError) {
+  const retryAfter = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds
+  if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter))
+  if (flavor === 'core') {
+    return reply
+      .code(error.status)
+      .send({ message: error.message, code: error.code, reasons: [...error.reasons] })
+  }
+  return reply
+    .code(error.status)
+    .type('application/problem+json')
+    .send({
+      type: `https://cartage.dev/problems/${error.code.replace(/_/g, '-')}`,
+      title: STATUS_CODES[error.status] ?? 'Error',
+      status: error.status,
+      detail: error.message,
+      code: error.code,
+      ...(error.reasons.length > 0 ? { errors: [...error.reasons] } : {}),
+    })
+}
+
+export function installErrorHandling(app: FastifyInstance, flavor: ApiFlavor) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error)
+    if (appError.status >= 500) {
+      // The fault is logged with the request id; the client gets no message or stack.
+      request.log.error({ err: error }, 'request failed')
+    }
+    return sendError(flavor, reply, appError)
+  })
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      flavor,
+      reply,
+      new AppError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+    ),
+  )
+}

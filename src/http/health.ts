@@ -1,0 +1,57 @@
+import { Type } from '@sinclair/typebox'
+import { sql } from 'kysely'
+import type { Database } from '../db/database.js'
+import { migrationStatus } from '../db/migrator.js'
+import type { HttpApp } from './kernel.js'
+
+const HealthSchema = Type.Object({
+  status: Type.String(),
+  checks: Type.Optional(Type.Record(Type.String(), Type.String())),
+})
+
+export function registerHealthRoutes(app: HttpApp, database: Database) {
+  // Once migrated, a process stays migrated: later probes only check the database answers.
+  let migrated = false
+  app.get(
+    '/health/live',
+    {
+      schema: {
+        tags: ['Health'],
+        operationId: 'Live',
+        summary: 'The process is up',
+        security: [],
+        response: { 200: HealthSchema },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  )
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        tags: ['Health'],
+        operationId: 'Ready',
+        summary: 'The database is reachable and migrated',
+        security: [],
+        response: { 200: HealthSchema, 503: HealthSchema },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        if (!migrated) {
+          const status = await migrationStatus(database)
+          migrated = status.globalPending.length === 0 && status.tenantSchemasBehind === 0
+          if (!migrated)
+            return reply
+              .code(503)
+              .send({ status: 'unavailable', checks: { database: 'ok', migrations: 'pending' } })
+        } else {
+          await sql`SELECT 1`.execute(database.db)
+        }
+        return { status: 'ok', checks: { database: 'ok', migrations: 'ok' } }
+      } catch {
+        return reply.code(503).send({ status: 'unavailable', checks: { database: 'unreachable' } })
+      }
+    },
+  )
+}
