@@ -77,6 +77,7 @@ async function serve(api: 'core' | 'global' | 'both') {
     }, 15_000)
     timer.unref()
     await Promise.allSettled(apps.map((entry) => entry.app.close()))
+    logger.info('HTTP servers closed; closing the database')
     await database.close()
     logger.info('stopped')
     process.exit(0)

@@ -60,8 +60,17 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.addContentTypeParser('text/json', { parseAs: 'string' }, parseJson)
   app.addContentTypeParser(/^application\/[\w.-]+\+json$/, { parseAs: 'string' }, parseJson)
+  // While draining, finished responses close their keep-alive connection, otherwise a client's
+  // idle socket would hold the server open until the shutdown deadline.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id)
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close')
   })
   installErrorHandling(app, options.flavor)
 

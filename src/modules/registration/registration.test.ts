@@ -1,0 +1,185 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { registrationBody, startTestContext, type TestContext, uniqueEmail } from '../../../test/harness.js'
+
+let ctx: TestContext
+beforeAll(async () => {
+  ctx = await startTestContext()
+})
+afterAll(() => ctx.close())
+
+const register = (payload: unknown) =>
+  ctx.global.inject({ method: 'POST', url: '/api/organizations', payload: payload as object })
+
+describe('POST /api/organizations', () => {
+  it('creates the organisation, business, owner and schema, and answers RegisterOrganizationBusinessResponse', async () => {
+    const body = registrationBody()
+    const response = await register(body)
+    expect(response.statusCode).toBe(200)
+    const result = response.json()
+    expect(result.statusCode).toBe(200)
+    expect(result.messages).toEqual([])
+    expect(result.data).toMatchObject({
+      registeredName: body.business.registeredName,
+      displayName: 'Test Org',
+      registrationNumber: '2026/000001/07',
+      email: 'ops@example.com',
+      requiresDispatchBuilder: true,
+      requiresOrderIntegration: false,
+      billingAddress: { city: 'Cape Town', country: 'ZA', latitude: -33.92, street: null },
+      currentUser: {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        displayName: 'Ada Lovelace',
+        email: body.user.email,
+      },
+    })
+    expect(result.data.id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(result.data.billingAddress.id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(JSON.stringify(result)).not.toContain(body.user.password)
+
+    const db = ctx.database.db
+    const user = await db
+      .selectFrom('global.users')
+      .selectAll()
+      .where('id', '=', result.data.currentUser.id)
+      .executeTakeFirstOrThrow()
+    expect(user.password_hash).toMatch(/^\$argon2id\$/)
+    const index = await db
+      .selectFrom('global.businesses')
+      .selectAll()
+      .where('id', '=', result.data.id)
+      .executeTakeFirstOrThrow()
+    const org = await db
+      .selectFrom('global.organizations')
+      .selectAll()
+      .where('id', '=', index.organization_id)
+      .executeTakeFirstOrThrow()
+    expect(org.schema_name).toMatch(/^org_[a-z2-7]{13}$/)
+    const membership = await db
+      .selectFrom('global.memberships')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    expect(membership).toMatchObject({ organization_id: org.id, role: 'Owner', status: 'Active' })
+    const business = await db
+      .withSchema(org.schema_name)
+      .selectFrom('businesses')
+      .selectAll()
+      .executeTakeFirstOrThrow()
+    expect(business).toMatchObject({ id: result.data.id, registered_name: body.business.registeredName })
+  })
+
+  it('rejects a second registration with the same email in any letter case with 409 problem details', async () => {
+    const email = uniqueEmail('dup')
+    expect((await register(registrationBody({ email }))).statusCode).toBe(200)
+    const again = await register(registrationBody({ email: email.toUpperCase() }))
+    expect(again.statusCode).toBe(409)
+    expect(again.headers['content-type']).toContain('application/problem+json')
+    expect(again.json()).toMatchObject({ status: 409, code: 'email_taken', title: 'Conflict' })
+  })
+
+  it('lets exactly one of two simultaneous registrations with one email through, leaving nothing half-created', async () => {
+    const email = uniqueEmail('race')
+    const before = await countOrganizations()
+    const results = await Promise.all([
+      register(registrationBody({ email })),
+      register(registrationBody({ email })),
+    ])
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409])
+    expect(await countOrganizations()).toBe(before + 1)
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_namespace n
+      WHERE n.nspname LIKE 'org\\_%' AND NOT EXISTS (SELECT 1 FROM global.organizations o WHERE o.schema_name = n.nspname)`.execute(
+      ctx.database.db,
+    )
+    expect(rows[0]?.n).toBe(0)
+  })
+
+  it('names every invalid field with the limits of spec §8', async () => {
+    const body = registrationBody()
+    const response = await register({
+      ...body,
+      business: {
+        ...body.business,
+        registeredName: 'x'.repeat(101),
+        displayName: 'y'.repeat(51),
+        website: 'w'.repeat(101),
+        registrationNumber: 'r'.repeat(31),
+      },
+      user: { ...body.user, email: 'not-an-email' },
+    })
+    expect(response.statusCode).toBe(400)
+    const fields = response
+      .json()
+      .errors.map((e: { field: string }) => e.field)
+      .sort()
+    expect(fields).toEqual([
+      'business.displayName',
+      'business.registeredName',
+      'business.registrationNumber',
+      'business.website',
+      'user.email',
+    ])
+  })
+
+  it('applies the password policy, confirmation and terms', async () => {
+    const body = registrationBody()
+    const response = await register({
+      ...body,
+      user: { ...body.user, password: 'short', confirmPassword: 'different', acceptedTerms: false },
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors).toEqual([
+      { field: 'user.password', message: 'must be at least 8 characters' },
+      { field: 'user.confirmPassword', message: 'must equal password' },
+      { field: 'user.acceptedTerms', message: 'the terms must be accepted' },
+    ])
+    const sameAsEmail = registrationBody()
+    sameAsEmail.user.password = sameAsEmail.user.email
+    sameAsEmail.user.confirmPassword = sameAsEmail.user.email
+    const second = await register(sameAsEmail)
+    expect(second.json().errors).toEqual([
+      { field: 'user.password', message: 'must not be the email address' },
+    ])
+  })
+
+  it('requires business and user', async () => {
+    const response = await register({})
+    expect(response.statusCode).toBe(400)
+    expect(
+      response
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['business', 'user'])
+  })
+})
+
+describe('GET /api/organizations/soft-check', () => {
+  it('tells whether a user with the email exists, ignoring letter case', async () => {
+    const email = uniqueEmail('soft')
+    const check = async (value: string) =>
+      (
+        await ctx.global.inject({
+          method: 'GET',
+          url: '/api/organizations/soft-check',
+          query: { emailAddress: value },
+        })
+      ).json()
+    expect(await check(email)).toEqual({ data: false, statusCode: 200, messages: [] })
+    await register(registrationBody({ email }))
+    expect((await check(email.toUpperCase())).data).toBe(true)
+    expect(
+      (await ctx.global.inject({ method: 'GET', url: '/api/organizations/soft-check' })).json().data,
+    ).toBe(false)
+  })
+})
+
+async function countOrganizations() {
+  const row = await ctx.database.db
+    .selectFrom('global.organizations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

@@ -1,0 +1,105 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { inject } from 'vitest'
+import { buildCoreApp } from '../src/apps/core/app.js'
+import { buildGlobalApp } from '../src/apps/global/app.js'
+import { loadConfig } from '../src/config.js'
+import { type Database, openDatabase } from '../src/db/database.js'
+import { shortId } from '../src/db/ids.js'
+import type { HttpApp } from '../src/http/kernel.js'
+import { testDatabaseUrl } from './test-database.js'
+
+export interface TestContext {
+  core: HttpApp
+  global: HttpApp
+  database: Database
+  close(): Promise<void>
+}
+
+/** A private copy of the migrated template (embedded) or a pool on the shared test database. */
+export async function openTestDatabase(): Promise<{ database: Database; dataDir: string }> {
+  const databaseUrl = testDatabaseUrl()
+  let dataDir = ''
+  if (!databaseUrl) {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-test-'))
+    cpSync(inject('templateDataDir'), dataDir, { recursive: true })
+  }
+  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 5, applicationName: 'cartage-test' })
+  return { database, dataDir }
+}
+
+/** Both apps over one database, exercised through Fastify's inject (the real HTTP stack, no socket). */
+export async function startTestContext(): Promise<TestContext> {
+  const { database, dataDir } = await openTestDatabase()
+  const config = { ...loadConfig({}), databaseUrl: testDatabaseUrl(), dataDir }
+  const deps = { config, database }
+  const core = await buildCoreApp(deps, false)
+  const global = await buildGlobalApp(deps, false)
+  return {
+    core,
+    global,
+    database,
+    async close() {
+      await Promise.all([core.close(), global.close()])
+      await database.close()
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export const uniqueEmail = (label = 'user') => `${label}-${shortId(6)}@example.com`
+
+export const PASSWORD = 'correct-horse-battery'
+
+export function registrationBody(overrides: { email?: string; registeredName?: string } = {}) {
+  return {
+    business: {
+      registeredName: overrides.registeredName ?? `Test Org ${shortId(3)}`,
+      displayName: 'Test Org',
+      email: 'ops@example.com',
+      phoneNumber: '+27 21 555 0100',
+      website: 'https://example.com',
+      registrationNumber: '2026/000001/07',
+      requiresDispatchBuilder: true,
+      address: {
+        fullAddress: '1 Main Road, Cape Town',
+        city: 'Cape Town',
+        country: 'ZA',
+        latitude: -33.92,
+        longitude: 18.42,
+      },
+    },
+    user: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: overrides.email ?? uniqueEmail(),
+      phoneNumber: '+27 82 000 0000',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      acceptedTerms: true,
+    },
+  }
+}
+
+export interface RegisteredOrganization {
+  businessId: string
+  userId: string
+  email: string
+  password: string
+}
+
+export async function registerOrganization(
+  ctx: TestContext,
+  email = uniqueEmail(),
+): Promise<RegisteredOrganization> {
+  const response = await ctx.global.inject({
+    method: 'POST',
+    url: '/api/organizations',
+    payload: registrationBody({ email }),
+  })
+  if (response.statusCode !== 200)
+    throw new Error(`registration failed: ${response.statusCode} ${response.body}`)
+  const data = response.json().data as { id: string; currentUser: { id: string } }
+  return { businessId: data.id, userId: data.currentUser.id, email, password: PASSWORD }
+}
