@@ -13,6 +13,21 @@ export interface Config {
   bodyLimit: number
   /** Connections per process in the PostgreSQL pool (the embedded database always has one). */
   dbPoolSize: number
+  /** Life of an access token (JWT) in seconds. */
+  accessTokenTtlSeconds: number
+  /** Idle life of a refresh token in seconds; each renewal starts it again. */
+  refreshTokenTtlSeconds: number
+  /** Whether the refresh cookie carries `Secure`; turn off only for plain-http local use. */
+  cookieSecure: boolean
+  /** Base URL of the web app that email links point at. */
+  publicAppUrl: string
+  /** SMTP server for outgoing mail; absent = write each message to the log and `<dataDir>/mail/*.eml`. */
+  smtpUrl: string | undefined
+  mailFrom: string
+  /** Requests per minute per client IP on the abuse-prone public routes (login, reset, registration...). */
+  rateLimitPerIp: number
+  /** Attempts per 15 minutes per account (email) on login, forgot-password and reset-password. */
+  rateLimitPerAccount: number
 }
 
 export class ConfigError extends Error {
@@ -31,9 +46,9 @@ export function loadConfig(env: Env = process.env): Config {
     const raw = env[name]
     if (raw === undefined || raw.trim() === '') return fallback
     const parsed = parse(raw.trim())
-    // Parsers return a string to report a problem and the parsed value otherwise.
-    if (typeof parsed === 'string' && typeof fallback !== 'string') {
-      problems.push(`${name}=${JSON.stringify(raw)}: ${parsed}`)
+    // Parsers return a string to report a problem (prefixed `problem: ` where the value itself is a string).
+    if (typeof parsed === 'string' && (typeof fallback !== 'string' || parsed.startsWith('problem: '))) {
+      problems.push(`${name}=${JSON.stringify(raw)}: ${parsed.replace(/^problem: /, '')}`)
       return fallback
     }
     return parsed as T
@@ -45,6 +60,20 @@ export function loadConfig(env: Env = process.env): Config {
       const n = Number(raw)
       return n >= min && n <= max ? n : `must be a whole number from ${min} to ${max}`
     }
+
+  const boolean = (raw: string): boolean | string => {
+    if (/^(true|1|yes|on)$/i.test(raw)) return true
+    if (/^(false|0|no|off)$/i.test(raw)) return false
+    return 'must be true or false'
+  }
+  const url = (raw: string): string => {
+    try {
+      const parsed = new URL(raw)
+      return /^https?:$/.test(parsed.protocol) ? raw : 'problem: must be an http(s) URL'
+    } catch {
+      return 'problem: must be an http(s) URL'
+    }
+  }
 
   const databaseUrl = env.DATABASE_URL?.trim() || undefined
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -65,6 +94,17 @@ export function loadConfig(env: Env = process.env): Config {
       : 'info',
     bodyLimit: read('BODY_LIMIT_BYTES', 1_048_576, integer(1024, 104_857_600)),
     dbPoolSize: read('DB_POOL_SIZE', 10, integer(1, 200)),
+    accessTokenTtlSeconds: read('ACCESS_TOKEN_TTL_SECONDS', 900, integer(30, 86_400)),
+    refreshTokenTtlSeconds: read('REFRESH_TOKEN_TTL_SECONDS', 1_209_600, integer(300, 31_536_000)),
+    cookieSecure: read('COOKIE_SECURE', true, boolean),
+    publicAppUrl: read('PUBLIC_APP_URL', 'http://localhost:8081', url).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL?.trim() || undefined,
+    mailFrom: env.MAIL_FROM?.trim() || 'Cartage <no-reply@cartage.local>',
+    rateLimitPerIp: read('RATE_LIMIT_PER_IP', 60, integer(1, 1_000_000)),
+    rateLimitPerAccount: read('RATE_LIMIT_PER_ACCOUNT', 10, integer(1, 1_000_000)),
+  }
+  if (config.smtpUrl !== undefined && !/^smtps?:\/\//.test(config.smtpUrl)) {
+    problems.push('SMTP_URL: must start with smtp:// or smtps://')
   }
   if (config.corePort !== 0 && config.corePort === config.globalPort) {
     problems.push('CORE_PORT and GLOBAL_PORT: must differ')

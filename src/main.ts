@@ -3,6 +3,7 @@ import { Command, Option } from 'commander'
 import pino from 'pino'
 import { buildCoreApp } from './apps/core/app.js'
 import { buildGlobalApp } from './apps/global/app.js'
+import { createServices } from './apps/services.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate, migrationStatus } from './db/migrator.js'
@@ -51,7 +52,7 @@ async function serve(api: 'core' | 'global' | 'both') {
   })
   logger.info({ database: describeDb(config), ...report }, 'database ready')
 
-  const deps = { config, database }
+  const deps = { config, database, services: await createServices(config, database, logger) }
   const apps: { name: string; app: HttpApp; port: number }[] = []
   if (api !== 'global')
     apps.push({ name: 'Core API', app: await buildCoreApp(deps, logger), port: config.corePort })

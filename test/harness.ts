@@ -4,16 +4,20 @@ import path from 'node:path'
 import { inject } from 'vitest'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
+import { createServices, type Services } from '../src/apps/services.js'
 import { loadConfig } from '../src/config.js'
 import { type Database, openDatabase } from '../src/db/database.js'
 import { shortId } from '../src/db/ids.js'
 import type { HttpApp } from '../src/http/kernel.js'
+import { MemoryMailer } from '../src/mail/mailer.js'
 import { testDatabaseUrl } from './test-database.js'
 
 export interface TestContext {
   core: HttpApp
   global: HttpApp
   database: Database
+  services: Services
+  mailer: MemoryMailer
   close(): Promise<void>
 }
 
@@ -30,16 +34,26 @@ export async function openTestDatabase(): Promise<{ database: Database; dataDir:
 }
 
 /** Both apps over one database, exercised through Fastify's inject (the real HTTP stack, no socket). */
-export async function startTestContext(): Promise<TestContext> {
+export async function startTestContext(env: Record<string, string> = {}): Promise<TestContext> {
   const { database, dataDir } = await openTestDatabase()
-  const config = { ...loadConfig({}), databaseUrl: testDatabaseUrl(), dataDir }
-  const deps = { config, database }
+  // Generous per-IP limits: every injected request comes from one address. The rate-limit
+  // tests build their own context with tight limits.
+  const config = {
+    ...loadConfig({ RATE_LIMIT_PER_IP: '100000', RATE_LIMIT_PER_ACCOUNT: '100000', ...env }),
+    databaseUrl: testDatabaseUrl(),
+    dataDir,
+  }
+  const mailer = new MemoryMailer()
+  const services = await createServices(config, database, false, { mailer })
+  const deps = { config, database, services }
   const core = await buildCoreApp(deps, false)
   const global = await buildGlobalApp(deps, false)
   return {
     core,
     global,
     database,
+    services,
+    mailer,
     async close() {
       await Promise.all([core.close(), global.close()])
       await database.close()

@@ -28,7 +28,11 @@ export interface MembershipsTable {
   id: string
   organization_id: string
   user_id: string
+  /** Owner | Admin | Member | Custom (then custom_role_id names the role) */
   role: string
+  custom_role_id: string | null
+  invited_by_user_id: string | null
+  /** Active | Invited */
   status: Generated<string>
   date_created: CreatedAt
   date_modified: CreatedAt
@@ -83,4 +87,104 @@ export interface TenantTables {
   businesses: BusinessesTable
 }
 
-export type Tables = GlobalTables & TenantTables
+export type Tables = GlobalTables & CredentialTables & TenantTables
+
+export interface InstanceSecretsTable {
+  name: string
+  value: Buffer
+  date_created: CreatedAt
+}
+
+export interface SigningKeysTable {
+  kid: string
+  algorithm: string
+  public_jwk: ColumnType<Record<string, unknown>, string, string>
+  private_pkcs8: string
+  active: Generated<boolean>
+  date_created: CreatedAt
+}
+
+export interface RolesTable {
+  id: string
+  organization_id: string
+  name: string
+  description: string | null
+  permissions: ColumnType<Record<string, number>, string, string>
+  date_created: CreatedAt
+  date_modified: CreatedAt
+}
+
+export interface SessionsTable {
+  id: string
+  user_id: string
+  organization_id: string
+  business_id: string | null
+  scopes: ColumnType<Record<string, number> | null, string | null, string | null>
+  expires_at: Date
+  revoked_at: Date | null
+  revoked_reason: string | null
+  date_created: CreatedAt
+}
+
+export interface RefreshTokensTable {
+  token_hash: Buffer
+  session_id: string
+  expires_at: Date
+  used_at: Date | null
+  date_created: CreatedAt
+}
+
+export interface OneTimeTokensTable {
+  token_hash: Buffer
+  user_id: string
+  organization_id: string
+  business_id: string
+  target_app: string
+  scopes: ColumnType<Record<string, number> | null, string | null, string | null>
+  expires_at: Date
+  used_at: Date | null
+  date_created: CreatedAt
+}
+
+export interface ApiKeysTable {
+  id: string
+  organization_id: string
+  business_id: string
+  created_by_user_id: string
+  label: string | null
+  key_hash: Buffer
+  key_prefix: string
+  scopes: string | null
+  expires_at: Date | null
+  last_used_at: Date | null
+  revoked_at: Date | null
+  date_created: CreatedAt
+}
+
+export interface EmailTokensTable {
+  token_hash: Buffer
+  user_id: string
+  purpose: string
+  organization_id: string | null
+  expires_at: Date
+  used_at: Date | null
+  date_created: CreatedAt
+}
+
+export interface RateLimitsTable {
+  key: string
+  window_start: Date
+  hits: number
+}
+
+export interface CredentialTables {
+  'global.instance_secrets': InstanceSecretsTable
+  'global.signing_keys': SigningKeysTable
+  'global.roles': RolesTable
+  'global.sessions': SessionsTable
+  'global.refresh_tokens': RefreshTokensTable
+  'global.one_time_tokens': OneTimeTokensTable
+  'global.api_keys': ApiKeysTable
+  'global.email_tokens': EmailTokensTable
+  'global.rate_limits': RateLimitsTable
+}

@@ -28,6 +28,7 @@ export function registerHealthRoutes(app: HttpApp, database: Database) {
   app.get(
     '/health/ready',
     {
+      config: { access: { public: true } },
       schema: {
         tags: ['Health'],
         operationId: 'Ready',

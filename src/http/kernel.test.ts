@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../test/harness.js'
+import { createServices } from '../apps/services.js'
+import { loadConfig } from '../config.js'
 import type { Database } from '../db/database.js'
+import { MemoryMailer } from '../mail/mailer.js'
 import { EnumType } from './enums.js'
 import { type ApiFlavor, PagedResult, paged, SingleResult, single } from './envelopes.js'
 import { errorResponses } from './error-responses.js'
@@ -17,11 +20,13 @@ let close: () => Promise<void>
 const apps: Record<ApiFlavor, HttpApp> = {} as Record<ApiFlavor, HttpApp>
 
 async function buildApp(flavor: ApiFlavor) {
+  const services = await createServices(loadConfig({}), database, false, { mailer: new MemoryMailer() })
   const app = await createHttpApp({
     flavor,
     title: 'test',
     description: 'test',
     database,
+    authenticator: services.authenticator,
     logger: false,
     bodyLimit: 1024,
     securitySchemes: {},
@@ -30,6 +35,7 @@ async function buildApp(flavor: ApiFlavor) {
   app.post(
     '/api/v1/Things',
     {
+      config: { access: { public: true } },
       schema: {
         operationId: 'CreateThing',
         body: Type.Object({
@@ -48,6 +54,7 @@ async function buildApp(flavor: ApiFlavor) {
   app.get(
     '/api/things/:module',
     {
+      config: { access: { public: true } },
       schema: {
         params: Type.Object({ module: Module }),
         querystring: ListQuery,
@@ -56,10 +63,10 @@ async function buildApp(flavor: ApiFlavor) {
     },
     async (request) => paged(flavor, [request.params.module], 41, pageRequest(request.query)),
   )
-  app.get('/boom', async () => {
+  app.get('/boom', { config: { access: { public: true } } }, async () => {
     throw new Error('secret internal detail')
   })
-  app.get('/coded', async () => {
+  app.get('/coded', { config: { access: { public: true } } }, async () => {
     throw invalidField('$filter', "unknown field 'foo'")
   })
   return app

@@ -5,6 +5,8 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
 import type { Database } from '../db/database.js'
+import type { Authenticator } from '../security/authenticator.js'
+import { installAuthentication } from './auth-hook.js'
 import { enumKeywordPlugin } from './enums.js'
 import type { ApiFlavor } from './envelopes.js'
 import { installErrorHandling } from './error-handler.js'
@@ -24,6 +26,7 @@ export interface HttpAppOptions {
   title: string
   description: string
   database: Database
+  authenticator: Authenticator
   logger: FastifyBaseLogger | false
   bodyLimit: number
   securitySchemes: Record<string, unknown>
@@ -73,6 +76,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     if (closing) void reply.header('connection', 'close')
   })
   installErrorHandling(app, options.flavor)
+  installAuthentication(app, options.flavor, options.authenticator)
 
   await app.register(swagger, {
     openapi: {

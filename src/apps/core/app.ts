@@ -35,6 +35,7 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
       'Business data of the Cartage platform. Success bodies are SingleResult/PagedResult envelopes whose statusCode is the status name (e.g. "OK"); ' +
       'errors are { message, code, reasons[] } with one reason per invalid field. Paths match regardless of letter case.',
     database: deps.database,
+    authenticator: deps.services.authenticator,
     logger,
     bodyLimit: deps.config.bodyLimit,
     securitySchemes: CORE_SECURITY_SCHEMES,

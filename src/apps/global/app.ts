@@ -27,6 +27,7 @@ export async function buildGlobalApp(deps: AppDeps, logger: FastifyBaseLogger | 
       'Identity for the Cartage platform: registration, sign-in, sessions, organisation selection, password reset, one-time hand-off tokens and API keys. ' +
       'Success bodies are SingleResult/PagedResult envelopes with a numeric statusCode; errors are RFC 9457 problem details (application/problem+json).',
     database: deps.database,
+    authenticator: deps.services.authenticator,
     logger,
     bodyLimit: deps.config.bodyLimit,
     securitySchemes: GLOBAL_SECURITY_SCHEMES,

@@ -4,6 +4,7 @@
  * build and the tests see exactly the same set.
  */
 import * as createIdentityTables from './global/20261122080000-create-identity-tables.js'
+import * as createCredentialTables from './global/20261122090000-create-credential-tables.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
 
 export interface Migration {
@@ -13,6 +14,7 @@ export interface Migration {
 
 export const globalMigrations: readonly Migration[] = [
   { name: '20261122080000-create-identity-tables', sql: createIdentityTables.sql },
+  { name: '20261122090000-create-credential-tables', sql: createCredentialTables.sql },
 ]
 
 /** Run inside each organisation schema (search_path set to it), on creation and at start-up. */

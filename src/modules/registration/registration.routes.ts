@@ -14,6 +14,7 @@ export function registerRegistrationRoutes(app: HttpApp, { database }: AppDeps) 
   app.get(
     '/api/organizations/soft-check',
     {
+      config: { access: { public: true } },
       schema: {
         operationId: 'SoftCheck',
         summary: 'Tell whether a user with this email address exists',
@@ -29,6 +30,7 @@ export function registerRegistrationRoutes(app: HttpApp, { database }: AppDeps) 
   app.post(
     '/api/organizations',
     {
+      config: { access: { public: true } },
       schema: {
         operationId: 'RegisterOrganization',
         summary: 'Register an organisation with its first business and owner',

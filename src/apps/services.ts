@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from '../config.js'
+import type { Database } from '../db/database.js'
+import { createMailer, type Mailer } from '../mail/mailer.js'
+import { Authenticator } from '../security/authenticator.js'
+import { RateLimiter } from '../security/rate-limiter.js'
+import { loadSecretHasher, type SecretHasher } from '../security/secrets.js'
+import { TokenSigner } from '../security/signing.js'
+
+/** Long-lived collaborators shared by both apps in a process. */
+export interface Services {
+  signer: TokenSigner
+  hasher: SecretHasher
+  authenticator: Authenticator
+  mailer: Mailer
+  rateLimiter: RateLimiter
+}
+
+export async function createServices(
+  config: Config,
+  database: Database,
+  logger: FastifyBaseLogger | false,
+  overrides: { mailer?: Mailer } = {},
+): Promise<Services> {
+  const signer = await TokenSigner.load(database.db, config.accessTokenTtlSeconds)
+  const hasher = await loadSecretHasher(database.db)
+  const onBackgroundError = (error: unknown) => {
+    if (logger) logger.warn({ err: error }, 'background write failed')
+  }
+  return {
+    signer,
+    hasher,
+    authenticator: new Authenticator(database.db, signer, hasher, onBackgroundError),
+    mailer:
+      overrides.mailer ??
+      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger }),
+    rateLimiter: new RateLimiter(database.db),
+  }
+}

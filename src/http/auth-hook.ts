@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { AuthContext } from '../security/auth-context.js'
+import { type Authenticator, authErrors } from '../security/authenticator.js'
+import { can } from '../security/permissions.js'
+import type { ApiFlavor } from './envelopes.js'
+import { AppError } from './errors.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Routes outside the API surface need no declaration. */
+const UNDECLARED_OK = /^\/(docs|openapi\.json|health)(\/|$)/
+
+/** The caller of a route that declared it needs one; a bug (500) if a handler asks without one. */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new Error(`route ${request.routeOptions.url} read auth but declares no credential`)
+  return request.auth
+}
+
+/** Like authOf, for routes that act in a business: the business id is then always present. */
+export function businessAuthOf(request: FastifyRequest): AuthContext & { businessId: string } {
+  const auth = authOf(request)
+  if (!auth.businessId) throw new Error(`route ${request.routeOptions.url} needs a business but has none`)
+  return auth as AuthContext & { businessId: string }
+}
+
+/**
+ * Every API route declares its access (public, signed in, or a module permission) in
+ * `config.access`; a route without one is refused at start-up, so none ships unprotected by accident.
+ */
+export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, authenticator: Authenticator) {
+  app.decorateRequest('auth', null)
+  app.addHook('onRoute', (route) => {
+    if (route.config?.access || UNDECLARED_OK.test(route.url)) return
+    throw new Error(`${route.method} ${route.url} declares no access (config.access)`)
+  })
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access
+    if (!access || 'public' in access) return
+    const needsBusiness = 'permission' in access || access.business
+    request.auth = await authenticate(request, needsBusiness)
+    if ('permission' in access) {
+      const [module, action] = access.permission
+      if (!can(request.auth.permissions, module, action)) {
+        throw new AppError(403, 'permission_denied', `This credential lacks ${action} on ${module}.`)
+      }
+    }
+  })
+
+  async function authenticate(request: FastifyRequest, needsBusiness: boolean): Promise<AuthContext> {
+    const apiKey = request.headers['x-dispatch-api-key']
+    if (typeof apiKey === 'string' && apiKey !== '') return authenticator.apiKey(apiKey)
+    const header = request.headers.authorization
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
+    if (!match?.[1]) throw authErrors.missing()
+    const rawBusiness = request.headers['x-business-id']
+    const businessId =
+      needsBusiness && typeof rawBusiness === 'string' && rawBusiness !== '' ? rawBusiness : null
+    if (businessId && !UUID.test(businessId)) throw authErrors.business()
+    const auth = await authenticator.bearer(
+      match[1],
+      businessId?.toLowerCase() ?? null,
+      flavor === 'core' ? 403 : 401,
+    )
+    if (needsBusiness && !auth.businessId) throw authErrors.business()
+    return auth
+  }
+}

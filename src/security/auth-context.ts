@@ -1,0 +1,35 @@
+import type { Action, PermissionModule, PermissionSet } from './permissions.js'
+
+/** Who is calling and with what rights; set by the authentication hook before any handler runs. */
+export interface AuthContext {
+  kind: 'user' | 'apiKey'
+  /** The signed-in user, or for an API key the owner who created it. */
+  userId: string
+  organizationId: string
+  schemaName: string
+  /** The business the request acts in; null only on routes that need none (GET /api/me, Global API). */
+  businessId: string | null
+  sessionId: string | null
+  apiKeyId: string | null
+  /** Owner | Admin | Member | Custom */
+  role: string
+  isOwner: boolean
+  permissions: PermissionSet
+  /** The key's or handed-off session's own scopes (null = unrestricted); what it may pass on. */
+  scopes: PermissionSet | null
+}
+
+/** What a route needs, declared next to it and enforced in one hook. */
+export type Access =
+  | { public: true }
+  | { signedIn: true; business: boolean }
+  | { permission: readonly [PermissionModule, Action] }
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null
+  }
+}

@@ -1,0 +1,113 @@
+import { EnumType } from '../http/enums.js'
+import type { Reason } from '../http/errors.js'
+
+/**
+ * PermissionModule (spec §2.4): 1-based, append-only. `M<n>` in the spec is PERMISSION_MODULES[n - 1].
+ */
+export const PERMISSION_MODULES = [
+  'Orders',
+  'Shipments',
+  'Customers',
+  'Products',
+  'Vehicles',
+  'Integrations',
+  'TeamAndRoles',
+  'Billing',
+  'Workflows',
+  'Settings',
+  'Insights',
+  'Suppliers',
+  'PurchaseOrders',
+  'WorkOrders',
+  'TransferOrders',
+  'Schedule',
+] as const
+export type PermissionModule = (typeof PERMISSION_MODULES)[number]
+export const PermissionModuleType = EnumType(PERMISSION_MODULES, {
+  base: 1,
+  description: 'PermissionModule (M1 = Orders).',
+})
+
+/** Bits of a module's permission mask (spec §5.5). */
+export const ACTIONS = { View: 1, Modify: 2, Delete: 4 } as const
+export type Action = keyof typeof ACTIONS
+export const ALL_ACTIONS = 7
+
+/** Module -> bitmask. A module absent from the map has no rights. */
+export type PermissionSet = Readonly<Partial<Record<PermissionModule, number>>>
+
+export const BUILT_IN_ROLES = ['Owner', 'Admin', 'Member'] as const
+export type BuiltInRole = (typeof BUILT_IN_ROLES)[number]
+
+const everything = (mask: (module: PermissionModule) => number): PermissionSet =>
+  Object.fromEntries(PERMISSION_MODULES.map((m) => [m, mask(m)]))
+
+/** Owner: everything. Admin: everything but Billing. Member: view everything. */
+export const ROLE_PERMISSIONS: Readonly<Record<BuiltInRole, PermissionSet>> = {
+  Owner: everything(() => ALL_ACTIONS),
+  Admin: everything((m) => (m === 'Billing' ? 0 : ALL_ACTIONS)),
+  Member: everything(() => ACTIONS.View),
+}
+
+export const can = (permissions: PermissionSet, module: PermissionModule, action: Action): boolean =>
+  ((permissions[module] ?? 0) & ACTIONS[action]) !== 0
+
+/** Rights present in both sets: an API key or a minted token never exceeds the one who made it. */
+export function intersect(a: PermissionSet, b: PermissionSet | null): PermissionSet {
+  if (b === null) return a
+  return Object.fromEntries(
+    PERMISSION_MODULES.map((m) => [m, (a[m] ?? 0) & (b[m] ?? 0)]).filter(([, v]) => v !== 0),
+  )
+}
+
+/** True when every right in `inner` is also in `outer`. */
+export const isSubset = (inner: PermissionSet, outer: PermissionSet): boolean =>
+  PERMISSION_MODULES.every((m) => ((inner[m] ?? 0) & ~(outer[m] ?? 0)) === 0)
+
+/**
+ * Validates a scopes object `{ "<ModuleName>": bitmask }` (names matched case-insensitively)
+ * and returns it with canonical names, or the reasons it is invalid.
+ */
+export function parsePermissionMap(
+  field: string,
+  value: unknown,
+): { permissions?: PermissionSet; reasons: Reason[] } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { reasons: [{ field, message: 'must be a JSON object of module name to bitmask 0..7' }] }
+  }
+  const reasons: Reason[] = []
+  const permissions: Partial<Record<PermissionModule, number>> = {}
+  for (const [name, mask] of Object.entries(value)) {
+    const module = PERMISSION_MODULES.find((m) => m.toLowerCase() === name.toLowerCase())
+    if (!module) {
+      reasons.push({
+        field: `${field}.${name}`,
+        message: `unknown module; known: ${PERMISSION_MODULES.join(', ')}`,
+      })
+    } else if (!Number.isInteger(mask) || (mask as number) < 0 || (mask as number) > ALL_ACTIONS) {
+      reasons.push({
+        field: `${field}.${name}`,
+        message: 'must be an integer bitmask from 0 to 7 (1 view, 2 modify, 4 delete)',
+      })
+    } else {
+      permissions[module] = mask as number
+    }
+  }
+  return reasons.length > 0 ? { reasons } : { permissions, reasons }
+}
+
+/** API key scopes arrive as JSON text (spec §2.3); absent/null/blank = unrestricted (null). */
+export function parseScopesText(
+  field: string,
+  text: string | null | undefined,
+): { scopes?: PermissionSet | null; reasons: Reason[] } {
+  if (text === undefined || text === null || text.trim() === '') return { scopes: null, reasons: [] }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return { reasons: [{ field, message: 'must be JSON text such as {"Orders": 7}' }] }
+  }
+  const { permissions, reasons } = parsePermissionMap(field, value)
+  return reasons.length > 0 ? { reasons } : { scopes: permissions ?? {}, reasons }
+}
