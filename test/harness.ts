@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import type { InjectOptions as LightInjectOptions } from 'fastify'
 import { inject } from 'vitest'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
@@ -116,4 +117,47 @@ export async function registerOrganization(
     throw new Error(`registration failed: ${response.statusCode} ${response.body}`)
   const data = response.json().data as { id: string; currentUser: { id: string } }
   return { businessId: data.id, userId: data.currentUser.id, email, password: PASSWORD }
+}
+
+export interface SignedIn {
+  accessToken: string
+  /** `cartage_refresh=<token>`, ready for a Cookie header. */
+  refreshCookie: string
+}
+
+/** Signs in through the Global API (the user must have exactly one organisation). */
+export async function signIn(ctx: TestContext, org: { email: string; password: string }): Promise<SignedIn> {
+  const response = await ctx.global.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: org.email, password: org.password },
+  })
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`)
+  const session = response.json().data.session as { accessToken: string } | null
+  if (!session) throw new Error('login asked for organisation selection; use select-organization')
+  const cookie = response.cookies.find((c) => c.name === 'cartage_refresh')
+  return { accessToken: session.accessToken, refreshCookie: `cartage_refresh=${cookie?.value ?? ''}` }
+}
+
+export type Credential = { accessToken: string; businessId: string } | { apiKey: string }
+
+export const credentialHeaders = (credential: Credential): Record<string, string> =>
+  'apiKey' in credential
+    ? { 'x-dispatch-api-key': credential.apiKey }
+    : { authorization: `Bearer ${credential.accessToken}`, 'x-business-id': credential.businessId }
+
+type InjectOptions = LightInjectOptions
+
+/** Injects into the Core API as `credential`. */
+export function coreAs(ctx: TestContext, credential: Credential) {
+  return (options: InjectOptions) =>
+    ctx.core.inject({ ...options, headers: { ...credentialHeaders(credential), ...(options.headers ?? {}) } })
+}
+
+/** A freshly registered organisation with its owner signed in: the usual start of a Core API test. */
+export async function ownerSession(ctx: TestContext) {
+  const org = await registerOrganization(ctx)
+  const signedIn = await signIn(ctx, org)
+  const credential = { accessToken: signedIn.accessToken, businessId: org.businessId }
+  return { org, signedIn, credential, core: coreAs(ctx, credential) }
 }

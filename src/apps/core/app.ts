@@ -1,30 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { createHttpApp, type HttpApp } from '../../http/kernel.js'
+import { registerMeRoutes } from '../../modules/me/me.routes.js'
 import type { AppDeps } from '../deps.js'
-
-export const CORE_SECURITY_SCHEMES = {
-  bearerAuth: {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-    description: 'Access token from the Global API; send X-Business-Id with it',
-  },
-  businessId: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Business-Id',
-    description: 'The business the bearer-token request acts in',
-  },
-  apiKey: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'x-dispatch-api-key',
-    description: 'API key; acts for the business it was created for',
-  },
-}
-
-/** Either credential kind: bearer token with X-Business-Id, or an API key. */
-export const CORE_SECURITY = [{ bearerAuth: [], businessId: [] }, { apiKey: [] }]
+import { CORE_SECURITY_SCHEMES } from './security.js'
 
 /** The Core API (business data): modules are registered explicitly, so the list below is the API. */
 export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | false): Promise<HttpApp> {
@@ -39,7 +17,8 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
     logger,
     bodyLimit: deps.config.bodyLimit,
     securitySchemes: CORE_SECURITY_SCHEMES,
-    tags: [],
+    tags: [{ name: 'Me', description: 'The caller and their rights' }],
   })
+  registerMeRoutes(app, deps)
   return app
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { createHttpApp, type HttpApp } from '../../http/kernel.js'
+import { registerAuthRoutes } from '../../modules/auth/auth.routes.js'
 import { registerRegistrationRoutes } from '../../modules/registration/registration.routes.js'
 import type { AppDeps } from '../deps.js'
 
@@ -31,8 +32,12 @@ export async function buildGlobalApp(deps: AppDeps, logger: FastifyBaseLogger | 
     logger,
     bodyLimit: deps.config.bodyLimit,
     securitySchemes: GLOBAL_SECURITY_SCHEMES,
-    tags: [{ name: 'Organizations', description: 'Organisation registration' }],
+    tags: [
+      { name: 'Auth', description: 'Sign-in, sessions, one-time tokens and API keys' },
+      { name: 'Organizations', description: 'Organisation registration' },
+    ],
   })
+  registerAuthRoutes(app, deps)
   registerRegistrationRoutes(app, deps)
   return app
 }

@@ -1,0 +1,24 @@
+/** OpenAPI security of the Core API, shared by every module's routes. */
+export const CORE_SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from the Global API; send X-Business-Id with it',
+  },
+  businessId: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Business-Id',
+    description: 'The business the bearer-token request acts in',
+  },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-dispatch-api-key',
+    description: 'API key; acts for the business it was created for',
+  },
+}
+
+/** Either credential kind: bearer token with X-Business-Id, or an API key. */
+export const CORE_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [], businessId: [] }, { apiKey: [] }]
