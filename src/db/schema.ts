@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely'
+import type { CustomerTenantTables } from './tenant-schema.js'
 
 /** Timestamps default in SQL, come back as Date. */
 type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>
@@ -83,7 +84,7 @@ export interface BusinessesTable {
 }
 
 /** Tables inside every organisation schema; queried through `db.withSchema(schemaName)`. */
-export interface TenantTables {
+export interface TenantTables extends CustomerTenantTables {
   businesses: BusinessesTable
 }
 

@@ -17,8 +17,12 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
     logger,
     bodyLimit: deps.config.bodyLimit,
     securitySchemes: CORE_SECURITY_SCHEMES,
-    tags: [{ name: 'Me', description: 'The caller and their rights' }],
+    tags: [
+      { name: 'Me', description: 'The caller and their rights' },
+      // (module tags: one line each)
+    ],
   })
   registerMeRoutes(app, deps)
+  // (module registrations: one line each)
   return app
 }

@@ -6,6 +6,7 @@
 import * as createIdentityTables from './global/20261122080000-create-identity-tables.js'
 import * as createCredentialTables from './global/20261122090000-create-credential-tables.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
+import * as createCustomerAndOrderTables from './tenant/20261122100000-create-customer-and-order-tables.js'
 
 export interface Migration {
   name: string
@@ -20,4 +21,5 @@ export const globalMigrations: readonly Migration[] = [
 /** Run inside each organisation schema (search_path set to it), on creation and at start-up. */
 export const tenantMigrations: readonly Migration[] = [
   { name: '20261122080000-create-businesses', sql: createBusinesses.sql },
+  { name: '20261122100000-create-customer-and-order-tables', sql: createCustomerAndOrderTables.sql },
 ]

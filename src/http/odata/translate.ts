@@ -19,6 +19,9 @@ const OPERATORS: Record<CompareOp, string> = {
 const ORDERED_TYPES: readonly FieldType[] = ['string', 'number', 'datetime', 'uuid', 'map']
 const TEXT_TYPES: readonly FieldType[] = ['string', 'map']
 
+/** LIKE's own wildcards and escape character, escaped so a value is matched literally (with ESCAPE '\\'). */
+export const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (ch) => `\\${ch}`)
+
 /**
  * Parses an OData $filter and returns a parameterised boolean SQL fragment for `.where()`.
  * An empty or blank filter matches everything, like an absent one.
@@ -90,8 +93,7 @@ function textMatch(
       `${name}() needs a quoted string, got ${describe(value.token)} ${at(value.token.pos)}`,
     )
   }
-  // The value is matched literally, so LIKE's own wildcards and escape are escaped first.
-  const escaped = value.value.replace(/[\\%_]/g, (ch) => `\\${ch}`)
+  const escaped = escapeLike(value.value)
   const pattern = name === 'contains' ? `%${escaped}%` : name === 'startswith' ? `${escaped}%` : `%${escaped}`
   return sql<SqlBool>`${columnOf(field)} ilike ${pattern} escape '\\'`
 }
