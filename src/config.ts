@@ -28,6 +28,24 @@ export interface Config {
   rateLimitPerIp: number
   /** Attempts per 15 minutes per account (email) on login, forgot-password and reset-password. */
   rateLimitPerAccount: number
+  /** Largest accepted uploaded file in bytes (POST /api/files/single); larger is a 413. */
+  fileMaxBytes: number
+  /** Directory of uploaded files when no S3 bucket is set; absent = `<dataDir>/files`. */
+  filesDir: string | undefined
+  /** S3-compatible bucket for uploaded files; absent = the local directory (`filesDir`). */
+  s3: S3Config | undefined
+}
+
+/** Where uploaded files go when `S3_BUCKET` is set. Credentials absent = the SDK's default chain (e.g. an instance role). */
+export interface S3Config {
+  bucket: string
+  /** Custom endpoint for S3-compatible services (MinIO, R2, ...); absent = AWS. */
+  endpoint: string | undefined
+  region: string
+  accessKeyId: string | undefined
+  secretAccessKey: string | undefined
+  /** `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>`; most self-hosted services need it. */
+  forcePathStyle: boolean
 }
 
 export class ConfigError extends Error {
@@ -102,6 +120,27 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM?.trim() || 'Cartage <no-reply@cartage.local>',
     rateLimitPerIp: read('RATE_LIMIT_PER_IP', 60, integer(1, 1_000_000)),
     rateLimitPerAccount: read('RATE_LIMIT_PER_ACCOUNT', 10, integer(1, 1_000_000)),
+    fileMaxBytes: read('FILE_MAX_BYTES', 26_214_400, integer(1, 5_368_709_120)),
+    filesDir: env.FILES_DIR?.trim() ? path.resolve(env.FILES_DIR.trim()) : undefined,
+    s3: undefined,
+  }
+  const s3Bucket = env.S3_BUCKET?.trim() || undefined
+  if (s3Bucket !== undefined) {
+    const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined
+    const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined
+    // Names only: a secret's value never goes into a message.
+    if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither')
+    }
+    const endpoint = env.S3_ENDPOINT?.trim() || undefined
+    config.s3 = {
+      bucket: s3Bucket,
+      endpoint: endpoint === undefined ? undefined : read('S3_ENDPOINT', '', url),
+      region: env.S3_REGION?.trim() || 'us-east-1',
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle: read('S3_FORCE_PATH_STYLE', false, boolean),
+    }
   }
   if (config.smtpUrl !== undefined && !/^smtps?:\/\//.test(config.smtpUrl)) {
     problems.push('SMTP_URL: must start with smtp:// or smtps://')

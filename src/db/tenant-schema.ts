@@ -177,4 +177,3 @@ export interface CustomerTenantTables {
   shipments: ShipmentsTable
   activity_traces: ActivityTracesTable
 }
-

@@ -34,7 +34,17 @@ export const AddressOutput = Type.Object({
 })
 export type AddressOutput = Static<typeof AddressOutput>
 
-const TEXT_PARTS = ['fullAddress', 'unit', 'number', 'street', 'suburb', 'city', 'province', 'postcode', 'country'] as const
+const TEXT_PARTS = [
+  'fullAddress',
+  'unit',
+  'number',
+  'street',
+  'suburb',
+  'city',
+  'province',
+  'postcode',
+  'country',
+] as const
 
 /** Normalises an address for storage (trimmed, blanks as null, every key present); null stays null. */
 export function normaliseAddress(input: AddressInput | null | undefined): AddressOutput | null {

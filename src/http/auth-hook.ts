@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { AuthContext } from '../security/auth-context.js'
+import type { Access, AuthContext } from '../security/auth-context.js'
 import { type Authenticator, authErrors } from '../security/authenticator.js'
 import { can } from '../security/permissions.js'
 import type { ApiFlavor } from './envelopes.js'
@@ -8,6 +8,19 @@ import { AppError } from './errors.js'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Routes outside the API surface need no declaration. */
 const UNDECLARED_OK = /^\/(docs|openapi\.json|health)(\/|$)/
+
+/** One row of the permission table: what each API route requires (read by the permission matrix test). */
+export interface DeclaredRoute {
+  method: string
+  url: string
+  access: Access
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accessTable: readonly DeclaredRoute[]
+  }
+}
 
 /** The caller of a route that declared it needs one; a bug (500) if a handler asks without one. */
 export function authOf(request: FastifyRequest): AuthContext {
@@ -28,9 +41,15 @@ export function businessAuthOf(request: FastifyRequest): AuthContext & { busines
  */
 export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, authenticator: Authenticator) {
   app.decorateRequest('auth', null)
+  const table: DeclaredRoute[] = []
+  app.decorate('accessTable', table)
   app.addHook('onRoute', (route) => {
-    if (route.config?.access || UNDECLARED_OK.test(route.url)) return
-    throw new Error(`${route.method} ${route.url} declares no access (config.access)`)
+    if (UNDECLARED_OK.test(route.url)) return
+    if (!route.config?.access)
+      throw new Error(`${route.method} ${route.url} declares no access (config.access)`)
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') table.push({ method, url: route.url, access: route.config.access })
+    }
   })
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access

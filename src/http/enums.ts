@@ -80,6 +80,8 @@ export function enumKeywordPlugin<A>(instance: A): A {
     schemaType: 'object',
     compile(spec) {
       const validate: KeywordValidate = (data, ctx) => {
+        // null is for the schema's `type` to allow or refuse (Nullable enums).
+        if (data === null) return true
         const name = decodeEnum(spec, data)
         if (name === undefined) {
           validate.errors = [{ keyword: ENUM_KEYWORD, message: enumMessage(spec), params: {} }]

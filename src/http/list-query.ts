@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
 import type { PageRequest } from './envelopes.js'
-import { pageOffset, type ListQuery, pageRequest } from './list-params.js'
+import { type ListQuery, pageOffset, pageRequest } from './list-params.js'
 import { buildFilter, buildOrderBy, escapeLike, type FieldMap, type OrderTerm } from './odata/index.js'
 
 /** What a resource exposes to the standard list parameters. */
@@ -50,10 +50,9 @@ export async function runList<DB, TB extends keyof DB, O>(
     .execute()) as (O & { __total: number })[]
   let total = Number(rows[0]?.__total ?? 0)
   if (rows.length === 0 && page.page > 1) {
-    const counted = (await filtered
-      .clearSelect()
-      .select(sql<number>`count(*)`.as('n'))
-      .executeTakeFirst()) as { n: number } | undefined
+    const counted = (await filtered.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as
+      | { n: number }
+      | undefined
     total = Number(counted?.n ?? 0)
   }
   for (const row of rows) delete (row as Partial<{ __total: number }>).__total

@@ -1,7 +1,16 @@
-import { type TSchema, Type } from '@sinclair/typebox'
+import { type Static, type TSchema, type TUnsafe, Type } from '@sinclair/typebox'
 
-/** A value that may be JSON null. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+/**
+ * A value that may be JSON null. Written as `type: [T, 'null']` rather than `anyOf`, because with
+ * Ajv's type coercion an `anyOf` would quietly turn an invalid 0, "" or false into null instead of
+ * rejecting it.
+ */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  const { type } = schema as { type?: unknown }
+  if (typeof type === 'string' && type !== 'null')
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
+  return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]))
+}
 
 export const Uuid = (options: { description?: string } = {}) => Type.String({ format: 'uuid', ...options })
 export const DateTime = (options: { description?: string } = {}) =>

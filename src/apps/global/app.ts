@@ -1,6 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { createHttpApp, type HttpApp } from '../../http/kernel.js'
+import { registerApiKeyRoutes } from '../../modules/api-keys/api-keys.routes.js'
 import { registerAuthRoutes } from '../../modules/auth/auth.routes.js'
+import { registerEmailVerificationRoutes } from '../../modules/email-tokens/email-verification.routes.js'
+import { registerCompleteInvitationRoutes } from '../../modules/invitations/complete-invitation.routes.js'
+import { registerOneTimeTokenRoutes } from '../../modules/one-time-tokens/one-time-tokens.routes.js'
+import { registerPasswordRoutes } from '../../modules/passwords/passwords.routes.js'
 import { registerRegistrationRoutes } from '../../modules/registration/registration.routes.js'
 import type { AppDeps } from '../deps.js'
 
@@ -16,6 +21,13 @@ export const GLOBAL_SECURITY_SCHEMES = {
     in: 'header',
     name: 'x-dispatch-api-key',
     description: 'API key created with POST /api/auth/tokens',
+  },
+  refreshCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'cartage_refresh',
+    description:
+      'Refresh token set by login, select-organization and ott/redeem; HttpOnly, SameSite=Lax, Path=/api/auth',
   },
 }
 
@@ -38,6 +50,11 @@ export async function buildGlobalApp(deps: AppDeps, logger: FastifyBaseLogger | 
     ],
   })
   registerAuthRoutes(app, deps)
+  registerApiKeyRoutes(app, deps)
+  registerOneTimeTokenRoutes(app, deps)
   registerRegistrationRoutes(app, deps)
+  registerEmailVerificationRoutes(app, deps)
+  registerPasswordRoutes(app, deps)
+  registerCompleteInvitationRoutes(app, deps)
   return app
 }

@@ -7,6 +7,8 @@ import * as createIdentityTables from './global/20261122080000-create-identity-t
 import * as createCredentialTables from './global/20261122090000-create-credential-tables.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
 import * as createCustomerAndOrderTables from './tenant/20261122100000-create-customer-and-order-tables.js'
+import * as addCustomerPrimaryContactIndex from './tenant/20261122120000-add-customer-primary-contact-index.js'
+import * as addOrderStatusAndCreatedIndexes from './tenant/20261122130000-add-order-status-and-created-indexes.js'
 
 export interface Migration {
   name: string
@@ -22,4 +24,6 @@ export const globalMigrations: readonly Migration[] = [
 export const tenantMigrations: readonly Migration[] = [
   { name: '20261122080000-create-businesses', sql: createBusinesses.sql },
   { name: '20261122100000-create-customer-and-order-tables', sql: createCustomerAndOrderTables.sql },
+  { name: '20261122120000-add-customer-primary-contact-index', sql: addCustomerPrimaryContactIndex.sql },
+  { name: '20261122130000-add-order-status-and-created-indexes', sql: addOrderStatusAndCreatedIndexes.sql },
 ]

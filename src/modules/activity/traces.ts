@@ -31,7 +31,11 @@ export interface TraceInput {
 }
 
 /** Appends an entry to a customer's activity timeline (in the caller's transaction, if any). */
-export async function addTrace(db: Kysely<Tables> | Transaction<Tables>, schemaName: string, trace: TraceInput): Promise<string> {
+export async function addTrace(
+  db: Kysely<Tables> | Transaction<Tables>,
+  schemaName: string,
+  trace: TraceInput,
+): Promise<string> {
   const id = newId()
   await db
     .withSchema(schemaName)

@@ -24,7 +24,8 @@ afterAll(() => ctx.close())
 
 const login = (email: string, password: string) =>
   ctx.global.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })
-const refreshWith = (cookie: string) => ctx.global.inject({ method: 'POST', url: '/api/auth/new-token', headers: { cookie } })
+const refreshWith = (cookie: string) =>
+  ctx.global.inject({ method: 'POST', url: '/api/auth/new-token', headers: { cookie } })
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('POST /api/auth/login', () => {
@@ -33,11 +34,19 @@ describe('POST /api/auth/login', () => {
     const response = await login(org.email.toUpperCase(), org.password)
     expect(response.statusCode).toBe(200)
     const data = response.json().data
-    expect(data).toMatchObject({ requiresOrganizationSelection: false, selectionToken: null, organizations: null, selectionExpiresAtUtc: null })
+    expect(data).toMatchObject({
+      requiresOrganizationSelection: false,
+      selectionToken: null,
+      organizations: null,
+      selectionExpiresAtUtc: null,
+    })
     expect(data.session.accessToken.split('.')).toHaveLength(3)
     expect(new Date(data.session.expiresAtUtc).getTime() - Date.now()).toBeGreaterThan(14 * 60_000)
     expect(data.session.businessId).toBeNull()
-    expect(data.session.organization).toMatchObject({ name: 'Test Org', slug: expect.stringMatching(/^test-org/) })
+    expect(data.session.organization).toMatchObject({
+      name: 'Test Org',
+      slug: expect.stringMatching(/^test-org/),
+    })
     const cookie = String(response.headers['set-cookie'])
     expect(cookie).toMatch(/^cartage_refresh=crt_/)
     expect(cookie).toMatch(/HttpOnly/)
@@ -59,10 +68,19 @@ describe('POST /api/auth/login', () => {
   it('asks a user with several organisations to choose, then issues a session for the chosen one', async () => {
     const first = await registerOrganization(ctx)
     const second = await registerOrganization(ctx)
-    const secondOrg = await ctx.database.db.selectFrom('global.businesses').select('organization_id').where('id', '=', second.businessId).executeTakeFirstOrThrow()
+    const secondOrg = await ctx.database.db
+      .selectFrom('global.businesses')
+      .select('organization_id')
+      .where('id', '=', second.businessId)
+      .executeTakeFirstOrThrow()
     await ctx.database.db
       .insertInto('global.memberships')
-      .values({ id: randomUUID(), organization_id: secondOrg.organization_id, user_id: first.userId, role: 'Member' })
+      .values({
+        id: randomUUID(),
+        organization_id: secondOrg.organization_id,
+        user_id: first.userId,
+        role: 'Member',
+      })
       .execute()
 
     const response = await login(first.email, first.password)
@@ -71,24 +89,42 @@ describe('POST /api/auth/login', () => {
     expect(data.session).toBeNull()
     expect(response.headers['set-cookie']).toBeUndefined()
     expect(data.organizations).toHaveLength(2)
-    expect(data.organizations.find((o: { id: string }) => o.id === secondOrg.organization_id).isOwner).toBe(false)
+    expect(data.organizations.find((o: { id: string }) => o.id === secondOrg.organization_id).isOwner).toBe(
+      false,
+    )
     const expiresIn = new Date(data.selectionExpiresAtUtc).getTime() - Date.now()
     expect(expiresIn).toBeGreaterThan(4 * 60_000)
     expect(expiresIn).toBeLessThanOrEqual(5 * 60_000)
 
     const select = (organizationId: string, token = data.selectionToken) =>
-      ctx.global.inject({ method: 'POST', url: '/api/auth/select-organization', headers: { authorization: `Bearer ${token}` }, payload: { organizationId } })
+      ctx.global.inject({
+        method: 'POST',
+        url: '/api/auth/select-organization',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { organizationId },
+      })
     const chosen = await select(secondOrg.organization_id)
     expect(chosen.statusCode).toBe(200)
     expect(chosen.json().data.organization.id).toBe(secondOrg.organization_id)
     expect(String(chosen.headers['set-cookie'])).toMatch(/^cartage_refresh=/)
 
     // A member (not owner) of the second organisation can use its business but with Member rights.
-    const me = await coreAs(ctx, { accessToken: chosen.json().data.accessToken, businessId: second.businessId })({ url: '/api/me' })
-    expect(me.json().data).toMatchObject({ role: 'Member', isOwner: false, organization: { id: secondOrg.organization_id } })
+    const me = await coreAs(ctx, {
+      accessToken: chosen.json().data.accessToken,
+      businessId: second.businessId,
+    })({ url: '/api/me' })
+    expect(me.json().data).toMatchObject({
+      role: 'Member',
+      isOwner: false,
+      organization: { id: secondOrg.organization_id },
+    })
 
     const stranger = await registerOrganization(ctx)
-    const strangerOrg = await ctx.database.db.selectFrom('global.businesses').select('organization_id').where('id', '=', stranger.businessId).executeTakeFirstOrThrow()
+    const strangerOrg = await ctx.database.db
+      .selectFrom('global.businesses')
+      .select('organization_id')
+      .where('id', '=', stranger.businessId)
+      .executeTakeFirstOrThrow()
     expect((await select(strangerOrg.organization_id)).statusCode).toBe(403)
     // Only a selection token is accepted here: an access token is not one.
     expect((await select(secondOrg.organization_id, chosen.json().data.accessToken)).statusCode).toBe(401)
@@ -115,7 +151,10 @@ describe('refresh tokens', () => {
     // The thief's replay also ends the legitimate holder's newer token and access.
     expect((await refreshWith(latest)).statusCode).toBe(401)
     await sleep(1100)
-    const me = await coreAs(ctx, { accessToken: rotated.json().data.accessToken, businessId: org.businessId })({ url: '/api/me' })
+    const me = await coreAs(ctx, {
+      accessToken: rotated.json().data.accessToken,
+      businessId: org.businessId,
+    })({ url: '/api/me' })
     expect(me.statusCode).toBe(401)
   })
 
@@ -135,13 +174,29 @@ describe('logout', () => {
   it('ends the session: refresh fails and the Core API refuses its access token within a second, on every process', async () => {
     const { signedIn, credential, core } = await ownerSession(ctx)
     // A second "process": its own services and caches over the same database.
-    const otherServices = await createServices(loadConfig({}), ctx.database, false, { mailer: new MemoryMailer() })
-    const otherCore = await buildCoreApp({ config: loadConfig({}), database: ctx.database, services: otherServices }, false)
-    const otherAs = (url: string) => otherCore.inject({ url, headers: { authorization: `Bearer ${credential.accessToken}`, 'x-business-id': credential.businessId } })
+    const otherServices = await createServices(loadConfig({}), ctx.database, false, {
+      mailer: new MemoryMailer(),
+    })
+    const otherCore = await buildCoreApp(
+      { config: loadConfig({}), database: ctx.database, services: otherServices },
+      false,
+    )
+    const otherAs = (url: string) =>
+      otherCore.inject({
+        url,
+        headers: {
+          authorization: `Bearer ${credential.accessToken}`,
+          'x-business-id': credential.businessId,
+        },
+      })
     try {
       expect((await core({ url: '/api/me' })).statusCode).toBe(200)
       expect((await otherAs('/api/me')).statusCode).toBe(200)
-      const out = await ctx.global.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${signedIn.accessToken}` } })
+      const out = await ctx.global.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { authorization: `Bearer ${signedIn.accessToken}` },
+      })
       expect(out.json()).toEqual({ data: true, statusCode: 200, messages: [] })
       expect(String(out.headers['set-cookie'])).toMatch(/cartage_refresh=;/)
       expect((await refreshWith(signedIn.refreshCookie)).statusCode).toBe(401)
@@ -159,8 +214,15 @@ describe('logout', () => {
 })
 
 describe('access tokens', () => {
-  async function signWith(claims: Record<string, unknown>, options: { typ?: string; audience?: string; expiresAt?: number }) {
-    const key = await ctx.database.db.selectFrom('global.signing_keys').selectAll().where('active', '=', true).executeTakeFirstOrThrow()
+  async function signWith(
+    claims: Record<string, unknown>,
+    options: { typ?: string; audience?: string; expiresAt?: number },
+  ) {
+    const key = await ctx.database.db
+      .selectFrom('global.signing_keys')
+      .selectAll()
+      .where('active', '=', true)
+      .executeTakeFirstOrThrow()
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: options.typ ?? 'at+jwt' })
       .setIssuer(ISSUER)
@@ -179,7 +241,11 @@ describe('access tokens', () => {
     const core = await coreAs(ctx, { accessToken: expired, businessId: org.businessId })({ url: '/api/me' })
     expect(core.statusCode).toBe(403)
     expect(core.json().code).toBe('token_expired')
-    const global = await ctx.global.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${expired}` } })
+    const global = await ctx.global.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${expired}` },
+    })
     expect(global.statusCode).toBe(401)
   })
 
@@ -189,15 +255,22 @@ describe('access tokens', () => {
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString())
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${payload}.`
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, org: randomUUID() })).toString('base64url')}.${signature}`
-    const selection = await signWith(claims, { typ: 'selection+jwt', audience: 'cartage-global:select-organization' })
+    const selection = await signWith(claims, {
+      typ: 'selection+jwt',
+      audience: 'cartage-global:select-organization',
+    })
     const wrongAudience = await signWith(claims, { audience: 'somebody-else' })
     const refreshToken = signedIn.refreshCookie.split('=')[1] ?? ''
     for (const token of [none, tampered, selection, wrongAudience, refreshToken, 'garbage']) {
-      const response = await coreAs(ctx, { accessToken: token, businessId: org.businessId })({ url: '/api/me' })
+      const response = await coreAs(ctx, { accessToken: token, businessId: org.businessId })({
+        url: '/api/me',
+      })
       expect(response.statusCode, token).toBe(401)
     }
     const other = await registerOrganization(ctx)
-    const foreign = await coreAs(ctx, { accessToken: signedIn.accessToken, businessId: other.businessId })({ url: '/api/me' })
+    const foreign = await coreAs(ctx, { accessToken: signedIn.accessToken, businessId: other.businessId })({
+      url: '/api/me',
+    })
     expect(foreign.statusCode).toBe(200) // /api/me needs no business...
     const me = await signIn(ctx, org)
     expect(me.accessToken).not.toBe(signedIn.accessToken)
@@ -205,7 +278,13 @@ describe('access tokens', () => {
 
   it('publishes the verification key as JWKS', async () => {
     const jwks = (await ctx.global.inject({ url: '/.well-known/jwks.json' })).json()
-    expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig', kid: expect.any(String) })
+    expect(jwks.keys[0]).toMatchObject({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      alg: 'EdDSA',
+      use: 'sig',
+      kid: expect.any(String),
+    })
     expect(jwks.keys[0].d).toBeUndefined()
   })
 })
@@ -213,7 +292,10 @@ describe('access tokens', () => {
 describe('GET /api/me', () => {
   it('describes the caller without X-Business-Id', async () => {
     const { org, signedIn } = await ownerSession(ctx)
-    const response = await ctx.core.inject({ url: '/api/me', headers: { authorization: `Bearer ${signedIn.accessToken}` } })
+    const response = await ctx.core.inject({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${signedIn.accessToken}` },
+    })
     expect(response.statusCode).toBe(200)
     const data = response.json().data
     expect(data).toMatchObject({

@@ -10,7 +10,8 @@ import {
 } from './registration.schemas.js'
 import { isEmailRegistered, registerOrganization } from './registration.service.js'
 
-export function registerRegistrationRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerRegistrationRoutes(app: HttpApp, deps: AppDeps) {
+  const { database } = deps
   app.get(
     '/api/organizations/soft-check',
     {
@@ -46,6 +47,7 @@ export function registerRegistrationRoutes(app: HttpApp, { database }: AppDeps) 
         },
       },
     },
-    async (request) => single('global', await registerOrganization(database, request.body)),
+    async (request) =>
+      single('global', await registerOrganization(database, request.body, { deps, log: request.log })),
   )
 }

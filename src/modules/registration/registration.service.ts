@@ -1,10 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely, Transaction } from 'kysely'
+import type { AppDeps } from '../../apps/deps.js'
 import type { Database } from '../../db/database.js'
 import { isUniqueViolation, newId, shortId, slugify } from '../../db/ids.js'
 import { applyTenantMigrations } from '../../db/migrator.js'
 import type { Tables } from '../../db/schema.js'
 import { conflict, type Reason, validationFailed } from '../../http/errors.js'
 import { hashPassword, passwordPolicyReasons } from '../../security/passwords.js'
+import { sendVerificationEmail } from '../email-tokens/email-verification.service.js'
 import * as repository from './registration.repository.js'
 import type {
   AddressRequest,
@@ -61,6 +64,8 @@ const blankToNull = (value: string | null | undefined) => value?.trim() || null
 export async function registerOrganization(
   database: Database,
   request: RegisterOrganizationRequest,
+  /** Where to send the verification email from; absent = send none. */
+  verification?: { deps: AppDeps; log: FastifyBaseLogger },
 ): Promise<RegisterOrganizationBusinessResponse> {
   const reasons = ruleReasons(request)
   if (reasons.length > 0) throw validationFailed(reasons)
@@ -116,6 +121,8 @@ export async function registerOrganization(
   }
 
   const { user, business } = input
+  // After the commit, so the token's user exists; it never throws (a mail outage is only a warning).
+  if (verification) await sendVerificationEmail(verification.deps, user, verification.log)
   return {
     id: business.id,
     registeredName: business.registeredName,
