@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox'
 import { sql } from 'kysely'
 import type { Database } from '../db/database.js'
 import { migrationStatus } from '../db/migrator.js'
+import type { ApiFlavor } from './envelopes.js'
+import { errorResponses } from './error-responses.js'
 import type { HttpApp } from './kernel.js'
 
 const HealthSchema = Type.Object({
@@ -9,7 +11,7 @@ const HealthSchema = Type.Object({
   checks: Type.Optional(Type.Record(Type.String(), Type.String())),
 })
 
-export function registerHealthRoutes(app: HttpApp, database: Database) {
+export function registerHealthRoutes(app: HttpApp, database: Database, flavor: ApiFlavor) {
   // Once migrated, a process stays migrated: later probes only check the database answers.
   let migrated = false
   app.get(
@@ -20,7 +22,7 @@ export function registerHealthRoutes(app: HttpApp, database: Database) {
         operationId: 'Live',
         summary: 'The process is up',
         security: [],
-        response: { 200: HealthSchema },
+        response: { 200: HealthSchema, ...errorResponses(flavor) },
       },
     },
     async () => ({ status: 'ok' }),
@@ -34,7 +36,7 @@ export function registerHealthRoutes(app: HttpApp, database: Database) {
         operationId: 'Ready',
         summary: 'The database is reachable and migrated',
         security: [],
-        response: { 200: HealthSchema, 503: HealthSchema },
+        response: { 200: HealthSchema, 503: HealthSchema, ...errorResponses(flavor) },
       },
     },
     async (_request, reply) => {

@@ -95,6 +95,6 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     uiConfig: { deepLinking: true, docExpansion: 'list' },
   })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
-  registerHealthRoutes(app, options.database)
+  registerHealthRoutes(app, options.database, options.flavor)
   return app
 }

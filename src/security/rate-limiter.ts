@@ -29,3 +29,8 @@ export class RateLimiter {
     if (row && row.hits > limit) throw tooManyRequests(Math.max(1, row.retry_after))
   }
 }
+
+/** A route hook counting every request (valid or not) against the client IP: `onRequest: limitByIp(...)`. */
+export function limitByIp(rateLimiter: RateLimiter, name: string, perMinute: number) {
+  return async (request: { ip: string }) => rateLimiter.hit(`${name}:ip:${request.ip}`, perMinute, 60)
+}

@@ -129,7 +129,10 @@ export function registerAuthRoutes(app: HttpApp, deps: AppDeps) {
         summary: 'Public keys that verify access tokens (JWKS)',
         tags: ['Auth'],
         security: [],
-        response: { 200: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }) },
+        response: {
+          200: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }),
+          ...errorResponses('global'),
+        },
       },
     },
     async () => deps.services.signer.jwks(),

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../apps/deps.js'
 import { SingleResult, single } from '../../http/envelopes.js'
 import { errorResponses } from '../../http/error-responses.js'
 import type { HttpApp } from '../../http/kernel.js'
+import { limitByIp } from '../../security/rate-limiter.js'
 import {
   RegisterOrganizationBusinessResponse,
   RegisterOrganizationRequest,
@@ -11,11 +12,12 @@ import {
 import { isEmailRegistered, registerOrganization } from './registration.service.js'
 
 export function registerRegistrationRoutes(app: HttpApp, deps: AppDeps) {
-  const { database } = deps
+  const { database, services, config } = deps
   app.get(
     '/api/organizations/soft-check',
     {
       config: { access: { public: true } },
+      onRequest: limitByIp(services.rateLimiter, 'soft-check', config.rateLimitPerIp),
       schema: {
         operationId: 'SoftCheck',
         summary: 'Tell whether a user with this email address exists',
@@ -32,6 +34,7 @@ export function registerRegistrationRoutes(app: HttpApp, deps: AppDeps) {
     '/api/organizations',
     {
       config: { access: { public: true } },
+      onRequest: limitByIp(services.rateLimiter, 'registration', config.rateLimitPerIp),
       schema: {
         operationId: 'RegisterOrganization',
         summary: 'Register an organisation with its first business and owner',

@@ -183,3 +183,39 @@ async function countOrganizations() {
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
+
+describe('rate limits', () => {
+  it('answers registration and soft-check floods from one IP with 429 and Retry-After, counting bad requests too', async () => {
+    const limited = await startTestContext({ RATE_LIMIT_PER_IP: '2' })
+    try {
+      const ip = '203.0.113.7'
+      const softCheck = () =>
+        limited.global.inject({
+          method: 'GET',
+          url: '/api/organizations/soft-check?emailAddress=a@example.com',
+          remoteAddress: ip,
+        })
+      expect((await softCheck()).statusCode).toBe(200)
+      expect((await softCheck()).statusCode).toBe(200)
+      const blocked = await softCheck()
+      expect(blocked.statusCode).toBe(429)
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
+      expect(blocked.json()).toMatchObject({ status: 429, code: 'rate_limited' })
+      // Another address has its own budget.
+      const other = await limited.global.inject({
+        method: 'GET',
+        url: '/api/organizations/soft-check',
+        remoteAddress: '203.0.113.8',
+      })
+      expect(other.statusCode).toBe(200)
+
+      const registerFrom = (payload: object) =>
+        limited.global.inject({ method: 'POST', url: '/api/organizations', payload, remoteAddress: ip })
+      expect((await registerFrom({})).statusCode).toBe(400)
+      expect((await registerFrom(registrationBody())).statusCode).toBe(200)
+      expect((await registerFrom(registrationBody())).statusCode).toBe(429)
+    } finally {
+      await limited.close()
+    }
+  })
+})

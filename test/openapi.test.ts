@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestContext, type TestContext } from './harness.js'
+import { SPEC_PERMISSIONS } from './security/spec-permissions.js'
+
+// The published documents are what client generators consume: every operation must be complete.
+
+interface Operation {
+  operationId?: string
+  summary?: string
+  tags?: string[]
+  security?: unknown[]
+  parameters?: unknown[]
+  requestBody?: unknown
+  responses: Record<string, unknown>
+}
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>> }
+
+let ctx: TestContext
+const documents: Record<'core' | 'global', Document> = {} as Record<'core' | 'global', Document>
+beforeAll(async () => {
+  ctx = await startTestContext()
+  for (const api of ['core', 'global'] as const) {
+    const response = await ctx[api].inject({ url: '/openapi.json' })
+    expect(response.statusCode).toBe(200)
+    documents[api] = response.json()
+  }
+})
+afterAll(() => ctx.close())
+
+const operations = (document: Document) =>
+  Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
+  )
+
+describe.each(['core', 'global'] as const)('%s API OpenAPI document', (api) => {
+  it('is OpenAPI 3.1 and documents every operation completely', () => {
+    const document = documents[api]
+    expect(document.openapi).toBe('3.1.0')
+    const ids = new Set<string>()
+    for (const { path, method, operation } of operations(document)) {
+      const label = `${method} ${path}`
+      expect(operation.operationId, label).toMatch(/^[A-Z][A-Za-z0-9]+$/)
+      expect(ids.has(operation.operationId ?? ''), `${label} duplicates ${operation.operationId}`).toBe(false)
+      ids.add(operation.operationId ?? '')
+      expect(operation.summary, label).toBeTruthy()
+      expect(operation.tags?.length, label).toBeGreaterThan(0)
+      expect(Array.isArray(operation.security), `${label} security`).toBe(true)
+      expect(Object.keys(operation.responses), label).toEqual(expect.arrayContaining(['200', '500']))
+      if ((operation.security?.length ?? 0) > 0)
+        expect(Object.keys(operation.responses), label).toContain('401')
+      if (operation.requestBody || (operation.parameters?.length ?? 0) > 0) {
+        expect(Object.keys(operation.responses), `${label} documents 400`).toContain('400')
+      }
+    }
+    expect(ids.size).toBeGreaterThan(api === 'core' ? 40 : 15)
+  })
+})
+
+describe('Core API operation names', () => {
+  it('use the spec operationId for every spec operation that exists', () => {
+    const byRoute = new Map(
+      operations(documents.core).map((o) => [
+        `${o.method} ${o.path.toLowerCase().replace(/\{\w+\}/g, '{}')}`,
+        o.operation.operationId,
+      ]),
+    )
+    let matched = 0
+    for (const row of SPEC_PERMISSIONS) {
+      const id = byRoute.get(`${row.method} ${row.path.toLowerCase().replace(/\{\w+\}/g, '{}')}`)
+      if (!id || !/^[A-Z]\w+$/.test(row.operationId)) continue
+      matched++
+      expect(id, `${row.method} ${row.path}`).toBe(row.operationId)
+    }
+    expect(matched).toBeGreaterThan(20)
+  })
+})
