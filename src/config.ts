@@ -13,6 +13,8 @@ export interface Config {
   bodyLimit: number
   /** Connections per process in the PostgreSQL pool (the embedded database always has one). */
   dbPoolSize: number
+  /** Ed25519 private key (PKCS#8 PEM) that signs access tokens; absent = generated on first start and kept in the database. */
+  jwtPrivateKey: string | undefined
   /** Life of an access token (JWT) in seconds. */
   accessTokenTtlSeconds: number
   /** Idle life of a refresh token in seconds; each renewal starts it again. */
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
       : 'info',
     bodyLimit: read('BODY_LIMIT_BYTES', 1_048_576, integer(1024, 104_857_600)),
     dbPoolSize: read('DB_POOL_SIZE', 10, integer(1, 200)),
+    jwtPrivateKey: env.JWT_PRIVATE_KEY?.trim().replace(/\\n/g, '\n') || undefined,
     accessTokenTtlSeconds: read('ACCESS_TOKEN_TTL_SECONDS', 900, integer(30, 86_400)),
     refreshTokenTtlSeconds: read('REFRESH_TOKEN_TTL_SECONDS', 1_209_600, integer(300, 31_536_000)),
     cookieSecure: read('COOKIE_SECURE', true, boolean),
@@ -141,6 +144,11 @@ export function loadConfig(env: Env = process.env): Config {
       secretAccessKey,
       forcePathStyle: read('S3_FORCE_PATH_STYLE', false, boolean),
     }
+  }
+  if (config.jwtPrivateKey !== undefined && !/-----BEGIN PRIVATE KEY-----/.test(config.jwtPrivateKey)) {
+    problems.push(
+      'JWT_PRIVATE_KEY: must be an Ed25519 private key in PKCS#8 PEM (-----BEGIN PRIVATE KEY-----)',
+    )
   }
   if (config.smtpUrl !== undefined && !/^smtps?:\/\//.test(config.smtpUrl)) {
     problems.push('SMTP_URL: must start with smtp:// or smtps://')

@@ -22,7 +22,7 @@ export async function createServices(
   logger: FastifyBaseLogger | false,
   overrides: { mailer?: Mailer } = {},
 ): Promise<Services> {
-  const signer = await TokenSigner.load(database.db, config.accessTokenTtlSeconds)
+  const signer = await TokenSigner.load(database.db, config.accessTokenTtlSeconds, config.jwtPrivateKey)
   const hasher = await loadSecretHasher(database.db)
   const onBackgroundError = (error: unknown) => {
     if (logger) logger.warn({ err: error }, 'background write failed')

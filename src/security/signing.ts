@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto'
+import { createPublicKey, randomUUID } from 'node:crypto'
 import {
   type CryptoKey,
+  calculateJwkThumbprint,
   errors,
   exportJWK,
   exportPKCS8,
@@ -64,7 +65,12 @@ export class TokenSigner {
   ) {}
 
   /** Loads the active key pair, generating and persisting one on first start. */
-  static async load(db: Kysely<Tables>, accessTtlSeconds: number): Promise<TokenSigner> {
+  static async load(
+    db: Kysely<Tables>,
+    accessTtlSeconds: number,
+    configuredPkcs8?: string,
+  ): Promise<TokenSigner> {
+    if (configuredPkcs8) return TokenSigner.fromConfiguredKey(db, accessTtlSeconds, configuredPkcs8)
     let row = await db
       .selectFrom('global.signing_keys')
       .selectAll()
@@ -102,6 +108,36 @@ export class TokenSigner {
       },
       accessTtlSeconds,
     )
+    await signer.loadPublicKeys()
+    return signer
+  }
+
+  /**
+   * A key from configuration (JWT_PRIVATE_KEY, PKCS#8 PEM, Ed25519). Only its public half is
+   * written to the database, so every process can verify and publish it; the private half stays
+   * in the environment.
+   */
+  private static async fromConfiguredKey(
+    db: Kysely<Tables>,
+    accessTtlSeconds: number,
+    pem: string,
+  ): Promise<TokenSigner> {
+    const privateKey = await importPKCS8(pem, ALGORITHM)
+    const publicJwk = await exportJWK(createPublicKey(pem))
+    const kid = await calculateJwkThumbprint(publicJwk)
+    const jwk: JWK = { ...publicJwk, kid, alg: ALGORITHM, use: 'sig' }
+    await db
+      .insertInto('global.signing_keys')
+      .values({
+        kid,
+        algorithm: ALGORITHM,
+        public_jwk: JSON.stringify(jwk),
+        private_pkcs8: '',
+        active: false,
+      })
+      .onConflict((oc) => oc.column('kid').doNothing())
+      .execute()
+    const signer = new TokenSigner(db, { kid, privateKey, publicJwk: jwk }, accessTtlSeconds)
     await signer.loadPublicKeys()
     return signer
   }
