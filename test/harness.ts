@@ -23,20 +23,36 @@ export interface TestContext {
 }
 
 /** A private copy of the migrated template (embedded) or a pool on the shared test database. */
-export async function openTestDatabase(): Promise<{ database: Database; dataDir: string }> {
+export async function openTestDatabase(): Promise<{
+  database: Database
+  dataDir: string
+  close(): Promise<void>
+}> {
   const databaseUrl = testDatabaseUrl()
-  let dataDir = ''
-  if (!databaseUrl) {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-test-'))
-    cpSync(inject('templateDataDir'), dataDir, { recursive: true })
+  // A private data directory in both modes: the embedded database lives there, and so do local
+  // files and mail, which must never land in the working tree.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-test-'))
+  if (!databaseUrl) cpSync(inject('templateDataDir'), path.join(dataDir, 'db'), { recursive: true })
+  const dbDir = path.join(dataDir, 'db')
+  const database = await openDatabase({
+    databaseUrl,
+    dataDir: dbDir,
+    poolSize: 5,
+    applicationName: 'cartage-test',
+  })
+  return {
+    database,
+    dataDir,
+    async close() {
+      await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
   }
-  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 5, applicationName: 'cartage-test' })
-  return { database, dataDir }
 }
 
 /** Both apps over one database, exercised through Fastify's inject (the real HTTP stack, no socket). */
 export async function startTestContext(env: Record<string, string> = {}): Promise<TestContext> {
-  const { database, dataDir } = await openTestDatabase()
+  const { database, dataDir, close: closeDatabase } = await openTestDatabase()
   // Generous per-IP limits: every injected request comes from one address. The rate-limit
   // tests build their own context with tight limits.
   const config = {
@@ -57,8 +73,7 @@ export async function startTestContext(env: Record<string, string> = {}): Promis
     mailer,
     async close() {
       await Promise.all([core.close(), global.close()])
-      await database.close()
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+      await closeDatabase()
     },
   }
 }

@@ -7,10 +7,11 @@ import { tenantMigrations } from './migrations/index.js'
 import { applyTenantMigrations, migrate, migrationStatus } from './migrator.js'
 
 let database: Database
+let closeDatabase: () => Promise<void>
 beforeAll(async () => {
-  database = (await openTestDatabase()).database
+  ;({ database, close: closeDatabase } = await openTestDatabase())
 })
-afterAll(() => database.close())
+afterAll(() => closeDatabase())
 
 describe('migrate', () => {
   it('is idempotent and safe to run concurrently', async () => {

@@ -79,7 +79,7 @@ beforeAll(async () => {
   apps.global = await buildApp('global')
   close = async () => {
     await Promise.all([apps.core.close(), apps.global.close()])
-    await database.close()
+    await opened.close()
   }
 })
 afterAll(() => close())

@@ -22,11 +22,12 @@ const fields = {
 const ID_A = '01890a5d-ac96-774b-bcce-b302099a8057'
 
 let database: Database
+let closeDatabase: () => Promise<void>
 let db: Kysely<{ items: { ref: string } }>
 const schema = `odata_${shortId(6)}`
 
 beforeAll(async () => {
-  database = (await openTestDatabase()).database
+  ;({ database, close: closeDatabase } = await openTestDatabase())
   db = database.db.withSchema(schema) as unknown as Kysely<{ items: { ref: string } }>
   await sql
     .raw(`
@@ -48,7 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sql.raw(`drop schema ${schema} cascade`).execute(database.db)
-  await database.close()
+  await closeDatabase()
 })
 
 /** The refs of the rows matching `filter`, in ref order unless `orderby` is given. */

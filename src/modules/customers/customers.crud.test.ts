@@ -355,7 +355,9 @@ describe('customers: credentials and permissions', () => {
 describe('OpenAPI', () => {
   it('documents every customer and customer group operation', async () => {
     const document = (await ctx.core.inject({ url: '/openapi.json' })).json()
-    const operationIds = Object.values(document.paths as Record<string, Record<string, { operationId?: string }>>)
+    const operationIds = Object.values(
+      document.paths as Record<string, Record<string, { operationId?: string }>>,
+    )
       .flatMap((path) => Object.values(path).map((operation) => operation.operationId))
       .filter(Boolean)
     expect(operationIds).toEqual(

@@ -63,10 +63,8 @@ async function receiveFilePart(request: FastifyRequest, maxBytes: number) {
     throw malformedUpload()
   }
   if (!part) throw invalidField('file', 'is required: send the file as a multipart part named file')
-  if (part.fieldname !== 'file') {
-    part.file.resume() // drain the unexpected part so the request can finish
+  if (part.fieldname !== 'file')
     throw invalidField('file', 'is required: send the file as a multipart part named file')
-  }
   return part
 }
 
@@ -85,7 +83,9 @@ export async function uploadFile(
     return await storeUpload(context, auth, request, log)
   } catch (error) {
     // Read and drop the rest of the body: once parsing stopped nothing else would, and a client
-    // still sending would hold its connection open, waiting for the server to read.
+    // still sending would hold its connection open, waiting for the server to read. Unpiping
+    // first, as removing the parser's pipe later would pause the request again.
+    request.raw.unpipe()
     request.raw.resume()
     throw error
   }
@@ -101,7 +101,7 @@ async function storeUpload(
   const part = await receiveFilePart(request, maxBytes)
   const reader = new UploadReader(part.file)
   const storageKey = `${auth.businessId}/${newId()}`
-  let stored = false
+  let storageStarted = false
   try {
     const head = await reader.head(Math.min(DETECTION_SAMPLE_BYTES, maxBytes + 1))
     if (head.length === 0) throw invalidField('file', 'must not be empty')
@@ -110,7 +110,7 @@ async function storeUpload(
     if (!detected) throw typeNotAllowed()
     const fileName = sanitiseFileName(part.filename, extensionFor(detected.contentType))
 
-    stored = true
+    storageStarted = true
     const body = reader.body(maxBytes, detected.isText ? new TextValidator() : undefined)
     const { size, sha256 } = await context.storage.put(storageKey, body)
     const row = await repository.insertFile(context.database.db, auth.schemaName, {
@@ -126,7 +126,7 @@ async function storeUpload(
     return toResponse(row)
   } catch (error) {
     await reader.discard().catch(() => {})
-    if (stored) {
+    if (storageStarted) {
       await context.storage.delete(storageKey).catch((cleanupError: unknown) => {
         log.warn({ err: cleanupError, storageKey }, 'could not remove a failed upload')
       })

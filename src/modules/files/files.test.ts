@@ -83,6 +83,10 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
       'content-disposition': `attachment; filename="Lieferschein M_ller.png"; filename*=UTF-8''Lieferschein%20M%C3%BCller.png`,
       'x-content-type-options': 'nosniff',
     })
+    const head = await owner.core({ method: 'HEAD', url: `/api/files/${body.data.id}` })
+    expect(head.statusCode).toBe(200)
+    expect(head.headers['content-length']).toBe(String(PNG.length))
+    expect(head.rawPayload).toHaveLength(0)
     // Keyed by business and a server id: nothing from the client's name reaches the disk.
     const row = await storedRow(ctx, owner.org.businessId, body.data.id)
     expect(row?.storage_key).toMatch(new RegExp(`^${owner.org.businessId}/[0-9a-f-]{36}$`))

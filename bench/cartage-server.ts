@@ -1,0 +1,25 @@
+/**
+ * Cartage as deployed, minus logging: both apps over one database from the environment
+ * (DATABASE_URL or CARTAGE_DATA_DIR, DB_POOL_SIZE). Prints `{"core":port,"global":port}`.
+ */
+import { buildCoreApp } from '../src/apps/core/app.js'
+import { buildGlobalApp } from '../src/apps/global/app.js'
+import { createServices } from '../src/apps/services.js'
+import { loadConfig } from '../src/config.js'
+import { openDatabase } from '../src/db/database.js'
+import { migrate } from '../src/db/migrator.js'
+import { listenAndAnnounce } from './server-process.js'
+
+const config = loadConfig()
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  poolSize: config.dbPoolSize,
+  applicationName: 'cartage-bench',
+})
+await migrate(database)
+// As src/main.ts builds them, without a logger.
+const deps = { config, database, services: await createServices(config, database, false) }
+const core = await buildCoreApp(deps, false)
+const global = await buildGlobalApp(deps, false)
+await listenAndAnnounce({ core, global }, () => database.close())

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+export interface ServerProcess {
+  ports: Record<string, number>
+  stop(): Promise<void>
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer after ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** Runs `bench/<script>` in its own Node process and waits for the JSON line with its ports. */
+export async function startServer(script: string, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `bench/${script}`], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    await withTimeout(exited, 30_000, `stopping ${script}`).catch(() => child.kill('SIGKILL'))
+  }
+  const firstLine = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve)
+    void exited.then(() => reject(new Error(`${script} exited with ${child.exitCode} before listening`)))
+  })
+  try {
+    const ports = JSON.parse(await withTimeout(firstLine, 120_000, `starting ${script}`)) as Record<
+      string,
+      number
+    >
+    return { ports, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}

@@ -1,0 +1,55 @@
+import type { Sample } from './load.js'
+import { READ_GOAL, type Scenario } from './scenarios.js'
+
+export interface ScenarioResult {
+  name: string
+  kind: Scenario['kind']
+  cartage: { median: Sample; rounds: Sample[] }
+  baseline: { median: Sample; rounds: Sample[] }
+  /** Cartage req/s over baseline req/s (medians). */
+  ratio: number
+  /** The same ratio per adjacent pair of rounds: their spread shows how noisy the machine was. */
+  roundRatios: number[]
+}
+
+export interface DatabaseResult {
+  database: 'postgres' | 'embedded'
+  skipped?: string
+  scenarios: ScenarioResult[]
+}
+
+const num = (value: number, digits = 0) => value.toFixed(digits)
+const row = (cells: string[]) =>
+  cells.map((cell, i) => (i < 2 ? cell.padEnd(i === 0 ? 14 : 10) : cell.padStart(10))).join('')
+
+export function goalText(result: ScenarioResult): string {
+  if (result.kind !== 'read') return 'no goal (write)'
+  return `goal: reads >= ${READ_GOAL}x baseline: ${result.ratio >= READ_GOAL ? 'met' : 'NOT met'}`
+}
+
+export function printDatabase(result: DatabaseResult) {
+  process.stdout.write(`\n== ${result.database} ==\n`)
+  if (result.skipped) {
+    process.stdout.write(`skipped: ${result.skipped}\n`)
+    return
+  }
+  process.stdout.write(`${row(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'failures'])}\n`)
+  for (const s of result.scenarios) {
+    for (const [server, { median }] of [
+      ['cartage', s.cartage],
+      ['baseline', s.baseline],
+    ] as const) {
+      const name = server === 'cartage' ? s.name : ''
+      process.stdout.write(
+        `${row([name, server, num(median.rps), num(median.p50, 2), num(median.p99, 2), String(median.failures)])}\n`,
+      )
+    }
+    const failed = s.cartage.median.failures + s.baseline.median.failures
+    if (failed > 0)
+      process.stdout.write(`${''.padEnd(14)}WARNING: ${failed} failed requests; not comparable\n`)
+    const spread = s.roundRatios.map((r) => num(r, 2)).join(', ')
+    process.stdout.write(
+      `${''.padEnd(14)}ratio ${num(s.ratio, 3)}x  (${goalText(s)}; per round: ${spread})\n`,
+    )
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * `npm run bench`: a real Cartage route against a bare Fastify + pg route running the same SQL,
+ * alternating rounds, on PostgreSQL (when DATABASE_URL is set) and on the embedded database.
+ * Servers are separate processes; this process only generates load (autocannon).
+ * Env: BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (10), DB_POOL_SIZE,
+ * RATE_LIMIT_PER_IP (1000000 here, so the load is not refused).
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type ServerProcess, startServer } from './children.js'
+import { measure, type Sample, summarise, type Target } from './load.js'
+import { type DatabaseResult, printDatabase, type ScenarioResult } from './report.js'
+import { type Scenario, type Seed, scenarios } from './scenarios.js'
+import { seed } from './seed.js'
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (!raw) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`)
+  return value
+}
+
+const settings = {
+  seconds: envInt('BENCH_SECONDS', 5),
+  rounds: envInt('BENCH_ROUNDS', 3),
+  warmup: envInt('BENCH_WARMUP', 2),
+  connections: envInt('BENCH_CONNECTIONS', 10),
+}
+
+const base = (port: number | undefined) => {
+  if (port === undefined) throw new Error('server did not announce that port')
+  return `http://127.0.0.1:${port}`
+}
+
+function targets(scenario: Scenario, seedData: Seed, cartage: ServerProcess, baseline: ServerProcess) {
+  const { api, method, path: route, headers = {}, body } = scenario.cartage
+  const payload = body ? JSON.stringify(body(seedData)) : undefined
+  const allHeaders = payload ? { 'content-type': 'application/json', ...headers } : headers
+  const common = { method, headers: allHeaders, ...(payload ? { body: payload } : {}) }
+  return {
+    cartage: { ...common, url: `${base(cartage.ports[api])}${route(seedData)}` } satisfies Target,
+    baseline: { ...common, url: `${base(baseline.ports.baseline)}/bench/${scenario.name}` } satisfies Target,
+  }
+}
+
+/** One request to each side first, so a wrong path or missing seed is an error, not a fast 404. */
+async function check(scenario: Scenario, cartage: Target, baseline: Target) {
+  const send = (t: Target) => fetch(t.url, { method: t.method, headers: t.headers, body: t.body ?? null })
+  const [c, b] = await Promise.all([send(cartage), send(baseline)])
+  const [cJson, bJson] = (await Promise.all([c.json(), b.json()])) as [unknown, { rows?: unknown[] }]
+  if (c.status !== 200 || !scenario.cartage.check(cJson))
+    throw new Error(`${scenario.name}: Cartage answered ${c.status} ${JSON.stringify(cJson)}`)
+  if (b.status !== 200 || bJson.rows?.length !== scenario.baseline.rows)
+    throw new Error(`${scenario.name}: baseline answered ${b.status} ${JSON.stringify(bJson)}`)
+}
+
+async function runScenario(scenario: Scenario, cartage: Target, baseline: Target): Promise<ScenarioResult> {
+  await check(scenario, cartage, baseline)
+  const { seconds, rounds, warmup, connections } = settings
+  if (warmup > 0) {
+    await measure(cartage, warmup, connections)
+    await measure(baseline, warmup, connections)
+  }
+  const samples: { cartage: Sample[]; baseline: Sample[] } = { cartage: [], baseline: [] }
+  for (let round = 1; round <= rounds; round++) {
+    samples.cartage.push(await measure(cartage, seconds, connections))
+    samples.baseline.push(await measure(baseline, seconds, connections))
+    process.stdout.write(
+      `  ${scenario.name} round ${round}/${rounds}: cartage ${samples.cartage.at(-1)?.rps.toFixed(0)} req/s, ` +
+        `baseline ${samples.baseline.at(-1)?.rps.toFixed(0)} req/s\n`,
+    )
+  }
+  const c = summarise(samples.cartage)
+  const b = summarise(samples.baseline)
+  return {
+    name: scenario.name,
+    kind: scenario.kind,
+    cartage: { median: c, rounds: samples.cartage },
+    baseline: { median: b, rounds: samples.baseline },
+    ratio: b.rps > 0 ? c.rps / b.rps : 0,
+    roundRatios: samples.cartage.map((cs, i) => cs.rps / (samples.baseline[i]?.rps || Number.NaN)),
+  }
+}
+
+async function benchDatabase(database: DatabaseResult['database']): Promise<DatabaseResult> {
+  process.stdout.write(`\n${database}: starting servers and seeding\n`)
+  // The per-IP limit must not turn the load into 429s (1,000,000 a minute is the most allowed).
+  const env: NodeJS.ProcessEnv = { RATE_LIMIT_PER_IP: '1000000', ...process.env, LOG_LEVEL: 'silent' }
+  const tmp = database === 'embedded' ? mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-')) : ''
+  if (database === 'embedded') {
+    delete env.DATABASE_URL
+    env.CARTAGE_DATA_DIR = path.join(tmp, 'cartage')
+  }
+  const running: ServerProcess[] = []
+  try {
+    let cartage = await startServer('cartage-server.ts', env)
+    running.push(cartage)
+    const seedData = await seed(base(cartage.ports.global))
+    const baselineEnv: NodeJS.ProcessEnv = { ...env, BENCH_SEED: JSON.stringify(seedData) }
+    if (database === 'embedded') {
+      // PGlite allows one process per directory: stop cleanly, copy for the baseline, restart.
+      await cartage.stop()
+      baselineEnv.CARTAGE_DATA_DIR = path.join(tmp, 'baseline')
+      cpSync(env.CARTAGE_DATA_DIR ?? '', baselineEnv.CARTAGE_DATA_DIR, { recursive: true })
+      cartage = await startServer('cartage-server.ts', env)
+      running.push(cartage)
+    }
+    const baseline = await startServer('baseline-server.ts', baselineEnv)
+    running.push(baseline)
+
+    const results: ScenarioResult[] = []
+    for (const scenario of scenarios) {
+      const t = targets(scenario, seedData, cartage, baseline)
+      results.push(await runScenario(scenario, t.cartage, t.baseline))
+    }
+    return { database, scenarios: results }
+  } finally {
+    await Promise.all(running.map((server) => server.stop()))
+    if (tmp) rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+const results: DatabaseResult[] = []
+if (process.env.DATABASE_URL) results.push(await benchDatabase('postgres'))
+else results.push({ database: 'postgres', skipped: 'DATABASE_URL is not set', scenarios: [] })
+results.push(await benchDatabase('embedded'))
+
+process.stdout.write(
+  `\nCartage vs bare Fastify + pg, same SQL; medians of ${settings.rounds} round(s) of ${settings.seconds} s, ` +
+    `${settings.connections} connections, ${os.cpus().length} CPU(s), Node ${process.version}\n`,
+)
+for (const result of results) printDatabase(result)
+
+const outDir = fileURLToPath(new URL('./results/', import.meta.url))
+mkdirSync(outDir, { recursive: true })
+const outFile = path.join(outDir, 'latest.json')
+writeFileSync(
+  outFile,
+  `${JSON.stringify({ finishedAt: new Date().toISOString(), settings, cpus: os.cpus().length, node: process.version, results }, null, 2)}\n`,
+)
+process.stdout.write(`\nwrote ${path.relative(process.cwd(), outFile)}\n`)
