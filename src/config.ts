@@ -26,6 +26,11 @@ export interface Config {
   /** SMTP server for outgoing mail; absent = write each message to the log and `<dataDir>/mail/*.eml`. */
   smtpUrl: string | undefined
   mailFrom: string
+  /**
+   * Which proxies to believe about the client address (X-Forwarded-For): false (default), true,
+   * a number of hops, or a comma-separated list of addresses/CIDRs. Rate limits key on that address.
+   */
+  trustProxy: boolean | number | string
   /** Requests per minute per client IP on the abuse-prone public routes (login, reset, registration...). */
   rateLimitPerIp: number
   /** Attempts per 15 minutes per account (email) on login, forgot-password and reset-password. */
@@ -121,6 +126,13 @@ export function loadConfig(env: Env = process.env): Config {
     publicAppUrl: read('PUBLIC_APP_URL', 'http://localhost:8081', url).replace(/\/+$/, ''),
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     mailFrom: env.MAIL_FROM?.trim() || 'Cartage <no-reply@cartage.local>',
+    trustProxy: read<boolean | number | string>('TRUST_PROXY', false, (raw) => {
+      if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true'
+      if (/^\d{1,2}$/.test(raw)) return Number(raw)
+      return /^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(raw)
+        ? raw
+        : 'problem: must be true, false, a hop count, or comma-separated addresses/CIDRs'
+    }),
     rateLimitPerIp: read('RATE_LIMIT_PER_IP', 60, integer(1, 1_000_000)),
     rateLimitPerAccount: read('RATE_LIMIT_PER_ACCOUNT', 10, integer(1, 1_000_000)),
     fileMaxBytes: read('FILE_MAX_BYTES', 26_214_400, integer(1, 5_368_709_120)),

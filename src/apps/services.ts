@@ -34,6 +34,6 @@ export async function createServices(
     mailer:
       overrides.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger }),
-    rateLimiter: new RateLimiter(database.db),
+    rateLimiter: new RateLimiter(database.relaxedDb),
   }
 }

@@ -13,6 +13,11 @@ export interface Database {
   kind: DatabaseKind
   /** Typed query builder over the `global` tables; tenant tables through `withSchema(org schema)`. */
   db: Kysely<Tables>
+  /**
+   * For writes that may be lost in a crash (rate-limit counters): on PostgreSQL a small pool whose
+   * commits do not wait for the disk flush. Never use it for business data.
+   */
+  relaxedDb: Kysely<Tables>
   pool: pg.Pool
   close(): Promise<void>
 }
@@ -28,12 +33,20 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedServer | undefined
   let pool: pg.Pool
+  let relaxedPool: pg.Pool | undefined
   if (options.databaseUrl) {
     pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize,
       application_name: options.applicationName ?? 'cartage',
     })
+    relaxedPool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 2,
+      application_name: `${options.applicationName ?? 'cartage'}-relaxed`,
+      options: '-c synchronous_commit=off',
+    })
+    relaxedPool.on('error', () => {})
   } else {
     embedded = await startEmbeddedServer(options.dataDir)
     // PGlite is one connection: a pool of one serialises statements and keeps a
@@ -49,11 +62,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+  const relaxedDb = relaxedPool
+    ? new Kysely<Tables>({ dialect: new PostgresDialect({ pool: relaxedPool }) })
+    : db
   return {
     kind: embedded ? 'embedded' : 'postgres',
     db,
+    relaxedDb,
     pool,
     async close() {
+      if (relaxedDb !== db) await relaxedDb.destroy()
       await db.destroy()
       await embedded?.stop()
     },

@@ -29,9 +29,12 @@ export interface HttpAppOptions {
   authenticator: Authenticator
   logger: FastifyBaseLogger | false
   bodyLimit: number
+  trustProxy?: boolean | number | string
   securitySchemes: Record<string, unknown>
   tags: { name: string; description: string }[]
 }
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops
 
 /** Incoming ids are kept for tracing across services when they look sane; otherwise we mint one. */
 const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/
@@ -45,6 +48,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: options.bodyLimit,
+    // A hop count trusts that many proxies nearest to us.
+    trustProxy:
+      typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     requestIdHeader: false,

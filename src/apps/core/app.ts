@@ -26,6 +26,7 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
     authenticator: deps.services.authenticator,
     logger,
     bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
     securitySchemes: CORE_SECURITY_SCHEMES,
     tags: [
       { name: 'Me', description: 'The caller and their rights' },

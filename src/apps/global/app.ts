@@ -43,6 +43,7 @@ export async function buildGlobalApp(deps: AppDeps, logger: FastifyBaseLogger | 
     authenticator: deps.services.authenticator,
     logger,
     bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
     securitySchemes: GLOBAL_SECURITY_SCHEMES,
     tags: [
       { name: 'Auth', description: 'Sign-in, sessions, one-time tokens and API keys' },

@@ -5,6 +5,7 @@
  */
 import * as createIdentityTables from './global/20261122080000-create-identity-tables.js'
 import * as createCredentialTables from './global/20261122090000-create-credential-tables.js'
+import * as makeRateLimitsUnlogged from './global/20261122150000-make-rate-limits-unlogged.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
 import * as createCustomerAndOrderTables from './tenant/20261122100000-create-customer-and-order-tables.js'
 import * as addCustomerPrimaryContactIndex from './tenant/20261122120000-add-customer-primary-contact-index.js'
@@ -18,6 +19,7 @@ export interface Migration {
 export const globalMigrations: readonly Migration[] = [
   { name: '20261122080000-create-identity-tables', sql: createIdentityTables.sql },
   { name: '20261122090000-create-credential-tables', sql: createCredentialTables.sql },
+  { name: '20261122150000-make-rate-limits-unlogged', sql: makeRateLimitsUnlogged.sql },
 ]
 
 /** Run inside each organisation schema (search_path set to it), on creation and at start-up. */

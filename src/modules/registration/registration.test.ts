@@ -219,3 +219,36 @@ describe('rate limits', () => {
     }
   })
 })
+
+describe('behind a proxy', () => {
+  it('keys rate limits on the forwarded client address only when TRUST_PROXY says so', async () => {
+    const proxied = await startTestContext({ RATE_LIMIT_PER_IP: '1', TRUST_PROXY: '1' })
+    try {
+      const from = (client: string) =>
+        proxied.global.inject({
+          url: '/api/organizations/soft-check',
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': client },
+        })
+      expect((await from('198.51.100.1')).statusCode).toBe(200)
+      expect((await from('198.51.100.2')).statusCode).toBe(200)
+      expect((await from('198.51.100.1')).statusCode).toBe(429)
+    } finally {
+      await proxied.close()
+    }
+    const direct = await startTestContext({ RATE_LIMIT_PER_IP: '1' })
+    try {
+      const from = (client: string) =>
+        direct.global.inject({
+          url: '/api/organizations/soft-check',
+          remoteAddress: '10.0.0.2',
+          headers: { 'x-forwarded-for': client },
+        })
+      expect((await from('198.51.100.1')).statusCode).toBe(200)
+      // Without trust, a forged header cannot buy a fresh budget.
+      expect((await from('198.51.100.2')).statusCode).toBe(429)
+    } finally {
+      await direct.close()
+    }
+  })
+})
