@@ -19,6 +19,8 @@ for (const [key, meta] of Object.entries(packages)) {
     added++
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))))
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+)
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`)
 console.log(`package-lock.json: ${added} optional platform entr${added === 1 ? 'y' : 'ies'} added`)
