@@ -1,16 +1,21 @@
 /**
  * The yardstick: bare Fastify and a `pg` pool of the same size as Cartage's, one route per
- * scenario (`/bench/<name>`) running exactly the scenario's statements, one after another.
- * The seed comes in BENCH_SEED.
+ * scenario (`/bench/<name>`) running exactly the scenario's statements: steps in order, the
+ * statements of a step at once, a transaction's steps on one connection. It answers with every
+ * row it read (`{ results: rows[] per statement }`), as a bare route returning its data would.
+ * The seed comes in BENCH_SEED; the schema name and API key digest are read from the database.
  */
+import { randomUUID } from 'node:crypto'
 import Fastify from 'fastify'
+import pg from 'pg'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
-import { type Seed, scenarios } from './scenarios.js'
+import { resolveSeed } from './resolve-seed.js'
+import { type Fresh, type Seed, sqlOf } from './scenario-types.js'
+import { selectedScenarios } from './scenarios.js'
 import { listenAndAnnounce } from './server-process.js'
 
 const config = loadConfig()
-const seed = JSON.parse(process.env.BENCH_SEED ?? '{}') as Seed
 // Only the pg.Pool is used: for PostgreSQL a plain pool of DB_POOL_SIZE, for the embedded
 // database the one-connection pool over this process's own copy of the data directory.
 const database = await openDatabase({
@@ -20,18 +25,56 @@ const database = await openDatabase({
   applicationName: 'cartage-bench-baseline',
 })
 const { pool } = database
+// As src/db/database.ts: rate-limit counters go through a small pool that does not wait for the disk.
+const relaxed = config.databaseUrl
+  ? new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: 2,
+      application_name: 'cartage-bench-baseline-relaxed',
+      options: '-c synchronous_commit=off',
+    })
+  : pool
+const seed = await resolveSeed(pool, JSON.parse(process.env.BENCH_SEED ?? '{}') as Seed)
+
+type Queryable = Pick<pg.PoolClient, 'query'>
 
 const app = Fastify()
-for (const scenario of scenarios) {
-  const statements = scenario.baseline.statements.map(({ sql, params }) => ({ sql, values: params(seed) }))
+for (const scenario of selectedScenarios()) {
+  const steps = scenario.baseline.steps.map((step) => step.map((s) => ({ ...s, text: sqlOf(s, seed) })))
+  // On one connection Kysely queues a step's statements (SingleConnectionProvider): one after another.
+  const together = !scenario.baseline.oneConnection
+  const run = async (client: Queryable) => {
+    const ids: string[] = []
+    const fresh: Fresh = { id: (n) => (ids[n] ??= randomUUID()), now: new Date(), previous: [] }
+    const send = (s: (typeof steps)[number][number]) =>
+      (s.relaxed ? relaxed : client).query(s.text, s.params(seed, fresh))
+    const results: unknown[][] = []
+    for (const step of steps) {
+      const done = together ? await Promise.all(step.map(send)) : []
+      if (!together) for (const statement of step) done.push(await send(statement))
+      for (const result of done) results.push(result.rows)
+      fresh.previous = done.at(-1)?.rows ?? []
+    }
+    return { results }
+  }
   app.route({
     method: scenario.cartage.method,
     url: `/bench/${scenario.name}`,
     handler: async () => {
-      let rows: unknown[] = []
-      for (const { sql, values } of statements) rows = (await pool.query(sql, values)).rows
-      return { rows }
+      if (together) return run(pool)
+      const client = await pool.connect()
+      try {
+        return await run(client)
+      } catch (error) {
+        await client.query('rollback').catch(() => {})
+        throw error
+      } finally {
+        client.release()
+      }
     },
   })
 }
-await listenAndAnnounce({ baseline: app }, () => database.close())
+await listenAndAnnounce({ baseline: app }, async () => {
+  if (relaxed !== pool) await relaxed.end()
+  await database.close()
+})

@@ -17,9 +17,17 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
-/** Runs `bench/<script>` in its own Node process and waits for the JSON line with its ports. */
-export async function startServer(script: string, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `bench/${script}`], {
+/**
+ * Runs `bench/<script>` in its own Node process and waits for the JSON line with its ports. With
+ * `cpuProfileDir`, Node writes a .cpuprofile there when the process exits (bench/profile.ts reads it).
+ */
+export async function startServer(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  cpuProfileDir?: string,
+): Promise<ServerProcess> {
+  const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', `bench/${script}`], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

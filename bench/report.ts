@@ -1,5 +1,5 @@
 import type { Sample } from './load.js'
-import { READ_GOAL, type Scenario } from './scenarios.js'
+import { READ_GOAL, type Scenario, WRITE_GOAL } from './scenarios.js'
 
 export interface ScenarioResult {
   name: string
@@ -16,15 +16,18 @@ export interface DatabaseResult {
   database: 'postgres' | 'embedded'
   skipped?: string
   scenarios: ScenarioResult[]
+  /** `os.loadavg()` (1, 5, 15 min) before and after measuring: a busy machine explains a spread. */
+  loadAverage?: { before: string; after: string }
 }
 
 const num = (value: number, digits = 0) => value.toFixed(digits)
+const NAME_WIDTH = 24
 const row = (cells: string[]) =>
-  cells.map((cell, i) => (i < 2 ? cell.padEnd(i === 0 ? 14 : 10) : cell.padStart(10))).join('')
+  cells.map((cell, i) => (i < 2 ? cell.padEnd(i === 0 ? NAME_WIDTH : 10) : cell.padStart(10))).join('')
 
 export function goalText(result: ScenarioResult): string {
-  if (result.kind !== 'read') return 'no goal (write)'
-  return `goal: reads >= ${READ_GOAL}x baseline: ${result.ratio >= READ_GOAL ? 'met' : 'NOT met'}`
+  const goal = result.kind === 'read' ? READ_GOAL : WRITE_GOAL
+  return `goal: ${result.kind}s >= ${goal}x baseline: ${result.ratio >= goal ? 'met' : 'NOT met'}`
 }
 
 export function printDatabase(result: DatabaseResult) {
@@ -33,6 +36,10 @@ export function printDatabase(result: DatabaseResult) {
     process.stdout.write(`skipped: ${result.skipped}\n`)
     return
   }
+  if (result.loadAverage)
+    process.stdout.write(
+      `load average before ${result.loadAverage.before}, after ${result.loadAverage.after}\n`,
+    )
   process.stdout.write(`${row(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'failures'])}\n`)
   for (const s of result.scenarios) {
     for (const [server, { median }] of [
@@ -46,10 +53,10 @@ export function printDatabase(result: DatabaseResult) {
     }
     const failed = s.cartage.median.failures + s.baseline.median.failures
     if (failed > 0)
-      process.stdout.write(`${''.padEnd(14)}WARNING: ${failed} failed requests; not comparable\n`)
+      process.stdout.write(`${''.padEnd(NAME_WIDTH)}WARNING: ${failed} failed requests; not comparable\n`)
     const spread = s.roundRatios.map((r) => num(r, 2)).join(', ')
     process.stdout.write(
-      `${''.padEnd(14)}ratio ${num(s.ratio, 3)}x  (${goalText(s)}; per round: ${spread})\n`,
+      `${''.padEnd(NAME_WIDTH)}ratio ${num(s.ratio, 3)}x  (${goalText(s)}; per round: ${spread})\n`,
     )
   }
 }

@@ -3,7 +3,9 @@
  * alternating rounds, on PostgreSQL (when DATABASE_URL is set) and on the embedded database.
  * Servers are separate processes; this process only generates load (autocannon).
  * Env: BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (10), DB_POOL_SIZE,
- * RATE_LIMIT_PER_IP (1000000 here, so the load is not refused).
+ * RATE_LIMIT_PER_IP (1000000 here, so the load is not refused), ACCESS_TOKEN_TTL_SECONDS (86400
+ * here, so the seeded token outlives a long run), BENCH_ONLY (scenario names), BENCH_DATABASES
+ * (postgres,embedded), BENCH_CPU_PROF (directory: profile the Cartage server, see bench/profile.ts).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -12,8 +14,9 @@ import { fileURLToPath } from 'node:url'
 import { type ServerProcess, startServer } from './children.js'
 import { measure, type Sample, summarise, type Target } from './load.js'
 import { type DatabaseResult, printDatabase, type ScenarioResult } from './report.js'
-import { type Scenario, type Seed, scenarios } from './scenarios.js'
+import { type Scenario, selectedScenarios } from './scenarios.js'
 import { seed } from './seed.js'
+import { targets } from './targets.js'
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name]
@@ -30,31 +33,25 @@ const settings = {
   connections: envInt('BENCH_CONNECTIONS', 10),
 }
 
-const base = (port: number | undefined) => {
-  if (port === undefined) throw new Error('server did not announce that port')
-  return `http://127.0.0.1:${port}`
-}
-
-function targets(scenario: Scenario, seedData: Seed, cartage: ServerProcess, baseline: ServerProcess) {
-  const { api, method, path: route, headers = {}, body } = scenario.cartage
-  const payload = body ? JSON.stringify(body(seedData)) : undefined
-  const allHeaders = payload ? { 'content-type': 'application/json', ...headers } : headers
-  const common = { method, headers: allHeaders, ...(payload ? { body: payload } : {}) }
-  return {
-    cartage: { ...common, url: `${base(cartage.ports[api])}${route(seedData)}` } satisfies Target,
-    baseline: { ...common, url: `${base(baseline.ports.baseline)}/bench/${scenario.name}` } satisfies Target,
-  }
-}
+const base = (port: number | undefined) => `http://127.0.0.1:${port}`
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
 
 /** One request to each side first, so a wrong path or missing seed is an error, not a fast 404. */
 async function check(scenario: Scenario, cartage: Target, baseline: Target) {
   const send = (t: Target) => fetch(t.url, { method: t.method, headers: t.headers, body: t.body ?? null })
   const [c, b] = await Promise.all([send(cartage), send(baseline)])
-  const [cJson, bJson] = (await Promise.all([c.json(), b.json()])) as [unknown, { rows?: unknown[] }]
+  const [cJson, bJson] = (await Promise.all([c.json(), b.json()])) as [unknown, { results?: unknown[][] }]
   if (c.status !== 200 || !scenario.cartage.check(cJson))
     throw new Error(`${scenario.name}: Cartage answered ${c.status} ${JSON.stringify(cJson)}`)
-  if (b.status !== 200 || bJson.rows?.length !== scenario.baseline.rows)
-    throw new Error(`${scenario.name}: baseline answered ${b.status} ${JSON.stringify(bJson)}`)
+  const counts = JSON.stringify(bJson.results?.map((rows) => rows.length))
+  if (b.status !== 200 || counts !== JSON.stringify(scenario.baseline.rows))
+    throw new Error(
+      `${scenario.name}: baseline answered ${b.status}, rows ${counts}: ${JSON.stringify(bJson)}`,
+    )
 }
 
 async function runScenario(scenario: Scenario, cartage: Target, baseline: Target): Promise<ScenarioResult> {
@@ -88,7 +85,12 @@ async function runScenario(scenario: Scenario, cartage: Target, baseline: Target
 async function benchDatabase(database: DatabaseResult['database']): Promise<DatabaseResult> {
   process.stdout.write(`\n${database}: starting servers and seeding\n`)
   // The per-IP limit must not turn the load into 429s (1,000,000 a minute is the most allowed).
-  const env: NodeJS.ProcessEnv = { RATE_LIMIT_PER_IP: '1000000', ...process.env, LOG_LEVEL: 'silent' }
+  const env: NodeJS.ProcessEnv = {
+    RATE_LIMIT_PER_IP: '1000000',
+    ACCESS_TOKEN_TTL_SECONDS: '86400',
+    ...process.env,
+    LOG_LEVEL: 'silent',
+  }
   const tmp = database === 'embedded' ? mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-')) : ''
   if (database === 'embedded') {
     delete env.DATABASE_URL
@@ -98,35 +100,44 @@ async function benchDatabase(database: DatabaseResult['database']): Promise<Data
   try {
     let cartage = await startServer('cartage-server.ts', env)
     running.push(cartage)
-    const seedData = await seed(base(cartage.ports.global))
+    const seedData = await seed(base(cartage.ports.global), base(cartage.ports.core))
     const baselineEnv: NodeJS.ProcessEnv = { ...env, BENCH_SEED: JSON.stringify(seedData) }
     if (database === 'embedded') {
       // PGlite allows one process per directory: stop cleanly, copy for the baseline, restart.
       await cartage.stop()
       baselineEnv.CARTAGE_DATA_DIR = path.join(tmp, 'baseline')
       cpSync(env.CARTAGE_DATA_DIR ?? '', baselineEnv.CARTAGE_DATA_DIR, { recursive: true })
-      cartage = await startServer('cartage-server.ts', env)
+    }
+    if (database === 'embedded' || process.env.BENCH_CPU_PROF) {
+      // Profiled (BENCH_CPU_PROF) from here on only: seeding's password hashing would drown the routes.
+      await cartage.stop()
+      cartage = await startServer('cartage-server.ts', env, process.env.BENCH_CPU_PROF)
       running.push(cartage)
     }
     const baseline = await startServer('baseline-server.ts', baselineEnv)
     running.push(baseline)
 
     const results: ScenarioResult[] = []
-    for (const scenario of scenarios) {
-      const t = targets(scenario, seedData, cartage, baseline)
+    const loadBefore = loadAverage()
+    for (const scenario of selectedScenarios()) {
+      const t = targets(scenario, seedData, cartage.ports, baseline.ports.baseline ?? 0)
       results.push(await runScenario(scenario, t.cartage, t.baseline))
     }
-    return { database, scenarios: results }
+    return { database, scenarios: results, loadAverage: { before: loadBefore, after: loadAverage() } }
   } finally {
     await Promise.all(running.map((server) => server.stop()))
     if (tmp) rmSync(tmp, { recursive: true, force: true })
   }
 }
 
+const databases = (process.env.BENCH_DATABASES ?? 'postgres,embedded').split(',').map((d) => d.trim())
 const results: DatabaseResult[] = []
-if (process.env.DATABASE_URL) results.push(await benchDatabase('postgres'))
+if (!databases.includes('postgres'))
+  results.push({ database: 'postgres', skipped: 'not in BENCH_DATABASES', scenarios: [] })
+else if (process.env.DATABASE_URL) results.push(await benchDatabase('postgres'))
 else results.push({ database: 'postgres', skipped: 'DATABASE_URL is not set', scenarios: [] })
-results.push(await benchDatabase('embedded'))
+if (databases.includes('embedded')) results.push(await benchDatabase('embedded'))
+else results.push({ database: 'embedded', skipped: 'not in BENCH_DATABASES', scenarios: [] })
 
 process.stdout.write(
   `\nCartage vs bare Fastify + pg, same SQL; medians of ${settings.rounds} round(s) of ${settings.seconds} s, ` +

@@ -1,8 +1,8 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { InjectOptions as LightInjectOptions } from 'fastify'
-import { inject } from 'vitest'
+import type { InjectOptions as LightInjectOptions, LightMyRequestResponse } from 'fastify'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
 import { createServices, type Services } from '../src/apps/services.js'
@@ -76,6 +76,29 @@ export async function startTestContext(env: Record<string, string> = {}): Promis
       await closeDatabase()
     },
   }
+}
+
+/**
+ * One context for the whole file (or the enclosing describe), opened before its tests and closed
+ * after them, then `afterClose` runs (to remove what the context used). The returned object is
+ * filled in by the beforeAll hook, so read it only inside tests.
+ */
+export function useTestContext(env: Record<string, string> = {}, afterClose?: () => void): TestContext {
+  const ctx = {} as TestContext
+  beforeAll(async () => {
+    Object.assign(ctx, await startTestContext(env))
+  })
+  afterAll(async () => {
+    await ctx.close()
+    afterClose?.()
+  })
+  return ctx
+}
+
+/** A second "process" for the Core API: its own services and caches over the same database. Close it. */
+export async function secondCoreApp(ctx: TestContext): Promise<HttpApp> {
+  const services = await createServices(loadConfig({}), ctx.database, false, { mailer: new MemoryMailer() })
+  return buildCoreApp({ config: loadConfig({}), database: ctx.database, services }, false)
 }
 
 export const uniqueEmail = (label = 'user') => `${label}-${shortId(6)}@example.com`
@@ -163,10 +186,26 @@ export const credentialHeaders = (credential: Credential): Record<string, string
 
 type InjectOptions = LightInjectOptions
 
+/** Injects into one app as one caller. */
+export type Core = (options: InjectOptions) => Promise<LightMyRequestResponse>
+
 /** Injects into the Core API as `credential`. */
-export function coreAs(ctx: TestContext, credential: Credential) {
+export function coreAs(ctx: TestContext, credential: Credential): Core {
   return (options: InjectOptions) =>
     ctx.core.inject({ ...options, headers: { ...credentialHeaders(credential), ...(options.headers ?? {}) } })
+}
+
+/** A caller of the Global API: a person's access token, or an API key. */
+export type GlobalCaller = { bearer: string } | { apiKey: string }
+
+/** Injects into the Global API as `caller`. */
+export function globalAs(ctx: TestContext, caller: GlobalCaller): Core {
+  const headers: Record<string, string> =
+    'apiKey' in caller
+      ? { 'x-dispatch-api-key': caller.apiKey }
+      : { authorization: `Bearer ${caller.bearer}` }
+  return (options: InjectOptions) =>
+    ctx.global.inject({ ...options, headers: { ...headers, ...(options.headers ?? {}) } })
 }
 
 /** A freshly registered organisation with its owner signed in: the usual start of a Core API test. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Access, AuthContext } from '../security/auth-context.js'
+import type { Access, AuthContext, BusinessAuth } from '../security/auth-context.js'
 import { type Authenticator, authErrors } from '../security/authenticator.js'
 import { can } from '../security/permissions.js'
 import type { ApiFlavor } from './envelopes.js'
@@ -29,10 +29,10 @@ export function authOf(request: FastifyRequest): AuthContext {
 }
 
 /** Like authOf, for routes that act in a business: the business id is then always present. */
-export function businessAuthOf(request: FastifyRequest): AuthContext & { businessId: string } {
+export function businessAuthOf(request: FastifyRequest): BusinessAuth {
   const auth = authOf(request)
   if (!auth.businessId) throw new Error(`route ${request.routeOptions.url} needs a business but has none`)
-  return auth as AuthContext & { businessId: string }
+  return auth as BusinessAuth
 }
 
 /**

@@ -19,6 +19,9 @@ export interface AuthContext {
   scopes: PermissionSet | null
 }
 
+/** The caller of a route that acts in a business: the business id is always present. */
+export type BusinessAuth = AuthContext & { businessId: string }
+
 /** What a route needs, declared next to it and enforced in one hook. */
 export type Access =
   | { public: true }

@@ -1,17 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { decodeProtectedHeader } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../test/harness.js'
+import { describe, expect, it } from 'vitest'
+import { ownerSession, useTestContext } from '../../test/harness.js'
 
 // Access-token keys read from configuration instead of generated: the private half never
 // reaches the database, the public half is published and verifies on the Core API.
 const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext({ JWT_PRIVATE_KEY: pem.replace(/\n/g, '\\n') })
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext({ JWT_PRIVATE_KEY: pem.replace(/\n/g, '\\n') })
 
 describe('JWT_PRIVATE_KEY', () => {
   it('signs with the configured key, publishes it, and keeps its private half out of the database', async () => {

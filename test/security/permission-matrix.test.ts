@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { DeclaredRoute } from '../../src/http/auth-hook.js'
-import { addMember, addRole, organizationIdOf } from '../../src/modules/team/team.fixtures.js'
 import {
   ACTIONS,
   type Action,
   PERMISSION_MODULES,
   type PermissionModule,
 } from '../../src/security/permissions.js'
-import {
-  type Credential,
-  credentialHeaders,
-  ownerSession,
-  startTestContext,
-  type TestContext,
-} from '../harness.js'
+import { addMember, addRole, createApiKey, organizationIdOf } from '../fixtures.js'
+import { type Credential, credentialHeaders, ownerSession, useTestContext } from '../harness.js'
 import { SPEC_PERMISSIONS } from './spec-permissions.js'
 
 // Derived from the permission table every route declares (`config.access`): for each Core API
@@ -22,7 +16,7 @@ import { SPEC_PERMISSIONS } from './spec-permissions.js'
 // or scopes lack the route's module action. Path ids are random, so an allowed call ends in 400/404,
 // never 401/403.
 
-let ctx: TestContext
+const ctx = useTestContext()
 let owner: Awaited<ReturnType<typeof ownerSession>>
 const callers: Record<string, Credential> = {}
 let routes: (DeclaredRoute & { access: { permission: readonly [PermissionModule, Action] } })[]
@@ -41,22 +35,14 @@ async function call(route: DeclaredRoute, credential: Credential | null) {
 }
 
 async function apiKey(scopes: Record<string, number> | null): Promise<Credential> {
-  const response = await ctx.global.inject({
-    method: 'POST',
-    url: '/api/auth/tokens',
-    headers: { authorization: `Bearer ${owner.signedIn.accessToken}` },
-    payload: {
-      businessId: owner.org.businessId,
-      label: 'matrix',
-      ...(scopes ? { scopes: JSON.stringify(scopes) } : {}),
-    },
+  const token = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId, {
+    label: 'matrix',
+    scopes: scopes ? JSON.stringify(scopes) : undefined,
   })
-  if (response.statusCode !== 200) throw new Error(response.body)
-  return { apiKey: (response.json() as { data: { token: string } }).data.token }
+  return { apiKey: token }
 }
 
 beforeAll(async () => {
-  ctx = await startTestContext()
   owner = await ownerSession(ctx)
   routes = ctx.core.accessTable.filter((r): r is (typeof routes)[number] => 'permission' in r.access)
   callers.admin = (await addMember(ctx, owner.org.businessId, { role: 'Admin' })).credential
@@ -68,7 +54,6 @@ beforeAll(async () => {
   callers.unscopedKey = await apiKey(null)
   callers.emptyScopesKey = await apiKey({})
 })
-afterAll(() => ctx.close())
 
 describe('permission table', () => {
   it('declares, for every spec operation that exists, exactly the permission the spec lists', () => {

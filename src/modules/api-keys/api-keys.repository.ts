@@ -14,16 +14,6 @@ export const API_KEY_COLUMNS = [
   'date_created',
 ] as const
 
-export async function businessInOrganization(db: Db, businessId: string, organizationId: string) {
-  const row = await db
-    .selectFrom('global.businesses')
-    .select('id')
-    .where('id', '=', businessId)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst()
-  return row !== undefined
-}
-
 /** The organisation's keys that still count: revoked keys are gone from every list. */
 export const activeKeys = (db: Db, organizationId: string) =>
   db

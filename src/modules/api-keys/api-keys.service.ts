@@ -9,6 +9,7 @@ import type { FieldMap } from '../../http/odata/index.js'
 import type { AuthContext } from '../../security/auth-context.js'
 import { isSubset, parseScopesText } from '../../security/permissions.js'
 import { newSecret } from '../../security/secrets.js'
+import { businessInOrganization } from '../business/business.repository.js'
 import * as repository from './api-keys.repository.js'
 import type { AccessTokenResponse, CreateApiKeyRequest } from './api-keys.schemas.js'
 
@@ -79,7 +80,7 @@ export async function createApiKey(
   const reasons: Reason[] = []
   const parsed = parseScopesText('scopes', request.scopes)
   reasons.push(...parsed.reasons)
-  if (!(await repository.businessInOrganization(database.db, request.businessId, auth.organizationId))) {
+  if (!(await businessInOrganization(database.db, request.businessId, auth.organizationId))) {
     reasons.push({ field: 'businessId', message: 'must be a business of your organisation' })
   }
   if (reasons.length > 0) throw validationFailed(reasons)

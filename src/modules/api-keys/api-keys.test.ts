@@ -1,96 +1,30 @@
 import { randomUUID } from 'node:crypto'
-import type { InjectOptions } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { addBusiness, addMember, sleep } from '../../../test/fixtures.js'
 import {
+  type GlobalCaller,
+  globalAs,
   ownerSession,
-  PASSWORD,
-  type RegisteredOrganization,
   registerOrganization,
-  signIn,
-  startTestContext,
-  type TestContext,
-  uniqueEmail,
+  secondCoreApp,
+  useTestContext,
 } from '../../../test/harness.js'
-import { buildCoreApp } from '../../apps/core/app.js'
-import { createServices } from '../../apps/services.js'
-import { loadConfig } from '../../config.js'
-import { MemoryMailer } from '../../mail/mailer.js'
-import { hashPassword } from '../../security/passwords.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
-type Caller = { bearer: string } | { apiKey: string }
-const headersOf = (caller: Caller): Record<string, string> =>
-  'apiKey' in caller ? { 'x-dispatch-api-key': caller.apiKey } : { authorization: `Bearer ${caller.bearer}` }
-const globalAs = (caller: Caller) => (options: InjectOptions) =>
-  ctx.global.inject({ ...options, headers: { ...headersOf(caller), ...(options.headers ?? {}) } })
 const coreWithKey = (apiKey: string) =>
   ctx.core.inject({ url: '/api/me', headers: { 'x-dispatch-api-key': apiKey } })
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const createKey = (caller: Caller, payload: Record<string, unknown>) =>
-  globalAs(caller)({ method: 'POST', url: '/api/auth/tokens', payload })
-const listKeys = (caller: Caller, query = '') => globalAs(caller)({ url: `/api/auth/tokens${query}` })
-const revokeKey = (caller: Caller, id: string) =>
-  globalAs(caller)({ method: 'DELETE', url: `/api/auth/tokens/${id}` })
+const createKey = (caller: GlobalCaller, payload: Record<string, unknown>) =>
+  globalAs(ctx, caller)({ method: 'POST', url: '/api/auth/tokens', payload })
+const listKeys = (caller: GlobalCaller, query = '') =>
+  globalAs(ctx, caller)({ url: `/api/auth/tokens${query}` })
+const revokeKey = (caller: GlobalCaller, id: string) =>
+  globalAs(ctx, caller)({ method: 'DELETE', url: `/api/auth/tokens/${id}` })
 
 async function owner() {
   const { org, signedIn } = await ownerSession(ctx)
-  return { org, caller: { bearer: signedIn.accessToken } as Caller }
-}
-
-async function organizationIdOf(businessId: string) {
-  const row = await ctx.database.db
-    .selectFrom('global.businesses')
-    .select('organization_id')
-    .where('id', '=', businessId)
-    .executeTakeFirstOrThrow()
-  return row.organization_id
-}
-
-/** A second business in the organisation of `org`, in the global index and the tenant schema. */
-async function addBusiness(org: RegisteredOrganization) {
-  const organizationId = await organizationIdOf(org.businessId)
-  const { schema_name } = await ctx.database.db
-    .selectFrom('global.organizations')
-    .select('schema_name')
-    .where('id', '=', organizationId)
-    .executeTakeFirstOrThrow()
-  const id = randomUUID()
-  await ctx.database.db
-    .insertInto('global.businesses')
-    .values({ id, organization_id: organizationId, parent_business_id: null })
-    .execute()
-  await ctx.database.db
-    .withSchema(schema_name)
-    .insertInto('businesses')
-    .values({ id, registered_name: 'Branch', display_name: 'Branch' })
-    .execute()
-  return id
-}
-
-/** A user who is a plain Member of `org` (their only membership), signed in. */
-async function memberOf(org: RegisteredOrganization): Promise<Caller> {
-  const email = uniqueEmail('member')
-  const userId = randomUUID()
-  await ctx.database.db
-    .insertInto('global.users')
-    .values({ id: userId, email, password_hash: await hashPassword(PASSWORD) })
-    .execute()
-  await ctx.database.db
-    .insertInto('global.memberships')
-    .values({
-      id: randomUUID(),
-      organization_id: await organizationIdOf(org.businessId),
-      user_id: userId,
-      role: 'Member',
-    })
-    .execute()
-  return { bearer: (await signIn(ctx, { email, password: PASSWORD })).accessToken }
+  return { org, caller: { bearer: signedIn.accessToken } as GlobalCaller }
 }
 
 describe('creating and listing API keys', () => {
@@ -249,7 +183,7 @@ describe('who may create and revoke keys', () => {
   it('lets a member list keys but not create or revoke them', async () => {
     const { org, caller } = await owner()
     const key = (await createKey(caller, { businessId: org.businessId })).json().data
-    const member = await memberOf(org)
+    const member: GlobalCaller = { bearer: (await addMember(ctx, org.businessId)).signedIn.accessToken }
     expect((await listKeys(member)).json().data.map((k: { id: string }) => k.id)).toEqual([key.id])
     const create = await createKey(member, { businessId: org.businessId })
     expect(create.statusCode).toBe(403)
@@ -273,14 +207,14 @@ describe('who may create and revoke keys', () => {
 
   it('never lets a key mint more than it holds', async () => {
     const { org, caller } = await owner()
-    const branch = await addBusiness(org)
+    const branch = await addBusiness(ctx, org.businessId)
     const scoped = (
       await createKey(caller, { businessId: org.businessId, scopes: '{"Orders": 7, "customers": 1}' })
     ).json().data
     const me = (await coreWithKey(scoped.token)).json().data
     expect(me.permissions).toMatchObject({ Orders: 7, Customers: 1, Billing: 0, Products: 0 })
 
-    const asKey: Caller = { apiKey: scoped.token }
+    const asKey: GlobalCaller = { apiKey: scoped.token }
     const narrower = await createKey(asKey, { businessId: org.businessId, scopes: '{"ORDERS": 1}' })
     expect(narrower.statusCode).toBe(200)
     expect(narrower.json().data.scopes).toBe('{"ORDERS": 1}')
@@ -317,14 +251,7 @@ describe('revoking keys', () => {
     const { org, caller } = await owner()
     const key = (await createKey(caller, { businessId: org.businessId })).json().data
     const keep = (await createKey(caller, { businessId: org.businessId })).json().data
-    // A second "process": its own services and caches over the same database.
-    const otherServices = await createServices(loadConfig({}), ctx.database, false, {
-      mailer: new MemoryMailer(),
-    })
-    const otherCore = await buildCoreApp(
-      { config: loadConfig({}), database: ctx.database, services: otherServices },
-      false,
-    )
+    const otherCore = await secondCoreApp(ctx)
     const otherMe = () => otherCore.inject({ url: '/api/me', headers: { 'x-dispatch-api-key': key.token } })
     try {
       expect((await coreWithKey(key.token)).statusCode).toBe(200)

@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { importPKCS8, SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { addMembership, organizationIdOf, PAST_STATE_TTL, sleep } from '../../../test/fixtures.js'
 import {
   coreAs,
   ownerSession,
   registerOrganization,
+  secondCoreApp,
   signIn,
-  startTestContext,
-  type TestContext,
   uniqueEmail,
+  useTestContext,
 } from '../../../test/harness.js'
-import { buildCoreApp } from '../../apps/core/app.js'
-import { createServices } from '../../apps/services.js'
-import { loadConfig } from '../../config.js'
-import { MemoryMailer } from '../../mail/mailer.js'
 import { ACCESS_AUDIENCE, ISSUER } from '../../security/signing.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const login = (email: string, password: string) =>
   ctx.global.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })
 const refreshWith = (cookie: string) =>
   ctx.global.inject({ method: 'POST', url: '/api/auth/new-token', headers: { cookie } })
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('POST /api/auth/login', () => {
   it('gives one membership a session and a hardened refresh cookie', async () => {
@@ -68,20 +60,8 @@ describe('POST /api/auth/login', () => {
   it('asks a user with several organisations to choose, then issues a session for the chosen one', async () => {
     const first = await registerOrganization(ctx)
     const second = await registerOrganization(ctx)
-    const secondOrg = await ctx.database.db
-      .selectFrom('global.businesses')
-      .select('organization_id')
-      .where('id', '=', second.businessId)
-      .executeTakeFirstOrThrow()
-    await ctx.database.db
-      .insertInto('global.memberships')
-      .values({
-        id: randomUUID(),
-        organization_id: secondOrg.organization_id,
-        user_id: first.userId,
-        role: 'Member',
-      })
-      .execute()
+    const secondOrganizationId = await organizationIdOf(ctx, second.businessId)
+    await addMembership(ctx, secondOrganizationId, first.userId)
 
     const response = await login(first.email, first.password)
     const data = response.json().data
@@ -89,9 +69,7 @@ describe('POST /api/auth/login', () => {
     expect(data.session).toBeNull()
     expect(response.headers['set-cookie']).toBeUndefined()
     expect(data.organizations).toHaveLength(2)
-    expect(data.organizations.find((o: { id: string }) => o.id === secondOrg.organization_id).isOwner).toBe(
-      false,
-    )
+    expect(data.organizations.find((o: { id: string }) => o.id === secondOrganizationId).isOwner).toBe(false)
     const expiresIn = new Date(data.selectionExpiresAtUtc).getTime() - Date.now()
     expect(expiresIn).toBeGreaterThan(4 * 60_000)
     expect(expiresIn).toBeLessThanOrEqual(5 * 60_000)
@@ -103,9 +81,9 @@ describe('POST /api/auth/login', () => {
         headers: { authorization: `Bearer ${token}` },
         payload: { organizationId },
       })
-    const chosen = await select(secondOrg.organization_id)
+    const chosen = await select(secondOrganizationId)
     expect(chosen.statusCode).toBe(200)
-    expect(chosen.json().data.organization.id).toBe(secondOrg.organization_id)
+    expect(chosen.json().data.organization.id).toBe(secondOrganizationId)
     expect(String(chosen.headers['set-cookie'])).toMatch(/^cartage_refresh=/)
 
     // A member (not owner) of the second organisation can use its business but with Member rights.
@@ -116,18 +94,13 @@ describe('POST /api/auth/login', () => {
     expect(me.json().data).toMatchObject({
       role: 'Member',
       isOwner: false,
-      organization: { id: secondOrg.organization_id },
+      organization: { id: secondOrganizationId },
     })
 
     const stranger = await registerOrganization(ctx)
-    const strangerOrg = await ctx.database.db
-      .selectFrom('global.businesses')
-      .select('organization_id')
-      .where('id', '=', stranger.businessId)
-      .executeTakeFirstOrThrow()
-    expect((await select(strangerOrg.organization_id)).statusCode).toBe(403)
+    expect((await select(await organizationIdOf(ctx, stranger.businessId))).statusCode).toBe(403)
     // Only a selection token is accepted here: an access token is not one.
-    expect((await select(secondOrg.organization_id, chosen.json().data.accessToken)).statusCode).toBe(401)
+    expect((await select(secondOrganizationId, chosen.json().data.accessToken)).statusCode).toBe(401)
   })
 })
 
@@ -150,7 +123,7 @@ describe('refresh tokens', () => {
     expect(replay.json().code).toBe('invalid_refresh_token')
     // The thief's replay also ends the legitimate holder's newer token and access.
     expect((await refreshWith(latest)).statusCode).toBe(401)
-    await sleep(1100)
+    await sleep(PAST_STATE_TTL)
     const me = await coreAs(ctx, {
       accessToken: rotated.json().data.accessToken,
       businessId: org.businessId,
@@ -173,14 +146,7 @@ describe('refresh tokens', () => {
 describe('logout', () => {
   it('ends the session: refresh fails and the Core API refuses its access token within a second, on every process', async () => {
     const { signedIn, credential, core } = await ownerSession(ctx)
-    // A second "process": its own services and caches over the same database.
-    const otherServices = await createServices(loadConfig({}), ctx.database, false, {
-      mailer: new MemoryMailer(),
-    })
-    const otherCore = await buildCoreApp(
-      { config: loadConfig({}), database: ctx.database, services: otherServices },
-      false,
-    )
+    const otherCore = await secondCoreApp(ctx)
     const otherAs = (url: string) =>
       otherCore.inject({
         url,
@@ -200,7 +166,7 @@ describe('logout', () => {
       expect(out.json()).toEqual({ data: true, statusCode: 200, messages: [] })
       expect(String(out.headers['set-cookie'])).toMatch(/cartage_refresh=;/)
       expect((await refreshWith(signedIn.refreshCookie)).statusCode).toBe(401)
-      await sleep(1100)
+      await sleep(PAST_STATE_TTL)
       expect((await core({ url: '/api/me' })).statusCode).toBe(401)
       expect((await otherAs('/api/me')).statusCode).toBe(401)
     } finally {

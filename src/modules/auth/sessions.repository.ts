@@ -3,12 +3,12 @@ import type { Tables } from '../../db/schema.js'
 
 type Db = Kysely<Tables>
 
+/** The user with this address in any case (unique on lower(email)); callers pick the columns. */
+export const userByEmail = (db: Db, email: string) =>
+  db.selectFrom('global.users').where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+
 export async function findUserByEmail(db: Db, email: string) {
-  return db
-    .selectFrom('global.users')
-    .select(['id', 'email', 'password_hash'])
-    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
-    .executeTakeFirst()
+  return userByEmail(db, email).select(['id', 'email', 'password_hash']).executeTakeFirst()
 }
 
 /** The user's active memberships with their organisations, oldest first. */

@@ -86,6 +86,7 @@ export async function lockOrganizationTree(trx: Transaction<Tables>, organizatio
     .executeTakeFirst()
 }
 
+/** True when the business is one of the organisation's (the global index knows every business). */
 export async function businessInOrganization(db: Db, businessId: string, organizationId: string) {
   const row = await db
     .selectFrom('global.businesses')

@@ -8,12 +8,10 @@ import { notFound, type Reason, validationFailed } from '../../http/errors.js'
 import type { ListQuery } from '../../http/list-params.js'
 import { type ListSpec, runList } from '../../http/list-query.js'
 import type { FieldMap } from '../../http/odata/index.js'
-import type { AuthContext } from '../../security/auth-context.js'
+import type { AuthContext, BusinessAuth } from '../../security/auth-context.js'
 import * as repository from './business.repository.js'
 import type { BusinessResponse, CreateBusinessRequest, UpdateBusinessCommand } from './business.schemas.js'
 import { normaliseCurrency, normaliseTimezone } from './reference-data.js'
-
-type BusinessAuth = AuthContext & { businessId: string }
 
 const FIELDS = {
   registeredName: { column: 'registered_name', type: 'string' },

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestContext, type TestContext } from '../../../test/harness.js'
+import { describe, expect, it } from 'vitest'
+import { useTestContext } from '../../../test/harness.js'
 import { normaliseCurrency, normaliseTimezone } from './reference-data.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 interface Defaults {
   currencies: { code: string; name: string; symbol: string; decimals: number }[]

@@ -4,10 +4,10 @@ import { businessAuthOf } from '../../http/auth-hook.js'
 import { SingleResult, single } from '../../http/envelopes.js'
 import { errorResponses } from '../../http/error-responses.js'
 import type { HttpApp } from '../../http/kernel.js'
+import { CustomerParams } from '../customers/customers.schemas.js'
 import {
   CustomerDetailSalesHistoryWrapperResponse,
   CustomerKpiMetricsResponse,
-  CustomerParams,
 } from './customer-analytics.schemas.js'
 import { getKpiMetrics, getSalesData } from './customer-analytics.service.js'
 

@@ -1,8 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { DateTime, Nullable, Uuid } from '../../http/schema-helpers.js'
 
-export const CustomerParams = Type.Object({ customerId: Uuid() })
-
 const money = (description: string) => Type.Number({ description })
 
 export const CustomerKpiMetricsResponse = Type.Object(

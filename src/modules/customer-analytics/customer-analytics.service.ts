@@ -1,13 +1,11 @@
 import type { Database } from '../../db/database.js'
 import { notFound } from '../../http/errors.js'
-import type { AuthContext } from '../../security/auth-context.js'
+import type { BusinessAuth } from '../../security/auth-context.js'
 import * as repository from './customer-analytics.repository.js'
 import type {
   CustomerDetailSalesHistoryWrapperResponse,
   CustomerKpiMetricsResponse,
 } from './customer-analytics.schemas.js'
-
-type BusinessAuth = AuthContext & { businessId: string }
 
 const customerNotFound = () =>
   notFound('customer_not_found', 'No customer of this business has this id (or it was deleted).')

@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { coreAs, ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
+import { describe, expect, it } from 'vitest'
 import {
   addBusiness,
-  apiKeyFor,
-  type Core,
-  deleteCustomer,
+  addMember,
+  addRole,
+  createApiKey,
   insertCustomer,
-  insertShipment,
-  line,
-  orderWithStatus,
+  organizationIdOf,
   schemaOf,
-} from '../orders/orders.fixtures.js'
-import { addMember, addRole, organizationIdOf } from '../team/team.fixtures.js'
+} from '../../../test/fixtures.js'
+import { type Core, coreAs, ownerSession, useTestContext } from '../../../test/harness.js'
+import { deleteCustomer, insertShipment, line, orderWithStatus } from '../orders/orders.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 /** Month `k` months before the current UTC month, as Date.UTC arguments allow (negative months roll back). */
 const now = new Date()
@@ -277,7 +271,7 @@ describe('customer analytics: scope, credentials and permissions', () => {
 
   it('works with an API key; needs a credential and Customers View (a Member may read)', async () => {
     const t = await dataset()
-    const key = await apiKeyFor(ctx, t.signedIn.accessToken, t.org.businessId)
+    const key = await createApiKey(ctx, t.signedIn.accessToken, t.org.businessId, { label: 'orders test' })
     const withKey = coreAs(ctx, { apiKey: key })
     expect((await kpi(withKey, t.alice)).json().data.totalRevenue).toBe(235.52)
     expect((await sales(withKey, t.bob)).json().data.totals.revenue).toBe(300)

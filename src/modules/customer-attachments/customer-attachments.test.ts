@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { addMember, type Core, CUSTOMERS, createCustomer } from '../customers/customers.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember } from '../../../test/fixtures.js'
+import { type Core, ownerSession, useTestContext } from '../../../test/harness.js'
+import { CUSTOMERS, createCustomer } from '../customers/customers.fixtures.js'
 import { PDF, PNG, temporaryDir, upload } from '../files/files.fixtures.js'
 
-let ctx: TestContext
 const storage = temporaryDir('attachments')
-beforeAll(async () => {
-  ctx = await startTestContext({ FILES_DIR: storage.dir })
-})
-afterAll(async () => {
-  await ctx.close()
-  storage.remove()
-})
+const ctx = useTestContext({ FILES_DIR: storage.dir }, storage.remove)
 
 async function uploadedId(core: Core, content: Buffer | string = PNG, name = 'photo.png') {
   const response = await upload(core, content, name)

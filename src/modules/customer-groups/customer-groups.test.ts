@@ -1,21 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import {
-  addMember,
-  CUSTOMERS,
-  createCustomer,
-  createGroup,
-  fieldsOf,
-  GROUPS,
-  tracesOf,
-} from '../customers/customers.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, fieldsOf } from '../../../test/fixtures.js'
+import { ownerSession, useTestContext } from '../../../test/harness.js'
+import { CUSTOMERS, createCustomer, createGroup, GROUPS, tracesOf } from '../customers/customers.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 describe('customer groups: create, read, replace', () => {
   it('creates a group and reads it back, alone and in the list', async () => {

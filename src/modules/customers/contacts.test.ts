@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { addMember, CUSTOMERS, createCustomer, fieldsOf, tracesOf } from './customers.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, fieldsOf } from '../../../test/fixtures.js'
+import { ownerSession, useTestContext } from '../../../test/harness.js'
+import { CUSTOMERS, createCustomer, tracesOf } from './customers.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const contactsUrl = (customerId: string, contactId?: string) =>
   `${CUSTOMERS}/${customerId}/contacts${contactId ? `/${contactId}` : ''}`

@@ -1,21 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import {
-  addMember,
-  apiKeyCore,
-  CUSTOMERS,
-  createCustomer,
-  createGroup,
-  fieldsOf,
-  tracesOf,
-} from './customers.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, createApiKey, fieldsOf } from '../../../test/fixtures.js'
+import { coreAs, ownerSession, useTestContext } from '../../../test/harness.js'
+import { CUSTOMERS, createCustomer, createGroup, tracesOf } from './customers.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const ADDRESS = {
   fullAddress: '1 Dock Road, Cape Town',
@@ -319,7 +308,9 @@ describe('PUT /api/v1/Customers/{customerId}', () => {
 describe('customers: credentials and permissions', () => {
   it('works with an API key; the key creator is recorded on traces', async () => {
     const { core, org, signedIn } = await ownerSession(ctx)
-    const keyCore = await apiKeyCore(ctx, signedIn.accessToken, org.businessId)
+    const keyCore = coreAs(ctx, {
+      apiKey: await createApiKey(ctx, signedIn.accessToken, org.businessId, { label: 'customers test' }),
+    })
     const customer = await createCustomer(keyCore, { name: 'Via key' })
     expect((await keyCore({ url: CUSTOMERS })).json().data.map((c: { id: string }) => c.id)).toEqual([
       customer.id,

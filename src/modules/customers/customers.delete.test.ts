@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { CUSTOMERS, createCustomer, fieldsOf, schemaOf, tracesOf } from './customers.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { fieldsOf, schemaOf } from '../../../test/fixtures.js'
+import { type Core, ownerSession, useTestContext } from '../../../test/harness.js'
+import { CUSTOMERS, createCustomer, tracesOf } from './customers.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const BULK = `${CUSTOMERS}/delete-customers`
 
-async function liveIds(core: Awaited<ReturnType<typeof ownerSession>>['core']) {
+async function liveIds(core: Core) {
   return (await core({ url: `${CUSTOMERS}?PageSize=100` }))
     .json()
     .data.map((c: { id: string }) => c.id)

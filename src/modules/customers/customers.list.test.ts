@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import {
-  type Core,
-  CUSTOMERS,
-  createCustomer,
-  createGroup,
-  fieldsOf,
-  schemaOf,
-} from './customers.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { fieldsOf, schemaOf } from '../../../test/fixtures.js'
+import { type Core, ownerSession, useTestContext } from '../../../test/harness.js'
+import { CUSTOMERS, createCustomer, createGroup } from './customers.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 type Item = { id: string; name: string; contacts: unknown[]; attachments: unknown[] }
 

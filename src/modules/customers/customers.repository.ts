@@ -41,6 +41,7 @@ export async function findCustomer(db: Kysely<Tables>, schemaName: string, busin
   return scopedCustomers(db, schemaName, businessId).where('c.id', '=', id).executeTakeFirst()
 }
 
+/** A live customer of the business: another business's, or a deleted one, counts as absent. */
 export async function customerExists(db: Kysely<Tables>, schemaName: string, businessId: string, id: string) {
   const row = await db
     .withSchema(schemaName)

@@ -1,13 +1,9 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { registerOrganization, startTestContext, type TestContext } from '../../../test/harness.js'
+import { describe, expect, it } from 'vitest'
+import { registerOrganization, useTestContext } from '../../../test/harness.js'
 import { consumeEmailToken, createEmailToken, findUsableEmailToken } from './email-tokens.service.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const db = () => ctx.database.db
 const hasher = () => ctx.services.hasher

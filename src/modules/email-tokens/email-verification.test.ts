@@ -1,17 +1,8 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import {
-  registerOrganization,
-  startTestContext,
-  type TestContext,
-  uniqueEmail,
-} from '../../../test/harness.js'
+import { describe, expect, it, vi } from 'vitest'
+import { registerOrganization, uniqueEmail, useTestContext } from '../../../test/harness.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const verify = (query?: Record<string, string>) =>
   ctx.global.inject({ method: 'GET', url: '/api/auth/verify-by-token', ...(query ? { query } : {}) })

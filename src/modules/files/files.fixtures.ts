@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { crc32 } from 'node:zlib'
-import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import type { Core } from '../../../test/harness.js'
 
 /** Test helpers for file uploads: multipart bodies, small real files of each kind, a fake S3 server. */
 
@@ -38,11 +38,9 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
   }
 }
 
-type Inject = (options: InjectOptions) => Promise<LightMyRequestResponse>
-
 /** POST /api/files/single with one `file` part. */
 export function upload(
-  core: Inject,
+  core: Core,
   content: Buffer | string,
   fileName = 'file.bin',
   contentType = 'application/octet-stream',

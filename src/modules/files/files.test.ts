@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { coreAs, ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { addMember } from '../team/team.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, schemaOf } from '../../../test/fixtures.js'
+import { coreAs, ownerSession, type TestContext, useTestContext } from '../../../test/harness.js'
 import {
   DOCX,
   ELF,
@@ -15,15 +15,8 @@ import {
   upload,
 } from './files.fixtures.js'
 
-let ctx: TestContext
 const storage = temporaryDir('files-http')
-beforeAll(async () => {
-  ctx = await startTestContext({ FILES_DIR: storage.dir })
-})
-afterAll(async () => {
-  await ctx.close()
-  storage.remove()
-})
+const ctx = useTestContext({ FILES_DIR: storage.dir }, storage.remove)
 
 type Session = Awaited<ReturnType<typeof ownerSession>>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -41,14 +34,8 @@ async function uploaded(owner: Session, content: Buffer | string, fileName: stri
 }
 
 async function storedRow(ctx: TestContext, businessId: string, fileId: string) {
-  const org = await ctx.database.db
-    .selectFrom('global.businesses as b')
-    .innerJoin('global.organizations as o', 'o.id', 'b.organization_id')
-    .select('o.schema_name')
-    .where('b.id', '=', businessId)
-    .executeTakeFirstOrThrow()
   return ctx.database.db
-    .withSchema(org.schema_name)
+    .withSchema(await schemaOf(ctx, businessId))
     .selectFrom('files')
     .selectAll()
     .where('id', '=', fileId)
@@ -241,15 +228,8 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
 })
 
 describe('size limit (FILE_MAX_BYTES)', () => {
-  let small: TestContext
   const smallStorage = temporaryDir('files-limit')
-  beforeAll(async () => {
-    small = await startTestContext({ FILE_MAX_BYTES: '1024', FILES_DIR: smallStorage.dir })
-  })
-  afterAll(async () => {
-    await small.close()
-    smallStorage.remove()
-  })
+  const small = useTestContext({ FILE_MAX_BYTES: '1024', FILES_DIR: smallStorage.dir }, smallStorage.remove)
 
   it('accepts exactly the limit and answers 413 one byte beyond it, keeping nothing', async () => {
     const owner = await ownerSession(small)

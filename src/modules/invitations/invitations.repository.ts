@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Tables } from '../../db/schema.js'
+import { userByEmail } from '../auth/sessions.repository.js'
 
 /** Works the same inside a transaction (a Transaction is a Kysely). */
 type Db = Kysely<Tables>
@@ -15,10 +16,8 @@ export async function ensureUser(
     // A parallel invitation of the same new address waits for the other insert, then reads it.
     .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
     .execute()
-  return db
-    .selectFrom('global.users')
+  return userByEmail(db, user.email)
     .select(['id', 'email', 'first_name', 'last_name'])
-    .where(sql<string>`lower(email)`, '=', user.email.toLowerCase())
     .executeTakeFirstOrThrow()
 }
 

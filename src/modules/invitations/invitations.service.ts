@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { AppDeps } from '../../apps/deps.js'
 import { isUniqueViolation, newId } from '../../db/ids.js'
 import { AppError, conflict, forbidden, invalidField } from '../../http/errors.js'
-import type { AuthContext } from '../../security/auth-context.js'
+import type { BusinessAuth } from '../../security/auth-context.js'
 import { createEmailToken, retireEmailTokens } from '../email-tokens/email-tokens.service.js'
 import * as repository from './invitations.repository.js'
 import type { InviteTeamMemberRequest, TeamMember, TeamRole } from './invitations.schemas.js'
@@ -34,7 +34,7 @@ async function customRoleOf(
  */
 export async function inviteTeamMember(
   deps: AppDeps,
-  auth: AuthContext & { businessId: string },
+  auth: BusinessAuth,
   body: InviteTeamMemberRequest,
   log: FastifyBaseLogger,
 ): Promise<TeamMember> {
@@ -93,7 +93,7 @@ export async function inviteTeamMember(
 
 async function sendInvitation(
   { database, services, config }: AppDeps,
-  auth: AuthContext & { businessId: string },
+  auth: BusinessAuth,
   to: string,
   secret: string,
   log: FastifyBaseLogger,

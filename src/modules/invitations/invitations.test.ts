@@ -1,23 +1,19 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { addRole, fieldsOf, organizationIdOf } from '../../../test/fixtures.js'
 import {
+  type Core,
   coreAs,
   ownerSession,
   registerOrganization,
   signIn,
-  startTestContext,
-  type TestContext,
   uniqueEmail,
+  useTestContext,
 } from '../../../test/harness.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const NEW_PASSWORD = 'invited-user-passphrase'
-type Core = ReturnType<typeof coreAs>
 
 const invite = (core: Core, payload: object) =>
   core({ method: 'POST', url: '/api/team/invitations', payload })
@@ -43,15 +39,6 @@ function invitationLink(email: string) {
   return { businessId: match?.[1] ?? '', token: match?.[2] ?? '' }
 }
 
-async function organizationIdOf(businessId: string) {
-  const row = await ctx.database.db
-    .selectFrom('global.businesses')
-    .select('organization_id')
-    .where('id', '=', businessId)
-    .executeTakeFirstOrThrow()
-  return row.organization_id
-}
-
 /** Invites a new person with `role`, lets them accept, and signs them in to the owner's organisation. */
 async function invitedMember(owner: Awaited<ReturnType<typeof ownerSession>>, role: 'Admin' | 'Member') {
   const email = uniqueEmail(role.toLowerCase())
@@ -60,11 +47,6 @@ async function invitedMember(owner: Awaited<ReturnType<typeof ownerSession>>, ro
   expect((await complete(businessId, { email, password: NEW_PASSWORD }, token)).statusCode).toBe(200)
   const signedIn = await signIn(ctx, { email, password: NEW_PASSWORD })
   return { email, core: coreAs(ctx, { accessToken: signedIn.accessToken, businessId: owner.org.businessId }) }
-}
-
-const fieldsOf = (response: { json(): { errors?: { field: string }[]; reasons?: { field: string }[] } }) => {
-  const body = response.json()
-  return (body.errors ?? body.reasons ?? []).map((e) => e.field)
 }
 
 describe('invitation end to end', () => {
@@ -113,7 +95,7 @@ describe('invitation end to end', () => {
     const signed = await login(email, NEW_PASSWORD)
     expect(signed.statusCode).toBe(200)
     const session = signed.json().data.session
-    expect(session.organization.id).toBe(await organizationIdOf(owner.org.businessId))
+    expect(session.organization.id).toBe(await organizationIdOf(ctx, owner.org.businessId))
     const me = await coreAs(ctx, { accessToken: session.accessToken, businessId })({ url: '/api/me' })
     expect(me.json().data).toMatchObject({
       role: 'Admin',
@@ -158,7 +140,10 @@ describe('invitation end to end', () => {
     const data = signed.json().data
     expect(data.requiresOrganizationSelection).toBe(true)
     expect(data.organizations.map((o: { id: string }) => o.id).sort()).toEqual(
-      [await organizationIdOf(owner.org.businessId), await organizationIdOf(other.businessId)].sort(),
+      [
+        await organizationIdOf(ctx, owner.org.businessId),
+        await organizationIdOf(ctx, other.businessId),
+      ].sort(),
     )
   })
 
@@ -283,23 +268,10 @@ describe('POST /api/team/invitations errors', () => {
 
   it('checks role and customRoleId', async () => {
     const owner = await ownerSession(ctx)
-    const organizationId = await organizationIdOf(owner.org.businessId)
+    const organizationId = await organizationIdOf(ctx, owner.org.businessId)
     const stranger = await registerOrganization(ctx)
-    const addRole = async (orgId: string) => {
-      const id = randomUUID()
-      await ctx.database.db
-        .insertInto('global.roles')
-        .values({
-          id,
-          organization_id: orgId,
-          name: `Dispatcher ${id.slice(0, 6)}`,
-          permissions: JSON.stringify({ Orders: 7 }),
-        })
-        .execute()
-      return id
-    }
-    const ours = await addRole(organizationId)
-    const theirs = await addRole(await organizationIdOf(stranger.businessId))
+    const ours = await addRole(ctx, organizationId, { Orders: 7 })
+    const theirs = await addRole(ctx, await organizationIdOf(ctx, stranger.businessId), { Orders: 7 })
     const email = uniqueEmail('custom')
     const cases: [object, string][] = [
       [{ email, role: 'Custom' }, 'customRoleId'],

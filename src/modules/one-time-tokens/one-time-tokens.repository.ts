@@ -4,16 +4,6 @@ import type { PermissionSet } from '../../security/permissions.js'
 
 type Db = Kysely<Tables>
 
-export async function businessInOrganization(db: Db, businessId: string, organizationId: string) {
-  const row = await db
-    .selectFrom('global.businesses')
-    .select('id')
-    .where('id', '=', businessId)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst()
-  return row !== undefined
-}
-
 export interface NewOneTimeToken {
   tokenHash: Buffer
   userId: string

@@ -4,6 +4,7 @@ import type { AuthContext } from '../../security/auth-context.js'
 import type { PermissionSet } from '../../security/permissions.js'
 import { newSecret } from '../../security/secrets.js'
 import { type IssuedSession, issueSession } from '../auth/sessions.service.js'
+import { businessInOrganization } from '../business/business.repository.js'
 import * as repository from './one-time-tokens.repository.js'
 import type { MintOneTimeTokenRequest, OneTimeTokenResponse } from './one-time-tokens.schemas.js'
 
@@ -26,7 +27,7 @@ export async function mintOneTimeToken(
   if (!targetApp) throw invalidField('targetApp', 'must not be blank')
   // A key or a handed-off session is bound to its business and cannot reach another.
   if (auth.businessId && auth.businessId !== request.businessId) throw businessNotAccessible()
-  if (!(await repository.businessInOrganization(database.db, request.businessId, auth.organizationId))) {
+  if (!(await businessInOrganization(database.db, request.businessId, auth.organizationId))) {
     throw businessNotAccessible()
   }
   const token = newSecret(ONE_TIME_TOKEN_PREFIX)

@@ -1,28 +1,21 @@
 import { randomUUID } from 'node:crypto'
-import type { InjectOptions } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { addBusiness } from '../../../test/fixtures.js'
 import {
+  type GlobalCaller,
+  globalAs,
   ownerSession,
-  type RegisteredOrganization,
   registerOrganization,
   startTestContext,
-  type TestContext,
+  useTestContext,
 } from '../../../test/harness.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
-type Caller = { bearer: string } | { apiKey: string }
-const headersOf = (caller: Caller): Record<string, string> =>
-  'apiKey' in caller ? { 'x-dispatch-api-key': caller.apiKey } : { authorization: `Bearer ${caller.bearer}` }
-const globalAs = (caller: Caller) => (options: InjectOptions) =>
-  ctx.global.inject({ ...options, headers: { ...headersOf(caller), ...(options.headers ?? {}) } })
-
-const mint = (caller: Caller, payload: Record<string, unknown>) =>
-  globalAs(caller)({ method: 'POST', url: '/api/auth/ott', payload })
+const mint = (caller: GlobalCaller, payload: Record<string, unknown>) =>
+  globalAs(ctx, caller)({ method: 'POST', url: '/api/auth/ott', payload })
+const createKey = (caller: GlobalCaller, payload: Record<string, unknown>) =>
+  globalAs(ctx, caller)({ method: 'POST', url: '/api/auth/tokens', payload })
 const redeem = (token: string, app = ctx.global, remoteAddress?: string) =>
   app.inject({
     method: 'POST',
@@ -36,38 +29,13 @@ const meWith = (accessToken: string) =>
 
 async function owner() {
   const { org, signedIn } = await ownerSession(ctx)
-  return { org, caller: { bearer: signedIn.accessToken } as Caller }
+  return { org, caller: { bearer: signedIn.accessToken } as GlobalCaller }
 }
 
-async function mintToken(caller: Caller, businessId: string): Promise<string> {
+async function mintToken(caller: GlobalCaller, businessId: string): Promise<string> {
   const response = await mint(caller, { targetApp: 'dispatch-board', businessId })
   if (response.statusCode !== 200) throw new Error(`mint failed: ${response.statusCode} ${response.body}`)
   return response.json().data.token
-}
-
-/** A second business in the organisation of `org`, in the global index and the tenant schema. */
-async function addBusiness(org: RegisteredOrganization) {
-  const { organization_id } = await ctx.database.db
-    .selectFrom('global.businesses')
-    .select('organization_id')
-    .where('id', '=', org.businessId)
-    .executeTakeFirstOrThrow()
-  const { schema_name } = await ctx.database.db
-    .selectFrom('global.organizations')
-    .select('schema_name')
-    .where('id', '=', organization_id)
-    .executeTakeFirstOrThrow()
-  const id = randomUUID()
-  await ctx.database.db
-    .insertInto('global.businesses')
-    .values({ id, organization_id, parent_business_id: null })
-    .execute()
-  await ctx.database.db
-    .withSchema(schema_name)
-    .insertInto('businesses')
-    .values({ id, registered_name: 'Branch', display_name: 'Branch' })
-    .execute()
-  return id
 }
 
 describe('minting and redeeming one-time tokens', () => {
@@ -189,18 +157,12 @@ describe('which business a token may name', () => {
 
   it('lets a person choose any business of the organisation, a key only its own', async () => {
     const { org, caller } = await owner()
-    const branch = await addBusiness(org)
+    const branch = await addBusiness(ctx, org.businessId)
     const session = (await redeem(await mintToken(caller, branch))).json().data
     expect(session.businessId).toBe(branch)
     expect((await meWith(session.accessToken)).json().data.currentBusinessId).toBe(branch)
 
-    const key = (
-      await globalAs(caller)({
-        method: 'POST',
-        url: '/api/auth/tokens',
-        payload: { businessId: org.businessId },
-      })
-    ).json().data
+    const key = (await createKey(caller, { businessId: org.businessId })).json().data
     const foreign = await mint({ apiKey: key.token }, { targetApp: 'a', businessId: branch })
     expect(foreign.statusCode).toBe(403)
     expect(foreign.json().code).toBe('business_not_accessible')
@@ -214,11 +176,7 @@ describe('scopes of a handed-off session', () => {
   it('never exceed those of the API key that minted it', async () => {
     const { org, caller } = await owner()
     const key = (
-      await globalAs(caller)({
-        method: 'POST',
-        url: '/api/auth/tokens',
-        payload: { businessId: org.businessId, scopes: '{"Orders": 3, "Customers": 7}' },
-      })
+      await createKey(caller, { businessId: org.businessId, scopes: '{"Orders": 3, "Customers": 7}' })
     ).json().data
     const token = await mintToken({ apiKey: key.token }, org.businessId)
     const session = (await redeem(token)).json().data
@@ -234,11 +192,7 @@ describe('scopes of a handed-off session', () => {
       Customers: 7,
       Billing: 0,
     })
-    const escalate = await globalAs({ bearer: session.accessToken })({
-      method: 'POST',
-      url: '/api/auth/tokens',
-      payload: { businessId: org.businessId },
-    })
+    const escalate = await createKey({ bearer: session.accessToken }, { businessId: org.businessId })
     expect(escalate.statusCode).toBe(403)
     expect(escalate.json().code).toBe('scope_escalation')
   })

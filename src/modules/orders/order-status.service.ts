@@ -1,8 +1,9 @@
 import type { Database } from '../../db/database.js'
+import type { BusinessAuth } from '../../security/auth-context.js'
 import { invalidTransition, orderNotFound } from './orders.errors.js'
 import * as repository from './orders.repository.js'
 import type { OrderResponse, OrderStatus } from './orders.schemas.js'
-import { type BusinessAuth, loadOrder, trace } from './orders.service.js'
+import { loadOrder, trace } from './orders.service.js'
 
 /** The allowed moves: target status, the statuses it may come from, and the trace it writes. */
 const MOVES = {

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { type Core, insertCustomer, line, orderWithStatus, tracesOf } from './orders.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { insertCustomer } from '../../../test/fixtures.js'
+import { type Core, ownerSession, useTestContext } from '../../../test/harness.js'
+import { line, orderWithStatus, tracesOf } from './orders.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 type Status = 'Draft' | 'Confirmed' | 'Fulfilled' | 'Cancelled'
 type Move = 'confirm' | 'fulfill' | 'cancel'

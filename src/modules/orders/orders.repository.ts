@@ -62,27 +62,6 @@ export async function linesOf(db: Db, schema: string, orderIds: readonly string[
     .execute()
 }
 
-/**
- * A customer that may receive orders: of this business and not deleted. The row is share-locked
- * until commit so a concurrent delete waits instead of landing between the check and the insert.
- */
-export async function lockLiveCustomer(
-  trx: Transaction<Tables>,
-  schema: string,
-  businessId: string,
-  id: string,
-) {
-  return trx
-    .withSchema(schema)
-    .selectFrom('customers')
-    .select(['id', 'name'])
-    .where('id', '=', id)
-    .where('business_id', '=', businessId)
-    .where('deleted_at', 'is', null)
-    .forShare()
-    .executeTakeFirst()
-}
-
 export async function businessCurrency(db: Db, schema: string, businessId: string): Promise<string> {
   const row = await db
     .withSchema(schema)

@@ -9,8 +9,9 @@ import { type Reason, validationFailed } from '../../http/errors.js'
 import type { ListQuery } from '../../http/list-params.js'
 import { type ListSpec, runList } from '../../http/list-query.js'
 import type { FieldMap } from '../../http/odata/index.js'
-import type { AuthContext } from '../../security/auth-context.js'
+import type { BusinessAuth } from '../../security/auth-context.js'
 import { addTrace } from '../activity/traces.js'
+import { lockCustomer } from '../customers/customers.repository.js'
 import { customerNotAvailable, orderNotEditable, orderNotFound } from './orders.errors.js'
 import { toOrder, withLines } from './orders.mapper.js'
 import * as repository from './orders.repository.js'
@@ -22,8 +23,6 @@ import {
   type UpdateOrderRequest,
 } from './orders.schemas.js'
 import { checkLines, currencyCode } from './orders.validation.js'
-
-export type BusinessAuth = AuthContext & { businessId: string }
 
 const FIELDS = {
   code: { column: 'o.code', type: 'string' },
@@ -109,7 +108,9 @@ export async function createOrder(
   const checked = checkRequest(request)
   const { schemaName: schema, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
-    const customer = await repository.lockLiveCustomer(trx, schema, businessId, request.customerId)
+    // A customer that may receive orders (live, of this business), share-locked until commit so a
+    // concurrent delete waits instead of landing between this check and the insert.
+    const customer = await lockCustomer(trx, schema, businessId, request.customerId, 'share')
     if (!customer) throw customerNotAvailable()
     const id = newId()
     const code = await nextCode(trx, schema, businessId, 'order', 'ORD')
@@ -149,7 +150,7 @@ export async function updateOrder(
     // The order's own customer stays valid even if since deleted; moving it needs a live one.
     const moved = request.customerId !== current.customer_id
     const customer = moved
-      ? await repository.lockLiveCustomer(trx, schema, businessId, request.customerId)
+      ? await lockCustomer(trx, schema, businessId, request.customerId, 'share')
       : undefined
     if (moved && !customer) throw customerNotAvailable()
     await repository.updateOrder(trx, schema, orderId, {

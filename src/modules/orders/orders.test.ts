@@ -1,22 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { coreAs, ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { addMember } from '../team/team.fixtures.js'
-import {
-  apiKeyFor,
-  createOrder,
-  deleteCustomer,
-  insertCustomer,
-  line,
-  orderWithStatus,
-  tracesOf,
-} from './orders.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, createApiKey, fieldsOf, insertCustomer } from '../../../test/fixtures.js'
+import { coreAs, ownerSession, useTestContext } from '../../../test/harness.js'
+import { createOrder, deleteCustomer, line, orderWithStatus, tracesOf } from './orders.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 /** An owner with one customer (Acme Traders). */
 async function setup() {
@@ -24,9 +12,6 @@ async function setup() {
   const customerId = await insertCustomer(ctx, owner.org.businessId, { name: 'Acme Traders' })
   return { ...owner, customerId }
 }
-
-const reasonFields = (response: { json(): { reasons: { field: string }[] } }) =>
-  response.json().reasons.map((r) => r.field)
 
 describe('POST /api/v1/orders', () => {
   it('creates a Draft order whose total the server computes from the lines, in decimals', async () => {
@@ -156,12 +141,12 @@ describe('POST /api/v1/orders', () => {
       const label = JSON.stringify(payload).slice(0, 120)
       expect(response.statusCode, label).toBe(400)
       expect(response.json().code, label).toBe('validation_failed')
-      expect(reasonFields(response).sort(), label).toEqual([...fields].sort())
+      expect(fieldsOf(response).sort(), label).toEqual([...fields].sort())
     }
     // A nullable object reports the union too ('deliveryAddress'); the inner field is named as well.
     const address = await post({ customerId, lines: [line(1, 1)], deliveryAddress: { latitude: 91 } })
     expect(address.statusCode).toBe(400)
-    expect(reasonFields(address)).toContain('deliveryAddress.latitude')
+    expect(fieldsOf(address)).toContain('deliveryAddress.latitude')
   })
 
   it("refuses another organisation's, an unknown and a deleted customer (400 naming customerId)", async () => {
@@ -175,7 +160,7 @@ describe('POST /api/v1/orders', () => {
         payload: { customerId, lines: [line(1, 1)] },
       })
       expect(response.statusCode).toBe(400)
-      expect(reasonFields(response)).toEqual(['customerId'])
+      expect(fieldsOf(response)).toEqual(['customerId'])
     }
     const list = await other.core({ url: '/api/v1/orders' })
     expect(list.json().totalCount).toBe(0)
@@ -204,7 +189,7 @@ describe('GET /api/v1/orders/{orderId}', () => {
     }
     const malformed = await core({ url: '/api/v1/orders/not-a-uuid' })
     expect(malformed.statusCode).toBe(400)
-    expect(reasonFields(malformed)).toEqual(['orderId'])
+    expect(fieldsOf(malformed)).toEqual(['orderId'])
   })
 
   it('still shows a deleted customer on its existing orders, which keep working', async () => {
@@ -229,7 +214,7 @@ describe('GET /api/v1/orders/{orderId}', () => {
       payload: { customerId, lines: [line(1, 1)] },
     })
     expect(refused.statusCode).toBe(400)
-    expect(reasonFields(refused)).toEqual(['customerId'])
+    expect(fieldsOf(refused)).toEqual(['customerId'])
   })
 })
 
@@ -316,7 +301,7 @@ describe('PUT /api/v1/orders/{orderId}', () => {
         payload: { customerId: target, lines: [line(1, 1)] },
       })
       expect(refused.statusCode).toBe(400)
-      expect(reasonFields(refused)).toEqual(['customerId'])
+      expect(fieldsOf(refused)).toEqual(['customerId'])
     }
   })
 
@@ -355,7 +340,7 @@ describe('PUT /api/v1/orders/{orderId}', () => {
       payload: { customerId, lines: [line(1, 0.123456)] },
     })
     expect(bad.statusCode).toBe(400)
-    expect(reasonFields(bad)).toEqual(['lines.0.unitPrice'])
+    expect(fieldsOf(bad)).toEqual(['lines.0.unitPrice'])
     expect((await core({ url: `/api/v1/orders/${order.id}` })).json().data.total).toBe(1)
   })
 })
@@ -449,7 +434,7 @@ describe('GET /api/v1/orders', () => {
     ]) {
       const response = await t.core({ url: `/api/v1/orders?${query}` })
       expect(response.statusCode, query).toBe(400)
-      expect(reasonFields(response), query).toEqual([field])
+      expect(fieldsOf(response), query).toEqual([field])
     }
   })
 
@@ -470,7 +455,7 @@ describe('GET /api/v1/orders', () => {
 describe('orders: credentials and permissions', () => {
   it('works with an API key as well as a bearer token', async () => {
     const { signedIn, org, customerId } = await setup()
-    const key = await apiKeyFor(ctx, signedIn.accessToken, org.businessId)
+    const key = await createApiKey(ctx, signedIn.accessToken, org.businessId, { label: 'orders test' })
     const core = coreAs(ctx, { apiKey: key })
     const order = await createOrder(core, { customerId, lines: [line(3, 19.99), line(0.5, 10.1)] })
     expect(order.total).toBe(65.02)

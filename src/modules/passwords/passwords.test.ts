@@ -1,22 +1,17 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { fieldsOf, PAST_STATE_TTL, sleep } from '../../../test/fixtures.js'
 import {
   coreAs,
   ownerSession,
   registerOrganization,
-  startTestContext,
-  type TestContext,
   uniqueEmail,
+  useTestContext,
 } from '../../../test/harness.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const NEW_PASSWORD = 'a-brand-new-passphrase'
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const forgot = (email: string, context = ctx) =>
   context.global.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } })
@@ -36,9 +31,6 @@ async function resetToken(email: string): Promise<string> {
   expect(link).toMatch(/^http:\/\/localhost:8081\/reset-password\?token=crp_[\w-]+$/)
   return new URL(link).searchParams.get('token') ?? ''
 }
-
-const fieldsOf = (response: { json(): { errors?: { field: string }[] } }) =>
-  (response.json().errors ?? []).map((e) => e.field)
 
 describe('POST /api/auth/forgot-password', () => {
   it('answers a known and an unknown address identically and emails only the known one', async () => {
@@ -86,7 +78,7 @@ describe('POST /api/auth/reset-password', () => {
       headers: { cookie: signedIn.refreshCookie },
     })
     expect(refreshed.statusCode).toBe(401)
-    await sleep(1100)
+    await sleep(PAST_STATE_TTL)
     expect((await core({ url: '/api/me' })).statusCode).toBe(401)
     // The session started after the reset is unaffected, and the address now counts as verified.
     const me = await coreAs(ctx, {
@@ -158,11 +150,7 @@ describe('POST /api/auth/reset-password', () => {
 })
 
 describe('rate limits', () => {
-  let tight: TestContext
-  beforeAll(async () => {
-    tight = await startTestContext({ RATE_LIMIT_PER_ACCOUNT: '3' })
-  })
-  afterAll(() => tight.close())
+  const tight = useTestContext({ RATE_LIMIT_PER_ACCOUNT: '3' })
 
   it('answers 429 with Retry-After past the per-account limit of forgot-password, for known and unknown addresses alike', async () => {
     const org = await registerOrganization(tight)

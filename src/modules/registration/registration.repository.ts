@@ -1,15 +1,11 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { Tables } from '../../db/schema.js'
+import { userByEmail } from '../auth/sessions.repository.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>
 
 export async function emailExists(db: Db, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('global.users')
-    .select('id')
-    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
-    .executeTakeFirst()
-  return row !== undefined
+  return (await userByEmail(db, email).select('id').executeTakeFirst()) !== undefined
 }
 
 export async function slugExists(db: Db, slug: string): Promise<boolean> {

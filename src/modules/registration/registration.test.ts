@@ -1,12 +1,8 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { registrationBody, startTestContext, type TestContext, uniqueEmail } from '../../../test/harness.js'
+import { describe, expect, it } from 'vitest'
+import { registrationBody, startTestContext, uniqueEmail, useTestContext } from '../../../test/harness.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 const register = (payload: unknown) =>
   ctx.global.inject({ method: 'POST', url: '/api/organizations', payload: payload as object })

@@ -3,19 +3,6 @@ import type { Tables } from '../../db/schema.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>
 
-/** A live customer of the business: another business's, or a deleted one, counts as absent. */
-export async function customerExists(db: Db, schemaName: string, businessId: string, customerId: string) {
-  const row = await db
-    .withSchema(schemaName)
-    .selectFrom('customers')
-    .select('id')
-    .where('id', '=', customerId)
-    .where('business_id', '=', businessId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst()
-  return row !== undefined
-}
-
 export async function listConfigurations(db: Db, schemaName: string, businessId: string, customerId: string) {
   return db
     .withSchema(schemaName)

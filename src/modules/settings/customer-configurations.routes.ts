@@ -5,11 +5,11 @@ import { businessAuthOf } from '../../http/auth-hook.js'
 import { SingleResult, single } from '../../http/envelopes.js'
 import { errorResponses } from '../../http/error-responses.js'
 import type { HttpApp } from '../../http/kernel.js'
+import { CustomerParams } from '../customers/customers.schemas.js'
 import { listCustomerConfigurations, saveCustomerConfiguration } from './customer-configurations.service.js'
 import {
   CustomerConfigurationQuery,
   CustomerConfigurationResponse,
-  CustomerParams,
   SaveCustomerAppConfigurationCommand,
 } from './settings.schemas.js'
 

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js'
-import { invalidField, notFound } from '../../http/errors.js'
-import type { AuthContext } from '../../security/auth-context.js'
+import { invalidField } from '../../http/errors.js'
+import type { BusinessAuth } from '../../security/auth-context.js'
+import { assertCustomerExists } from '../customers/customers.service.js'
 import * as repository from './customer-configurations.repository.js'
 import { checkSettingValue, knownSetting } from './settings.registry.js'
 import type {
@@ -8,18 +9,13 @@ import type {
   SaveCustomerAppConfigurationCommand,
 } from './settings.schemas.js'
 
-type BusinessAuth = AuthContext & { businessId: string }
-
-const customerNotFound = () => notFound('customer_not_found', 'No customer of this business has this id.')
-
 export async function listCustomerConfigurations(
   database: Database,
   auth: BusinessAuth,
   customerId: string,
 ): Promise<CustomerConfigurationResponse[]> {
   const db = database.db
-  if (!(await repository.customerExists(db, auth.schemaName, auth.businessId, customerId)))
-    throw customerNotFound()
+  await assertCustomerExists(db, auth, customerId)
   const rows = await repository.listConfigurations(db, auth.schemaName, auth.businessId, customerId)
   return rows.map((row) => ({
     customerId: row.customer_id,
@@ -41,8 +37,7 @@ export async function saveCustomerConfiguration(
   { key, value }: SaveCustomerAppConfigurationCommand,
 ): Promise<boolean> {
   const db = database.db
-  if (!(await repository.customerExists(db, auth.schemaName, auth.businessId, customerId)))
-    throw customerNotFound()
+  await assertCustomerExists(db, auth, customerId)
   const target = { businessId: auth.businessId, customerId, key }
   if (value === null) {
     await repository.deleteConfiguration(db, auth.schemaName, target)

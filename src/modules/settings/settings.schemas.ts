@@ -63,7 +63,6 @@ export const CustomerConfigurationResponse = Type.Object({
 export type CustomerConfigurationResponse = Static<typeof CustomerConfigurationResponse>
 
 export const CustomerConfigurationQuery = Type.Object({ customerId: Uuid() })
-export const CustomerParams = Type.Object({ customerId: Uuid() })
 
 export const SaveCustomerAppConfigurationCommand = Type.Object({
   key: Type.String({

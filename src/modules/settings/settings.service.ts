@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js'
 import { paged } from '../../http/envelopes.js'
 import { type Reason, validationFailed } from '../../http/errors.js'
-import type { AuthContext } from '../../security/auth-context.js'
+import type { BusinessAuth } from '../../security/auth-context.js'
 import type { PermissionModule } from '../../security/permissions.js'
 import {
   checkSettingValue,
@@ -14,7 +14,6 @@ import {
 import * as repository from './settings.repository.js'
 import type { AppConfigurationResponse, SaveBusinessSettingsBody } from './settings.schemas.js'
 
-type BusinessAuth = AuthContext & { businessId: string }
 type StoredRow = Awaited<ReturnType<typeof repository.storedSettings>>[number]
 
 function toResponse(definition: SettingDefinition | undefined, key: string, row: StoredRow | undefined) {

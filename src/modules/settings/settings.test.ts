@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { coreAs, ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { addMember } from '../team/team.fixtures.js'
-import { apiKey, schemaOf } from './settings.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, createApiKey, fieldsOf, schemaOf } from '../../../test/fixtures.js'
+import { type Core, coreAs, ownerSession, useTestContext } from '../../../test/harness.js'
 import { readSetting, readSettings } from './settings.reader.js'
 import { KNOWN_SETTINGS } from './settings.registry.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
-type Core = Awaited<ReturnType<typeof ownerSession>>['core']
 interface Item {
   key: string
   value: string | null
@@ -22,11 +16,6 @@ interface Item {
   dateModified: string | null
 }
 
-const fields = (response: { json(): { reasons: { field: string }[] } }) =>
-  response
-    .json()
-    .reasons.map((r) => r.field)
-    .sort()
 const patch = (core: Core, payload: unknown) =>
   core({ method: 'PATCH', url: '/api/settings/business', payload: payload as object })
 const list = async (core: Core, query = '') => {
@@ -160,7 +149,7 @@ describe('PATCH /api/settings/business', () => {
     })
     expect(response.statusCode).toBe(400)
     expect(response.json().code).toBe('validation_failed')
-    expect(fields(response)).toEqual([
+    expect(fieldsOf(response).sort()).toEqual([
       'currency.default',
       'customers.codePrefix',
       'orders.codePrefix',
@@ -180,20 +169,20 @@ describe('PATCH /api/settings/business', () => {
     const tooMany = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']))
     const many = await patch(core, tooMany)
     expect(many.statusCode).toBe(400)
-    expect(fields(many)).toEqual(['body'])
+    expect(fieldsOf(many).sort()).toEqual(['body'])
     const hundred = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, 'v']))
     expect((await patch(core, hundred)).statusCode).toBe(200)
 
     const badKeys = await patch(core, { 'has space': 'v', ['k'.repeat(101)]: 'v', 'ok.key': 'v' })
     expect(badKeys.statusCode).toBe(400)
-    expect(fields(badKeys)).toEqual(['has space', 'k'.repeat(101)])
+    expect(fieldsOf(badKeys).sort()).toEqual(['has space', 'k'.repeat(101)])
     const longValue = await patch(core, { 'ui.note': 'x'.repeat(4001) })
     expect(longValue.statusCode).toBe(400)
-    expect(fields(longValue)).toEqual(['ui.note'])
+    expect(fieldsOf(longValue).sort()).toEqual(['ui.note'])
     expect((await patch(core, { 'ui.note': 'x'.repeat(4000) })).statusCode).toBe(200)
     const objectValue = await patch(core, { 'ui.note': { nested: true } })
     expect(objectValue.statusCode).toBe(400)
-    expect(fields(objectValue)).toEqual(['ui.note'])
+    expect(fieldsOf(objectValue).sort()).toEqual(['ui.note'])
     expect((await patch(core, ['not', 'an', 'object'])).statusCode).toBe(400)
     expect(item((await list(core)).data, 'ok.key')).toBeUndefined()
   })
@@ -226,7 +215,7 @@ describe('PATCH /api/settings/business', () => {
 
   it('works with an API key', async () => {
     const { org, signedIn, core } = await ownerSession(ctx)
-    const key = coreAs(ctx, { apiKey: await apiKey(ctx, signedIn.accessToken, org.businessId) })
+    const key = coreAs(ctx, { apiKey: await createApiKey(ctx, signedIn.accessToken, org.businessId) })
     expect((await patch(key, { 'orders.codePrefix': 'PO' })).statusCode).toBe(200)
     expect(item((await list(core)).data, 'orders.codePrefix')).toMatchObject({ value: 'PO' })
     expect((await key({ url: '/api/settings/Orders' })).json()).toEqual([
@@ -263,7 +252,7 @@ describe('GET /api/settings/{module}', () => {
     for (const module of ['0', '17', '99', 'bogus']) {
       const response = await core({ url: `/api/settings/${module}` })
       expect(response.statusCode, module).toBe(400)
-      expect(fields(response)).toEqual(['module'])
+      expect(fieldsOf(response).sort()).toEqual(['module'])
     }
   })
 })

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { addMember, addRole, addUser, organizationIdOf } from './team.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, addRole, addUser, organizationIdOf } from '../../../test/fixtures.js'
+import { ownerSession, useTestContext } from '../../../test/harness.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
 type Member = { userId: string; email: string; role: string; status: string; lastName: string }
 const emails = (response: { json(): { data: Member[] } }) => response.json().data.map((m) => m.email)

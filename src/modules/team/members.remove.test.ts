@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { coreAs, ownerSession, PASSWORD, startTestContext, type TestContext } from '../../../test/harness.js'
-import { addMember, addUser, organizationIdOf, PAST_STATE_TTL, sleep } from './team.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import {
+  addMember,
+  addMembership,
+  addUser,
+  organizationIdOf,
+  PAST_STATE_TTL,
+  sleep,
+} from '../../../test/fixtures.js'
+import { type Core, coreAs, ownerSession, PASSWORD, useTestContext } from '../../../test/harness.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
-type Inject = Awaited<ReturnType<typeof ownerSession>>['core']
-const remove = (core: Inject, userId: string) =>
-  core({ method: 'DELETE', url: `/api/team/members/${userId}` })
-const memberIds = async (core: Inject) =>
+const remove = (core: Core, userId: string) => core({ method: 'DELETE', url: `/api/team/members/${userId}` })
+const memberIds = async (core: Core) =>
   (await core({ url: '/api/team/members' })).json().data.map((m: { userId: string }) => m.userId)
 
 describe('DELETE /api/team/members/{userId}', () => {
@@ -57,15 +58,7 @@ describe('DELETE /api/team/members/{userId}', () => {
     const second = await ownerSession(ctx)
     const member = await addMember(ctx, first.org.businessId)
     const secondOrganizationId = await organizationIdOf(ctx, second.org.businessId)
-    await ctx.database.db
-      .insertInto('global.memberships')
-      .values({
-        id: randomUUID(),
-        organization_id: secondOrganizationId,
-        user_id: member.userId,
-        role: 'Member',
-      })
-      .execute()
+    await addMembership(ctx, secondOrganizationId, member.userId)
     const login = await ctx.global.inject({
       method: 'POST',
       url: '/api/auth/login',

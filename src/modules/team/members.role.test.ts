@@ -1,29 +1,23 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { PERMISSION_MODULES } from '../../security/permissions.js'
-import { addMember, addRole, addUser, organizationIdOf, PAST_STATE_TTL, sleep } from './team.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import {
+  addMember,
+  addRole,
+  addUser,
+  organizationIdOf,
+  PAST_STATE_TTL,
+  sleep,
+} from '../../../test/fixtures.js'
+import { type Core, useTestContext } from '../../../test/harness.js'
+import { changeRole, NO_PERMISSIONS, ownerAndOrganization } from './team.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
+const ctx = useTestContext()
 
-type Inject = Awaited<ReturnType<typeof ownerSession>>['core']
-const changeRole = (core: Inject, userId: string, payload: Record<string, unknown>) =>
-  core({ method: 'PUT', url: `/api/team/members/${userId}/role`, payload })
-const meOf = async (core: Inject) => (await core({ url: '/api/me' })).json().data
-
-async function organization() {
-  const owner = await ownerSession(ctx)
-  const organizationId = await organizationIdOf(ctx, owner.org.businessId)
-  return { owner, organizationId, businessId: owner.org.businessId }
-}
+const meOf = async (core: Core) => (await core({ url: '/api/me' })).json().data
 
 describe('PUT /api/team/members/{userId}/role', () => {
   it("changes a member's role; their rights follow within a second", async () => {
-    const { owner, businessId } = await organization()
+    const { owner, businessId } = await ownerAndOrganization(ctx)
     const member = await addMember(ctx, businessId)
     expect((await meOf(member.core)).permissions.Customers).toBe(1)
     const response = await changeRole(owner.core, member.userId, { role: 'admin' })
@@ -36,7 +30,7 @@ describe('PUT /api/team/members/{userId}/role', () => {
   })
 
   it('assigns a custom role: the member gets exactly its rights', async () => {
-    const { owner, organizationId, businessId } = await organization()
+    const { owner, organizationId, businessId } = await ownerAndOrganization(ctx)
     const member = await addMember(ctx, businessId)
     const roleId = await addRole(ctx, organizationId, { Orders: 7, Shipments: 1 })
     const response = await changeRole(owner.core, member.userId, { role: 'Custom', customRoleId: roleId })
@@ -45,8 +39,7 @@ describe('PUT /api/team/members/{userId}/role', () => {
     await sleep(PAST_STATE_TTL)
     const me = await meOf(member.core)
     expect(me).toMatchObject({ role: 'Custom', customRole: { id: roleId } })
-    const expected = Object.fromEntries(PERMISSION_MODULES.map((m) => [m, 0]))
-    expect(me.permissions).toEqual({ ...expected, Orders: 7, Shipments: 1 })
+    expect(me.permissions).toEqual({ ...NO_PERMISSIONS, Orders: 7, Shipments: 1 })
     // Their new rights apply to the team routes too: no TeamAndRoles at all now.
     expect((await member.core({ url: '/api/team/members' })).statusCode).toBe(403)
     // Back to a built-in role clears the custom role.
@@ -55,9 +48,9 @@ describe('PUT /api/team/members/{userId}/role', () => {
   })
 
   it('validates role and customRoleId, naming the field', async () => {
-    const { owner, businessId } = await organization()
+    const { owner, businessId } = await ownerAndOrganization(ctx)
     const member = await addMember(ctx, businessId)
-    const other = await organization()
+    const other = await ownerAndOrganization(ctx)
     const foreignRole = await addRole(ctx, other.organizationId, { Orders: 1 })
     const ownRole = await addRole(ctx, await organizationIdOf(ctx, businessId), { Orders: 1 })
     for (const [payload, field] of [
@@ -83,8 +76,8 @@ describe('PUT /api/team/members/{userId}/role', () => {
   })
 
   it('answers 404 for an unknown user or a member of another organisation', async () => {
-    const { owner } = await organization()
-    const other = await organization()
+    const { owner } = await ownerAndOrganization(ctx)
+    const other = await ownerAndOrganization(ctx)
     const stranger = await addUser(ctx, other.businessId)
     for (const userId of [randomUUID(), stranger.userId, other.owner.org.userId]) {
       const response = await changeRole(owner.core, userId, { role: 'Admin' })
@@ -100,7 +93,7 @@ describe('PUT /api/team/members/{userId}/role', () => {
   })
 
   it('lets only an owner grant or take away Owner', async () => {
-    const { owner, businessId } = await organization()
+    const { owner, businessId } = await ownerAndOrganization(ctx)
     const admin = await addMember(ctx, businessId, { role: 'Admin' })
     const member = await addUser(ctx, businessId)
     for (const [userId, role] of [
@@ -122,7 +115,7 @@ describe('PUT /api/team/members/{userId}/role', () => {
   })
 
   it('never demotes the last active owner, even with an invited owner', async () => {
-    const { owner, businessId } = await organization()
+    const { owner, businessId } = await ownerAndOrganization(ctx)
     await addUser(ctx, businessId, { role: 'Owner', status: 'Invited' })
     const response = await changeRole(owner.core, owner.org.userId, { role: 'Admin' })
     expect(response.statusCode).toBe(409)
@@ -137,7 +130,7 @@ describe('PUT /api/team/members/{userId}/role', () => {
   })
 
   it('refuses a view-only Member (403)', async () => {
-    const { owner, businessId } = await organization()
+    const { owner, businessId } = await ownerAndOrganization(ctx)
     const member = await addMember(ctx, businessId)
     const response = await changeRole(member.core, owner.org.userId, { role: 'Member' })
     expect(response.statusCode).toBe(403)
@@ -145,7 +138,7 @@ describe('PUT /api/team/members/{userId}/role', () => {
   })
 
   it('lets a custom role with TeamAndRoles Modify change roles, but not grant rights it lacks', async () => {
-    const { organizationId, businessId } = await organization()
+    const { organizationId, businessId } = await ownerAndOrganization(ctx)
     const managerRole = await addRole(ctx, organizationId, { TeamAndRoles: 3, Orders: 7 })
     const manager = await addMember(ctx, businessId, { role: 'Custom', customRoleId: managerRole })
     const member = await addUser(ctx, businessId)

@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { PERMISSION_MODULES, ROLE_PERMISSIONS } from '../../security/permissions.js'
-import { addMember, addRole, addUser, organizationIdOf } from './team.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, addRole, addUser, organizationIdOf } from '../../../test/fixtures.js'
+import { ownerSession, useTestContext } from '../../../test/harness.js'
+import { ROLE_PERMISSIONS } from '../../security/permissions.js'
+import { createRole, deleteRole, NO_PERMISSIONS, type RoleBody, updateRole } from './team.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
-
-type Inject = Awaited<ReturnType<typeof ownerSession>>['core']
-type RoleBody = { name: string; description?: string | null; permissions: Record<string, unknown> }
-const createRole = (core: Inject, payload: RoleBody) =>
-  core({ method: 'POST', url: '/api/team/roles', payload })
-const updateRole = (core: Inject, id: string, payload: RoleBody) =>
-  core({ method: 'PUT', url: `/api/team/roles/${id}`, payload })
-const deleteRole = (core: Inject, id: string) => core({ method: 'DELETE', url: `/api/team/roles/${id}` })
-const none = Object.fromEntries(PERMISSION_MODULES.map((m) => [m, 0]))
+const ctx = useTestContext()
 
 describe('GET /api/team/roles', () => {
   it('lists the built-in roles with their rights, then the custom roles, with member counts', async () => {
@@ -72,14 +60,14 @@ describe('POST /api/team/roles', () => {
       id: expect.any(String),
       name: 'Warehouse',
       description: 'Picks and packs',
-      permissions: { ...none, Orders: 3, TransferOrders: 7 },
+      permissions: { ...NO_PERMISSIONS, Orders: 3, TransferOrders: 7 },
       builtIn: false,
       memberCount: 0,
       dateCreated: expect.stringMatching(/^\d{4}-/),
       dateModified: expect.stringMatching(/^\d{4}-/),
     })
     const blank = await createRole(core, { name: 'Nobody', description: '  ', permissions: {} })
-    expect(blank.json().data).toMatchObject({ description: null, permissions: none })
+    expect(blank.json().data).toMatchObject({ description: null, permissions: NO_PERMISSIONS })
   })
 
   it('names each invalid field in a 400', async () => {

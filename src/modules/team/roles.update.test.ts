@@ -1,23 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ownerSession, startTestContext, type TestContext } from '../../../test/harness.js'
-import { PERMISSION_MODULES } from '../../security/permissions.js'
-import { addMember, addUser, PAST_STATE_TTL, sleep } from './team.fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { addMember, addUser, PAST_STATE_TTL, sleep } from '../../../test/fixtures.js'
+import { ownerSession, useTestContext } from '../../../test/harness.js'
+import { createRole, deleteRole, NO_PERMISSIONS, updateRole } from './team.fixtures.js'
 
-let ctx: TestContext
-beforeAll(async () => {
-  ctx = await startTestContext()
-})
-afterAll(() => ctx.close())
-
-type Inject = Awaited<ReturnType<typeof ownerSession>>['core']
-type RoleBody = { name: string; description?: string | null; permissions: Record<string, unknown> }
-const createRole = (core: Inject, payload: RoleBody) =>
-  core({ method: 'POST', url: '/api/team/roles', payload })
-const updateRole = (core: Inject, id: string, payload: RoleBody) =>
-  core({ method: 'PUT', url: `/api/team/roles/${id}`, payload })
-const deleteRole = (core: Inject, id: string) => core({ method: 'DELETE', url: `/api/team/roles/${id}` })
-const none = Object.fromEntries(PERMISSION_MODULES.map((m) => [m, 0]))
+const ctx = useTestContext()
 
 describe('PUT /api/team/roles/{roleId}', () => {
   it("replaces a role; its members' rights follow within a second", async () => {
@@ -38,14 +25,14 @@ describe('PUT /api/team/roles/{roleId}', () => {
       description: 'Customer-facing',
       memberCount: 1,
     })
-    expect(updated.permissions).toEqual({ ...none, Customers: 1, Orders: 3 })
+    expect(updated.permissions).toEqual({ ...NO_PERMISSIONS, Customers: 1, Orders: 3 })
     expect(updated.dateCreated).toBe(role.dateCreated)
     expect(new Date(updated.dateModified).getTime()).toBeGreaterThanOrEqual(
       new Date(role.dateModified).getTime(),
     )
     await sleep(PAST_STATE_TTL)
     const me = (await member.core({ url: '/api/me' })).json().data
-    expect(me.permissions).toEqual({ ...none, Customers: 1, Orders: 3 })
+    expect(me.permissions).toEqual({ ...NO_PERMISSIONS, Customers: 1, Orders: 3 })
     expect(me.customRole).toEqual({ id: role.id, name: 'sales' })
   })
 

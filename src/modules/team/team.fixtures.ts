@@ -1,88 +1,26 @@
-import { randomUUID } from 'node:crypto'
-import { coreAs, PASSWORD, signIn, type TestContext, uniqueEmail } from '../../../test/harness.js'
-import { hashPassword } from '../../security/passwords.js'
+import { organizationIdOf } from '../../../test/fixtures.js'
+import { type Core, ownerSession, type TestContext } from '../../../test/harness.js'
+import { PERMISSION_MODULES } from '../../security/permissions.js'
 
-/** Test helpers for the team module: members are inserted directly, then sign in like anyone else. */
+/** Test helpers for the team module: its routes as calls (members and users are in test/fixtures.ts). */
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-/** Longer than the authenticator's 1 s cache of session and membership state. */
-export const PAST_STATE_TTL = 1_100
+export type RoleBody = { name: string; description?: string | null; permissions: Record<string, unknown> }
 
-let passwordHash: Promise<string> | undefined
+export const createRole = (core: Core, payload: RoleBody) =>
+  core({ method: 'POST', url: '/api/team/roles', payload })
+export const updateRole = (core: Core, id: string, payload: RoleBody) =>
+  core({ method: 'PUT', url: `/api/team/roles/${id}`, payload })
+export const deleteRole = (core: Core, id: string) => core({ method: 'DELETE', url: `/api/team/roles/${id}` })
 
-export async function organizationIdOf(ctx: TestContext, businessId: string): Promise<string> {
-  const row = await ctx.database.db
-    .selectFrom('global.businesses')
-    .select('organization_id')
-    .where('id', '=', businessId)
-    .executeTakeFirstOrThrow()
-  return row.organization_id
-}
+export const changeRole = (core: Core, userId: string, payload: Record<string, unknown>) =>
+  core({ method: 'PUT', url: `/api/team/members/${userId}/role`, payload })
 
-export interface MemberOptions {
-  role?: 'Owner' | 'Admin' | 'Member' | 'Custom'
-  customRoleId?: string
-  status?: 'Active' | 'Invited'
-  firstName?: string
-  lastName?: string
-  email?: string
-  verified?: boolean
-}
+/** Every module with no rights at all: the base a role's full permission map is compared against. */
+export const NO_PERMISSIONS = Object.fromEntries(PERMISSION_MODULES.map((m) => [m, 0]))
 
-/** A user with a membership (active unless told) in the organisation of `businessId`. */
-export async function addUser(ctx: TestContext, businessId: string, options: MemberOptions = {}) {
-  const organizationId = await organizationIdOf(ctx, businessId)
-  const userId = randomUUID()
-  const email = options.email ?? uniqueEmail('member')
-  passwordHash ??= hashPassword(PASSWORD)
-  await ctx.database.db
-    .insertInto('global.users')
-    .values({
-      id: userId,
-      email,
-      first_name: options.firstName ?? 'Grace',
-      last_name: options.lastName ?? 'Hopper',
-      password_hash: await passwordHash,
-      email_verified_at: options.verified === false ? null : new Date(),
-    })
-    .execute()
-  await ctx.database.db
-    .insertInto('global.memberships')
-    .values({
-      id: randomUUID(),
-      organization_id: organizationId,
-      user_id: userId,
-      role: options.role ?? 'Member',
-      custom_role_id: options.customRoleId ?? null,
-      status: options.status ?? 'Active',
-    })
-    .execute()
-  return { userId, email, organizationId }
-}
-
-/** An active member, signed in: `core` injects into the Core API as them. */
-export async function addMember(
-  ctx: TestContext,
-  businessId: string,
-  options: Omit<MemberOptions, 'status'> = {},
-) {
-  const user = await addUser(ctx, businessId, options)
-  const signedIn = await signIn(ctx, { email: user.email, password: PASSWORD })
-  const credential = { accessToken: signedIn.accessToken, businessId }
-  return { ...user, signedIn, credential, core: coreAs(ctx, credential) }
-}
-
-/** Inserts a custom role directly (for tests that are not about creating roles). */
-export async function addRole(ctx: TestContext, organizationId: string, permissions: Record<string, number>) {
-  const id = randomUUID()
-  await ctx.database.db
-    .insertInto('global.roles')
-    .values({
-      id,
-      organization_id: organizationId,
-      name: `Role ${id.slice(0, 8)}`,
-      permissions: JSON.stringify(permissions),
-    })
-    .execute()
-  return id
+/** A freshly registered owner, with the id of their organisation. */
+export async function ownerAndOrganization(ctx: TestContext) {
+  const owner = await ownerSession(ctx)
+  const organizationId = await organizationIdOf(ctx, owner.org.businessId)
+  return { owner, organizationId, businessId: owner.org.businessId }
 }
