@@ -14,7 +14,10 @@ import { resolveSeed } from './resolve-seed.js'
 import { type Fresh, type Seed, sqlOf } from './scenario-types.js'
 import { selectedScenarios } from './scenarios.js'
 import { listenAndAnnounce } from './server-process.js'
+import { timeSql } from './sql-timing.js'
 
+// bench/phases.ts times each statement; never set while measuring throughput.
+if (process.env.BENCH_TIME_SQL) timeSql(process.env.BENCH_TIME_SQL)
 const config = loadConfig()
 // Only the pg.Pool is used: for PostgreSQL a plain pool of DB_POOL_SIZE, for the embedded
 // database the one-connection pool over this process's own copy of the data directory.
@@ -63,13 +66,19 @@ for (const scenario of selectedScenarios()) {
     handler: async () => {
       if (together) return run(pool)
       const client = await pool.connect()
+      // A checked-out client's errors are ours: a connection lost at shutdown must fail the request, not the process.
+      const lost = () => {}
+      client.on('error', lost)
+      let failed = false
       try {
         return await run(client)
       } catch (error) {
+        failed = true
         await client.query('rollback').catch(() => {})
         throw error
       } finally {
-        client.release()
+        client.off('error', lost)
+        client.release(failed)
       }
     },
   })

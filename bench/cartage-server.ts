@@ -2,6 +2,8 @@
  * Cartage as deployed, minus logging: both apps over one database from the environment
  * (DATABASE_URL or CARTAGE_DATA_DIR, DB_POOL_SIZE). Prints `{"core":port,"global":port}`.
  * BENCH_TRACE_SQL=<file> appends every statement sent to that file (bench/sql-trace.ts).
+ * BENCH_TIME_SQL=<file> records when each statement is sent and answered (bench/sql-timing.ts).
+ * BENCH_EXTRA_CPU_US=<µs> adds busy work to every Core API request (an experiment knob).
  */
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
@@ -10,10 +12,13 @@ import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
 import { listenAndAnnounce } from './server-process.js'
+import { timeSql } from './sql-timing.js'
 import { traceSql } from './sql-trace.js'
 
 // bench/verify-sql.ts captures what Cartage sends; never set while measuring.
 if (process.env.BENCH_TRACE_SQL) traceSql(process.env.BENCH_TRACE_SQL)
+// bench/phases.ts times each statement; never set while measuring throughput.
+if (process.env.BENCH_TIME_SQL) timeSql(process.env.BENCH_TIME_SQL)
 const config = loadConfig()
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
@@ -26,4 +31,13 @@ await migrate(database)
 const deps = { config, database, services: await createServices(config, database, false) }
 const core = await buildCoreApp(deps, false)
 const global = await buildGlobalApp(deps, false)
+// Sensitivity experiment: BENCH_EXTRA_CPU_US=<µs> burns that much CPU per Core API request, to
+// measure what a microsecond of per-request work costs in throughput.
+const extraCpuUs = Number(process.env.BENCH_EXTRA_CPU_US ?? 0)
+if (extraCpuUs > 0) {
+  core.addHook('onRequest', async () => {
+    const until = process.hrtime.bigint() + BigInt(Math.round(extraCpuUs * 1000))
+    while (process.hrtime.bigint() < until) {}
+  })
+}
 await listenAndAnnounce({ core, global }, () => database.close())

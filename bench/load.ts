@@ -13,6 +13,8 @@ export interface Sample {
   p99: number
   /** Non-2xx responses, socket errors and timeouts; any of these makes the round suspect. */
   failures: number
+  /** Successful responses (summed over rounds in a summary). */
+  requests: number
 }
 
 /** Nearest-rank percentile of ascending values. */
@@ -34,6 +36,7 @@ export async function measure(target: Target, seconds: number, connections: numb
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     failures: result.non2xx + result.errors + result.timeouts,
+    requests: times.length,
   }
 }
 
@@ -43,12 +46,13 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-/** Per-field medians across rounds; failures are summed. */
+/** Per-field medians across rounds; failures and requests are summed. */
 export function summarise(samples: Sample[]): Sample {
   return {
     rps: median(samples.map((s) => s.rps)),
     p50: median(samples.map((s) => s.p50)),
     p99: median(samples.map((s) => s.p99)),
     failures: samples.reduce((sum, s) => sum + s.failures, 0),
+    requests: samples.reduce((sum, s) => sum + s.requests, 0),
   }
 }

@@ -10,6 +10,8 @@ export interface ScenarioResult {
   ratio: number
   /** The same ratio per adjacent pair of rounds: their spread shows how noisy the machine was. */
   roundRatios: number[]
+  /** Successful responses each server gave in this scenario, warm-up included (for profiles). */
+  served: { cartage: number; baseline: number }
 }
 
 export interface DatabaseResult {

@@ -5,7 +5,7 @@
  * Env: BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (10), DB_POOL_SIZE,
  * RATE_LIMIT_PER_IP (1000000 here, so the load is not refused), ACCESS_TOKEN_TTL_SECONDS (86400
  * here, so the seeded token outlives a long run), BENCH_ONLY (scenario names), BENCH_DATABASES
- * (postgres,embedded), BENCH_CPU_PROF (directory: profile the Cartage server, see bench/profile.ts).
+ * (postgres,embedded), BENCH_CPU_PROF (directory: profile both servers, see bench/profile.ts).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -34,6 +34,9 @@ const settings = {
 }
 
 const base = (port: number | undefined) => `http://127.0.0.1:${port}`
+/** With BENCH_CPU_PROF, each server writes its .cpuprofile under <dir>/<server>. */
+const profileDir = (server: string) =>
+  process.env.BENCH_CPU_PROF ? path.join(process.env.BENCH_CPU_PROF, server) : undefined
 const loadAverage = () =>
   os
     .loadavg()
@@ -57,9 +60,11 @@ async function check(scenario: Scenario, cartage: Target, baseline: Target) {
 async function runScenario(scenario: Scenario, cartage: Target, baseline: Target): Promise<ScenarioResult> {
   await check(scenario, cartage, baseline)
   const { seconds, rounds, warmup, connections } = settings
+  // One request each in check().
+  const served = { cartage: 1, baseline: 1 }
   if (warmup > 0) {
-    await measure(cartage, warmup, connections)
-    await measure(baseline, warmup, connections)
+    served.cartage += (await measure(cartage, warmup, connections)).requests
+    served.baseline += (await measure(baseline, warmup, connections)).requests
   }
   const samples: { cartage: Sample[]; baseline: Sample[] } = { cartage: [], baseline: [] }
   for (let round = 1; round <= rounds; round++) {
@@ -79,6 +84,7 @@ async function runScenario(scenario: Scenario, cartage: Target, baseline: Target
     baseline: { median: b, rounds: samples.baseline },
     ratio: b.rps > 0 ? c.rps / b.rps : 0,
     roundRatios: samples.cartage.map((cs, i) => cs.rps / (samples.baseline[i]?.rps || Number.NaN)),
+    served: { cartage: served.cartage + c.requests, baseline: served.baseline + b.requests },
   }
 }
 
@@ -111,10 +117,10 @@ async function benchDatabase(database: DatabaseResult['database']): Promise<Data
     if (database === 'embedded' || process.env.BENCH_CPU_PROF) {
       // Profiled (BENCH_CPU_PROF) from here on only: seeding's password hashing would drown the routes.
       await cartage.stop()
-      cartage = await startServer('cartage-server.ts', env, process.env.BENCH_CPU_PROF)
+      cartage = await startServer('cartage-server.ts', env, profileDir('cartage'))
       running.push(cartage)
     }
-    const baseline = await startServer('baseline-server.ts', baselineEnv)
+    const baseline = await startServer('baseline-server.ts', baselineEnv, profileDir('baseline'))
     running.push(baseline)
 
     const results: ScenarioResult[] = []
@@ -144,6 +150,15 @@ process.stdout.write(
     `${settings.connections} connections, ${os.cpus().length} CPU(s), Node ${process.version}\n`,
 )
 for (const result of results) printDatabase(result)
+if (process.env.BENCH_CPU_PROF) {
+  for (const { database, scenarios: done } of results.filter((r) => !r.skipped)) {
+    const sum = (side: 'cartage' | 'baseline') => done.reduce((n, s) => n + s.served[side], 0)
+    process.stdout.write(
+      `${database}: profiled servers answered cartage ${sum('cartage')}, baseline ${sum('baseline')} requests ` +
+        '(bench/profile.ts --requests)\n',
+    )
+  }
+}
 
 const outDir = fileURLToPath(new URL('./results/', import.meta.url))
 mkdirSync(outDir, { recursive: true })
