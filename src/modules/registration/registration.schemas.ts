@@ -1,44 +1,26 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { AddressInput, AddressOutput } from '../../http/address.js'
 import { Email, Nullable, Uuid } from '../../http/schema-helpers.js'
 
 const text = (maxLength: number, description?: string) =>
   Type.Optional(Nullable(Type.String({ maxLength, ...(description ? { description } : {}) })))
 
-export const AddressRequest = Type.Object({
-  placeId: text(200),
-  name: text(200),
-  website: text(200),
-  fullAddress: text(500),
-  street: text(200),
-  suburb: text(100),
-  city: text(100),
-  country: text(100),
-  postcode: text(20),
-  unit: text(50),
-  number: text(50),
-  province: text(100),
-  latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
-  longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
-})
+/** The shared address plus the place fields a registration form sends (spec RegisterOrganizationAddressRequest). */
+export const AddressRequest = Type.Composite([
+  Type.Object({ placeId: text(200), name: text(200), website: text(200) }),
+  AddressInput,
+])
 export type AddressRequest = Static<typeof AddressRequest>
 
-export const AddressResponse = Type.Object({
-  id: Uuid(),
-  placeId: Nullable(Type.String()),
-  name: Nullable(Type.String()),
-  website: Nullable(Type.String()),
-  fullAddress: Nullable(Type.String()),
-  street: Nullable(Type.String()),
-  suburb: Nullable(Type.String()),
-  city: Nullable(Type.String()),
-  country: Nullable(Type.String()),
-  postcode: Nullable(Type.String()),
-  unit: Nullable(Type.String()),
-  number: Nullable(Type.String()),
-  province: Nullable(Type.String()),
-  latitude: Nullable(Type.Number()),
-  longitude: Nullable(Type.Number()),
-})
+export const AddressResponse = Type.Composite([
+  Type.Object({
+    id: Uuid(),
+    placeId: Nullable(Type.String()),
+    name: Nullable(Type.String()),
+    website: Nullable(Type.String()),
+  }),
+  AddressOutput,
+])
 export type AddressResponse = Static<typeof AddressResponse>
 
 export const RegisterOrganizationBusinessRequest = Type.Object({

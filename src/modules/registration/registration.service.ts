@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js'
 import { isUniqueViolation, newId, shortId, slugify } from '../../db/ids.js'
 import { applyTenantMigrations } from '../../db/migrator.js'
 import type { Tables } from '../../db/schema.js'
+import { normaliseAddress } from '../../http/address.js'
 import { conflict, type Reason, validationFailed } from '../../http/errors.js'
 import { hashPassword, passwordPolicyReasons } from '../../security/passwords.js'
 import { sendVerificationEmail } from '../email-tokens/email-verification.service.js'
@@ -31,31 +32,20 @@ function ruleReasons({ user }: RegisterOrganizationRequest): Reason[] {
   return reasons
 }
 
-const ADDRESS_FIELDS = [
-  'placeId',
-  'name',
-  'website',
-  'fullAddress',
-  'street',
-  'suburb',
-  'city',
-  'country',
-  'postcode',
-  'unit',
-  'number',
-  'province',
-] as const
-
-function toAddress(input: AddressRequest | null | undefined): AddressResponse | null {
-  if (!input) return null
-  const address: Record<string, unknown> = { id: newId() }
-  for (const field of ADDRESS_FIELDS) address[field] = input[field]?.trim() || null
-  address.latitude = input.latitude ?? null
-  address.longitude = input.longitude ?? null
-  return address as AddressResponse
-}
-
 const blankToNull = (value: string | null | undefined) => value?.trim() || null
+
+/** The shared address normalisation, plus the place fields only registration carries. */
+function toAddress(input: AddressRequest | null | undefined): AddressResponse | null {
+  const address = normaliseAddress(input)
+  if (!input || !address) return null
+  return {
+    id: newId(),
+    placeId: blankToNull(input.placeId),
+    name: blankToNull(input.name),
+    website: blankToNull(input.website),
+    ...address,
+  }
+}
 
 /**
  * Creates, in one transaction, the organisation, its schema with the tenant tables, its first
