@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['test/browser/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
+    // Checks every response against the schema its route declares (test/response-check.ts).
+    setupFiles: ['test/setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -50,28 +50,37 @@ for (const scenario of selectedScenarios()) {
     const ids: string[] = []
     const fresh: Fresh = { id: (n) => (ids[n] ??= randomUUID()), now: new Date(), previous: [] }
     const send = (s: (typeof steps)[number][number]) =>
-      (s.relaxed ? relaxed : client).query(s.text, s.params(seed, fresh))
-    const results: unknown[][] = []
+      (s.relaxed ? relaxed : client).query<Record<string, unknown>>(
+        s.name
+          ? { name: s.name, text: s.text, values: s.params(seed, fresh) }
+          : { text: s.text, values: s.params(seed, fresh) },
+      )
+    const results: Record<string, unknown>[][] = []
     for (const step of steps) {
       const done = together ? await Promise.all(step.map(send)) : []
       if (!together) for (const statement of step) done.push(await send(statement))
       for (const result of done) results.push(result.rows)
       fresh.previous = done.at(-1)?.rows ?? []
     }
-    return { results }
+    return { results, body: scenario.baseline.respond ? scenario.baseline.respond(results) : { results } }
   }
   app.route({
     method: scenario.cartage.method,
     url: `/bench/${scenario.name}`,
-    handler: async () => {
-      if (together) return run(pool)
+    handler: async (_request, reply) => {
+      // Row counts per statement in a header, so bench/run.ts can check a wrong parameter (a 0).
+      const answer = (done: Awaited<ReturnType<typeof run>>) => {
+        reply.header('x-bench-rows', JSON.stringify(done.results.map((rows) => rows.length)))
+        return done.body
+      }
+      if (together) return answer(await run(pool))
       const client = await pool.connect()
       // A checked-out client's errors are ours: a connection lost at shutdown must fail the request, not the process.
       const lost = () => {}
       client.on('error', lost)
       let failed = false
       try {
-        return await run(client)
+        return answer(await run(client))
       } catch (error) {
         failed = true
         await client.query('rollback').catch(() => {})

@@ -19,10 +19,10 @@ import {
   type QueryResult,
 } from 'kysely'
 import type { Tables } from '../src/db/schema.js'
-import { findBusiness } from '../src/modules/business/business.repository.js'
-import { toBusinessResponse } from '../src/modules/business/business.service.js'
-import { toCustomer } from '../src/modules/customers/customers.read.js'
-import { listCustomers, loadCustomerResponse } from '../src/modules/customers/customers.service.js'
+import { toCustomer } from '../src/modules/customers/customers/customers.read.js'
+import { listCustomers, loadCustomerResponse } from '../src/modules/customers/customers/customers.service.js'
+import { findBusiness } from '../src/modules/organisation/business/business.repository.js'
+import { toBusinessResponse } from '../src/modules/organisation/business/business.service.js'
 import { Authenticator } from '../src/security/authenticator.js'
 import { SecretHasher } from '../src/security/secrets.js'
 import type { TokenSigner } from '../src/security/signing.js'
@@ -86,11 +86,11 @@ const routes: Record<string, Route> = {
   },
   'customer (loadCustomerResponse)': {
     run: () => loadCustomerResponse(db, scope, randomUUID()),
-    map: () => toCustomer(oneCustomer, [], []),
+    map: () => toCustomer(oneCustomer),
   },
   'customers page of 20 (listCustomers)': {
     run: () => listCustomers(db, scope, { Page: 1, PageSize: 20 }),
-    map: () => page.map((row) => toCustomer(row, [], [])),
+    map: () => page.map((row) => toCustomer(row)),
   },
 }
 

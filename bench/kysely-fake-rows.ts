@@ -41,6 +41,8 @@ export const customer = (i: number) => ({
   date_created: now,
   date_modified: now,
   customer_group_name: null,
+  contacts: [],
+  attachments: [],
 })
 
 export const page = Array.from({ length: 20 }, (_, i) => ({ ...customer(i + 1), __total: 50 }))

@@ -33,32 +33,49 @@ export function goalText(result: ScenarioResult): string {
 }
 
 export function printDatabase(result: DatabaseResult) {
-  process.stdout.write(`\n== ${result.database} ==\n`)
+  process.stdout.write(formatDatabase(result))
+}
+
+/** API key over bearer for each read measured with both (Cartage req/s, and each against its baseline). */
+function credentialRatios(result: DatabaseResult): string {
+  let text = ''
+  for (const apikey of result.scenarios.filter((s) => s.name.endsWith('-apikey'))) {
+    const bearer = result.scenarios.find((s) => s.name === apikey.name.replace(/-apikey$/, '-bearer'))
+    if (!bearer || bearer.cartage.median.rps === 0) continue
+    const ratio = apikey.cartage.median.rps / bearer.cartage.median.rps
+    text += `${apikey.name.replace(/-apikey$/, '').padEnd(NAME_WIDTH)}API key / bearer ${num(ratio, 3)}x (goal >= 0.9x: ${ratio >= 0.9 ? 'met' : 'NOT met'})\n`
+  }
+  return text
+}
+
+export function formatDatabase(result: DatabaseResult): string {
+  let out = ''
+  const write = (text: string) => {
+    out += text
+  }
+  write(`\n== ${result.database} ==\n`)
   if (result.skipped) {
-    process.stdout.write(`skipped: ${result.skipped}\n`)
-    return
+    write(`skipped: ${result.skipped}\n`)
+    return out
   }
   if (result.loadAverage)
-    process.stdout.write(
-      `load average before ${result.loadAverage.before}, after ${result.loadAverage.after}\n`,
-    )
-  process.stdout.write(`${row(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'failures'])}\n`)
+    write(`load average before ${result.loadAverage.before}, after ${result.loadAverage.after}\n`)
+  write(`${row(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'failures'])}\n`)
   for (const s of result.scenarios) {
     for (const [server, { median }] of [
       ['cartage', s.cartage],
       ['baseline', s.baseline],
     ] as const) {
       const name = server === 'cartage' ? s.name : ''
-      process.stdout.write(
+      write(
         `${row([name, server, num(median.rps), num(median.p50, 2), num(median.p99, 2), String(median.failures)])}\n`,
       )
     }
     const failed = s.cartage.median.failures + s.baseline.median.failures
-    if (failed > 0)
-      process.stdout.write(`${''.padEnd(NAME_WIDTH)}WARNING: ${failed} failed requests; not comparable\n`)
+    if (failed > 0) write(`${''.padEnd(NAME_WIDTH)}WARNING: ${failed} failed requests; not comparable\n`)
     const spread = s.roundRatios.map((r) => num(r, 2)).join(', ')
-    process.stdout.write(
-      `${''.padEnd(NAME_WIDTH)}ratio ${num(s.ratio, 3)}x  (${goalText(s)}; per round: ${spread})\n`,
-    )
+    write(`${''.padEnd(NAME_WIDTH)}ratio ${num(s.ratio, 3)}x  (${goalText(s)}; per round: ${spread})\n`)
   }
+  write(credentialRatios(result))
+  return out
 }

@@ -6,14 +6,18 @@
  * RATE_LIMIT_PER_IP (1000000 here, so the load is not refused), ACCESS_TOKEN_TTL_SECONDS (86400
  * here, so the seeded token outlives a long run), BENCH_ONLY (scenario names), BENCH_DATABASES
  * (postgres,embedded), BENCH_CPU_PROF (directory: profile both servers, see bench/profile.ts).
+ * `npm run bench -- --scale` adds the heavy scale scenarios (bench/scale.ts: 1,000,000 customers).
+ * `BENCH_DATABASES=none npm run bench -- --scale` runs only those.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import { type ServerProcess, startServer } from './children.js'
 import { measure, type Sample, summarise, type Target } from './load.js'
-import { type DatabaseResult, printDatabase, type ScenarioResult } from './report.js'
+import { type DatabaseResult, formatDatabase, printDatabase, type ScenarioResult } from './report.js'
+import { benchScale } from './scale.js'
 import { type Scenario, selectedScenarios } from './scenarios.js'
 import { seed } from './seed.js'
 import { targets } from './targets.js'
@@ -47,14 +51,25 @@ const loadAverage = () =>
 async function check(scenario: Scenario, cartage: Target, baseline: Target) {
   const send = (t: Target) => fetch(t.url, { method: t.method, headers: t.headers, body: t.body ?? null })
   const [c, b] = await Promise.all([send(cartage), send(baseline)])
-  const [cJson, bJson] = (await Promise.all([c.json(), b.json()])) as [unknown, { results?: unknown[][] }]
+  const [cJson, bJson] = await Promise.all([c.json(), b.json()])
   if (c.status !== 200 || !scenario.cartage.check(cJson))
     throw new Error(`${scenario.name}: Cartage answered ${c.status} ${JSON.stringify(cJson)}`)
-  const counts = JSON.stringify(bJson.results?.map((rows) => rows.length))
+  const counts = b.headers.get('x-bench-rows')
   if (b.status !== 200 || counts !== JSON.stringify(scenario.baseline.rows))
     throw new Error(
       `${scenario.name}: baseline answered ${b.status}, rows ${counts}: ${JSON.stringify(bJson)}`,
     )
+  // The bare route must answer the same JSON shape (same fields, first item of a page).
+  if (scenario.baseline.respond && shapeOf(cJson) !== shapeOf(bJson))
+    throw new Error(`${scenario.name}: baseline JSON differs: ${shapeOf(cJson)} vs ${shapeOf(bJson)}`)
+}
+
+/** Field names, recursively (first element of arrays): equal shapes, values aside. */
+function shapeOf(json: unknown): string {
+  if (Array.isArray(json)) return `[${json.length > 0 ? shapeOf(json[0]) : ''}]`
+  if (typeof json !== 'object' || json === null) return typeof json
+  const entries = Object.entries(json as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))
+  return `{${entries.map(([k, v]) => `${k}:${shapeOf(v)}`).join(',')}}`
 }
 
 async function runScenario(scenario: Scenario, cartage: Target, baseline: Target): Promise<ScenarioResult> {
@@ -136,6 +151,9 @@ async function benchDatabase(database: DatabaseResult['database']): Promise<Data
   }
 }
 
+/** Further sections for RESULTS.md (the scale scenarios). */
+const extraSections: string[] = []
+
 const databases = (process.env.BENCH_DATABASES ?? 'postgres,embedded').split(',').map((d) => d.trim())
 const results: DatabaseResult[] = []
 if (!databases.includes('postgres'))
@@ -145,11 +163,22 @@ else results.push({ database: 'postgres', skipped: 'DATABASE_URL is not set', sc
 if (databases.includes('embedded')) results.push(await benchDatabase('embedded'))
 else results.push({ database: 'embedded', skipped: 'not in BENCH_DATABASES', scenarios: [] })
 
-process.stdout.write(
-  `\nCartage vs bare Fastify + pg, same SQL; medians of ${settings.rounds} round(s) of ${settings.seconds} s, ` +
-    `${settings.connections} connections, ${os.cpus().length} CPU(s), Node ${process.version}\n`,
-)
+if (process.argv.includes('--scale'))
+  extraSections.push(
+    await benchScale({
+      RATE_LIMIT_PER_IP: '1000000',
+      ACCESS_TOKEN_TTL_SECONDS: '86400',
+      ...process.env,
+      LOG_LEVEL: 'silent',
+    }),
+  )
+
+const summary =
+  `Cartage vs a bare Fastify + pg route (hand-written, prepared, one statement per item or page, same JSON); ` +
+  `medians of ${settings.rounds} interleaved round(s) of ${settings.seconds} s, ${settings.connections} connections\n`
+process.stdout.write(`\n${summary}`)
 for (const result of results) printDatabase(result)
+await writeResultsMarkdown(summary, results)
 if (process.env.BENCH_CPU_PROF) {
   for (const { database, scenarios: done } of results.filter((r) => !r.skipped)) {
     const sum = (side: 'cartage' | 'baseline') => done.reduce((n, s) => n + s.served[side], 0)
@@ -168,3 +197,33 @@ writeFileSync(
   `${JSON.stringify({ finishedAt: new Date().toISOString(), settings, cpus: os.cpus().length, node: process.version, results }, null, 2)}\n`,
 )
 process.stdout.write(`\nwrote ${path.relative(process.cwd(), outFile)}\n`)
+
+/** bench/RESULTS.md: the last run's table with the machine, the date and the exact command. */
+async function writeResultsMarkdown(summary: string, done: DatabaseResult[]) {
+  let postgresVersion = 'not measured'
+  if (process.env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await client.connect()
+    postgresVersion =
+      (await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '?'
+    await client.end()
+  }
+  const env = Object.entries(process.env)
+    .filter(([name]) => name.startsWith('BENCH_') || name === 'DB_POOL_SIZE')
+    .map(([name, value]) => `${name}=${value} `)
+    .join('')
+  const url = process.env.DATABASE_URL ? 'DATABASE_URL=postgres://… ' : ''
+  const text =
+    '# Bench results (last run)\n\n' +
+    `- Date: ${new Date().toISOString()}\n` +
+    `- Command: \`${env}${url}npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`\n` +
+    `- Machine: ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ` +
+    `Node ${process.version}, PostgreSQL ${postgresVersion}, ${os.platform()} ${os.release()}\n` +
+    '- The machine is shared: compare the ratios (Cartage / baseline in the same interleaved rounds), not req/s, ' +
+    'and see the load average of each database.\n\n' +
+    `${summary}\n\`\`\`\n${done.map(formatDatabase).join('').trim()}\n\`\`\`\n` +
+    (extraSections.length ? `\n${extraSections.join('\n')}` : '')
+  const file = fileURLToPath(new URL('./RESULTS.md', import.meta.url))
+  writeFileSync(file, text)
+  process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`)
+}

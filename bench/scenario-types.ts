@@ -34,6 +34,8 @@ export interface Fresh {
 }
 
 export interface Statement {
+  /** Prepared under this name on each connection (the baseline's statements). */
+  name?: string
   /** Text as Cartage sends it; a function where it names the organisation's schema. */
   sql: string | ((seed: ResolvedSeed) => string)
   params: (seed: ResolvedSeed, fresh: Fresh) => unknown[]
@@ -70,6 +72,8 @@ export interface Scenario {
     oneConnection?: boolean
     /** Rows each statement returns, in order: a wrong parameter shows up as a 0. */
     rows: number[]
+    /** The JSON the bare route answers, built from every statement's rows; `{ results }` without. */
+    respond?: (results: Record<string, unknown>[][]) => unknown
   }
 }
 

@@ -1,5 +1,10 @@
+import { paged, single } from '../src/http/envelopes.js'
+import { toCustomer } from '../src/modules/customers/customers/customers.read.js'
+import type { CustomerRow } from '../src/modules/customers/customers/customers.repository.js'
+import type { BusinessRow } from '../src/modules/organisation/business/business.repository.js'
+import { toBusinessResponse } from '../src/modules/organisation/business/business.service.js'
 import { field, type Scenario, type Seed, type Statement } from './scenario-types.js'
-import { apiKeyLookup, childrenOf, findBusiness, findCustomer, listCustomers } from './tenant-sql.js'
+import { apiKeyLookup, findBusiness, findCustomer, listCustomers } from './tenant-sql.js'
 import { createCustomerSteps, NEW_CUSTOMER } from './write-sql.js'
 
 const PAGE_SIZE = 20
@@ -39,6 +44,8 @@ interface Read {
   check: (json: unknown) => boolean
   steps: Statement[][]
   rows: number[]
+  /** The response the bare route sends, from the rows of its last statement (the same JSON as Cartage). */
+  respond: (rows: Record<string, unknown>[]) => unknown
 }
 
 const reads: Read[] = [
@@ -48,22 +55,34 @@ const reads: Read[] = [
     check: hasData,
     steps: [[findBusiness]],
     rows: [1],
+    respond: (rows) => single('core', toBusinessResponse(rows[0] as unknown as BusinessRow)),
   },
   {
     name: 'customer',
     path: (seed) => `/api/v1/Customers/${seed.customerId}`,
     check: hasData,
-    // loadCustomerResponse: the row, its contacts and its attachments at once.
-    steps: [[findCustomer((seed) => seed.customerId), ...childrenOf(1, (seed) => [seed.customerId])]],
-    rows: [1, 0, 0],
+    // The row with its group, contacts and attachments: one statement.
+    steps: [[findCustomer((seed) => seed.customerId)]],
+    rows: [1],
+    respond: (rows) => single('core', toCustomer(rows[0] as unknown as CustomerRow)),
   },
   {
     name: 'customers',
     path: () => `/api/v1/Customers?PageSize=${PAGE_SIZE}`,
     check: listOf(PAGE_SIZE),
-    // The page (with its total), then contacts and attachments of the page at once.
-    steps: [[listCustomers(PAGE_SIZE)], childrenOf(PAGE_SIZE, (seed) => seed.pageIds)],
-    rows: [PAGE_SIZE, 0, 0],
+    // The page with its total and each customer's children: one statement.
+    steps: [[listCustomers(PAGE_SIZE)]],
+    rows: [PAGE_SIZE],
+    respond: (rows) =>
+      paged(
+        'core',
+        rows.map((row) => toCustomer(row as unknown as CustomerRow)),
+        Number(rows[0]?.total ?? 0),
+        {
+          page: 1,
+          pageSize: PAGE_SIZE,
+        },
+      ),
   },
 ]
 
@@ -82,6 +101,7 @@ const readScenarios: Scenario[] = reads.flatMap((read) =>
     baseline: {
       steps: [...credentials[kind].auth, ...read.steps],
       rows: [...credentials[kind].rows, ...read.rows],
+      respond: (results) => read.respond(results.at(-1) ?? []),
     },
   })),
 )
@@ -97,7 +117,12 @@ const writeScenario: Scenario = {
     body: () => NEW_CUSTOMER,
     check: hasData,
   },
-  baseline: { steps: createCustomerSteps, oneConnection: true, rows: [0, 1, 0, 0, 1, 0, 0, 0] },
+  baseline: {
+    steps: createCustomerSteps,
+    oneConnection: true,
+    rows: [0, 1, 0, 0, 1, 0],
+    respond: (results) => single('core', toCustomer(results[4]?.[0] as unknown as CustomerRow)),
+  },
 }
 
 /** Authenticated routes acting in the seeded business (Core API). */

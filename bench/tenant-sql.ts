@@ -1,71 +1,65 @@
 /**
- * The statements Cartage sends for the tenant scenarios, copied from the wire (bench/verify-sql.ts
- * checks them against what Cartage sends today). `s` is the organisation's schema.
+ * The baseline's hand-written statements for the tenant scenarios: what a careful engineer would
+ * write with bare `pg` — one statement for an item or a page (children aggregated with json_agg,
+ * the total from count(*) over ()), each prepared by name. `s` is the organisation's schema.
  */
 import type { Fresh, ResolvedSeed, Statement } from './scenario-types.js'
 
-const inList = (from: number, count: number) =>
-  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ')
-
-/** security/authenticator.ts `apiKey`: run on every API-key request. */
+/** The API-key lookup (the baseline has no cache: each request reads the key). */
 export const apiKeyLookup: Statement = {
+  name: 'bench-api-key',
   sql:
-    'select "k"."id", "k"."organization_id", "k"."business_id", "k"."created_by_user_id", "k"."scopes", "k"."expires_at", ' +
-    '"k"."revoked_at", "o"."schema_name", "m"."role", "r"."permissions" as "custom_permissions" from "global"."api_keys" as "k" ' +
-    'inner join "global"."organizations" as "o" on "o"."id" = "k"."organization_id" inner join "global"."memberships" as "m" ' +
-    'on "m"."organization_id" = "k"."organization_id" and "m"."user_id" = "k"."created_by_user_id" and "m"."status" = $1 ' +
-    'left join "global"."roles" as "r" on "r"."id" = "m"."custom_role_id" where "k"."key_hash" = $2',
-  params: (seed) => ['Active', seed.apiKeyHash],
+    'select k.id, k.organization_id, k.business_id, k.created_by_user_id, k.scopes, k.expires_at, k.revoked_at, ' +
+    'o.schema_name, m.role, r.permissions as custom_permissions from global.api_keys k ' +
+    'join global.organizations o on o.id = k.organization_id ' +
+    "join global.memberships m on m.organization_id = k.organization_id and m.user_id = k.created_by_user_id and m.status = 'Active' " +
+    'left join global.roles r on r.id = m.custom_role_id where k.key_hash = $1',
+  params: (seed) => [seed.apiKeyHash],
 }
 
-/** business.repository.ts `findBusiness`. */
 export const findBusiness: Statement = {
+  name: 'bench-business',
   sql: ({ schemaName: s }) =>
-    'select "id", "parent_business_id", "registered_name", "display_name", "registration_number", "email", "phone_number", ' +
-    '"website", "address", "currency", "timezone", "requires_order_integration", "requires_order_fulfillment", ' +
-    '"requires_accounting_integration", "requires_dispatch_builder", "multiple_branches", "date_created", "date_modified" ' +
-    `from "${s}"."businesses" where "id" = $1`,
+    'select id, parent_business_id, registered_name, display_name, registration_number, email, phone_number, ' +
+    'website, address, currency, timezone, requires_order_integration, requires_order_fulfillment, ' +
+    'requires_accounting_integration, requires_dispatch_builder, multiple_branches, date_created, date_modified ' +
+    `from "${s}".businesses where id = $1`,
   params: (seed) => [seed.businessId],
 }
 
-const customerColumns =
-  'select "c"."id", "c"."business_id", "c"."code", "c"."name", "c"."email", "c"."phone_number", "c"."customer_group_id", ' +
-  '"c"."type", "c"."status", "c"."billing_address", "c"."shipping_address", "c"."metadata", "c"."notes", "c"."date_created", ' +
-  '"c"."date_modified", "g"."name" as "customer_group_name"'
-const customersFrom = (s: string) =>
-  `from "${s}"."customers" as "c" left join "${s}"."customer_groups" as "g" on "g"."id" = "c"."customer_group_id" ` +
-  'where "c"."business_id" = $1 and "c"."deleted_at" is null'
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
-/** customers.repository.ts `findCustomer` (the id is a function: the write reads its new customer). */
+/** A customer row with its group's name, contacts and attachments as JSON in the API's shape. */
+const customerSelect = (s: string) =>
+  'select c.id, c.business_id, c.code, c.name, c.email, c.phone_number, c.customer_group_id, c.type, c.status, ' +
+  'c.billing_address, c.shipping_address, c.metadata, c.notes, c.date_created, c.date_modified, ' +
+  'g.name as customer_group_name, ' +
+  "coalesce((select json_agg(json_build_object('id', cc.id, 'customerId', cc.customer_id, 'firstName', cc.first_name, " +
+  "'lastName', cc.last_name, 'email', cc.email, 'phoneNumber', cc.phone_number, 'role', cc.role, 'isPrimary', cc.is_primary, " +
+  `'dateCreated', ${iso('cc.date_created')}, 'dateModified', ${iso('cc.date_modified')}) ` +
+  `order by cc.is_primary desc, cc.date_created, cc.id) from "${s}".customer_contacts cc ` +
+  "where cc.business_id = c.business_id and cc.customer_id = c.id), '[]'::json) as contacts, " +
+  "coalesce((select json_agg(json_build_object('id', a.id, 'type', a.type, 'fileId', a.file_id, 'fileName', f.file_name, " +
+  "'contentType', f.content_type, 'sizeBytes', f.size_bytes, 'title', a.title, 'url', a.url, " +
+  `'dateCreated', ${iso('a.date_created')}) order by a.date_created, a.id) from "${s}".customer_attachments a ` +
+  `left join "${s}".files f on f.id = a.file_id and f.business_id = a.business_id ` +
+  "where a.business_id = c.business_id and a.customer_id = c.id), '[]'::json) as attachments"
+const customersFrom = (s: string) =>
+  `from "${s}".customers c left join "${s}".customer_groups g on g.id = c.customer_group_id ` +
+  'where c.business_id = $1 and c.deleted_at is null'
+
+/** One customer (the id is a function: the write reads its new customer). */
 export const findCustomer = (id: (seed: ResolvedSeed, fresh: Fresh) => string): Statement => ({
-  sql: ({ schemaName: s }) => `${customerColumns} ${customersFrom(s)} and "c"."id" = $2`,
+  name: 'bench-customer',
+  sql: ({ schemaName: s }) => `${customerSelect(s)} ${customersFrom(s)} and c.id = $2`,
   params: (seed, fresh) => [seed.businessId, id(seed, fresh)],
 })
 
-/** customers.service.ts `listCustomers` through http/list-query.ts `runList`, default order, page 1. */
+/** A page in the default order with its total. */
 export const listCustomers = (pageSize: number): Statement => ({
+  name: 'bench-customers',
   sql: ({ schemaName: s }) =>
-    `${customerColumns}, count(*) over () as "__total" ${customersFrom(s)} ` +
-    'order by "c"."date_created" desc, "c"."id" limit $2 offset $3',
-  params: (seed) => [seed.businessId, pageSize, 0],
+    `${customerSelect(s)}, count(*) over () as total ${customersFrom(s)} ` +
+    'order by c.date_created desc, c.id limit $2 offset $3',
+  params: (_seed) => [_seed.businessId, pageSize, 0],
 })
-
-type Ids = (seed: ResolvedSeed, fresh: Fresh) => string[]
-
-/** customers.repository.ts `contactsOf` and `attachmentsOf` for `count` customers, sent together. */
-export const childrenOf = (count: number, ids: Ids): Statement[] => [
-  {
-    sql: ({ schemaName: s }) =>
-      `select * from "${s}"."customer_contacts" where "business_id" = $1 and "customer_id" in (${inList(2, count)}) ` +
-      'order by "is_primary" desc, "date_created", "id"',
-    params: (seed, fresh) => [seed.businessId, ...ids(seed, fresh)],
-  },
-  {
-    sql: ({ schemaName: s }) =>
-      'select "a"."id", "a"."customer_id", "a"."type", "a"."file_id", "f"."file_name", "f"."content_type", "f"."size_bytes", ' +
-      `"a"."title", "a"."url", "a"."date_created" from "${s}"."customer_attachments" as "a" left join "${s}"."files" as "f" ` +
-      'on "f"."id" = "a"."file_id" and "f"."business_id" = "a"."business_id" where "a"."business_id" = $1 ' +
-      `and "a"."customer_id" in (${inList(2, count)}) order by "a"."date_created", "a"."id"`,
-    params: (seed, fresh) => [seed.businessId, ...ids(seed, fresh)],
-  },
-]

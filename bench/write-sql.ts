@@ -1,9 +1,9 @@
 /**
- * POST /api/v1/Customers as Cartage sends it (customers.service.ts `createCustomer`): one
- * transaction on one connection. Captured from the wire; bench/verify-sql.ts checks it.
+ * POST /api/v1/Customers as a bare route would run it: one transaction on one connection, each
+ * statement prepared, and the response read back in one statement.
  */
 import type { Fresh, Statement } from './scenario-types.js'
-import { childrenOf, findCustomer } from './tenant-sql.js'
+import { findCustomer } from './tenant-sql.js'
 
 /** The request body; the insert below carries the same values. */
 export const NEW_CUSTOMER = { name: 'Bench Write', email: 'write@example.com' }
@@ -13,6 +13,7 @@ const raw = (sql: string): Statement => ({ sql, params: () => [] })
 
 /** db/sequences.ts `nextCode`. */
 const nextCode: Statement = {
+  name: 'bench-next-code',
   sql: ({ schemaName: s }) =>
     `\n    INSERT INTO "${s}"."sequences" AS s (business_id, name, last_value)\n    VALUES ($1, $2, 1)\n` +
     '    ON CONFLICT (business_id, name) DO UPDATE SET last_value = s.last_value + 1\n    RETURNING last_value',
@@ -21,6 +22,7 @@ const nextCode: Statement = {
 
 /** customers.repository.ts `insertCustomer`; the code is built from nextCode's value, as Cartage does. */
 const insertCustomer: Statement = {
+  name: 'bench-insert-customer',
   sql: ({ schemaName: s }) =>
     `insert into "${s}"."customers" ("name", "email", "phone_number", "customer_group_id", "type", "status", ` +
     '"billing_address", "shipping_address", "notes", "id", "business_id", "code", "metadata") ' +
@@ -44,6 +46,7 @@ const insertCustomer: Statement = {
 
 /** activity/traces.ts `addTrace`. */
 const addTrace: Statement = {
+  name: 'bench-add-trace',
   sql: ({ schemaName: s }) =>
     `insert into "${s}"."activity_traces" ("id", "business_id", "customer_id", "order_id", "type", "note", "source", ` +
     '"created_by_user_id", "occurred_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
@@ -65,7 +68,7 @@ export const createCustomerSteps: Statement[][] = [
   [nextCode],
   [insertCustomer],
   [addTrace],
-  // loadCustomerResponse inside the transaction: three statements at once on the one connection.
-  [findCustomer(customerId), ...childrenOf(1, (seed, fresh) => [customerId(seed, fresh)])],
+  // The response inside the transaction: one statement.
+  [findCustomer(customerId)],
   [raw('commit')],
 ]

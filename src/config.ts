@@ -33,7 +33,11 @@ export interface Config {
   trustProxy: boolean | number | string
   /** Requests per minute per client IP on the abuse-prone public routes (login, reset, registration...). */
   rateLimitPerIp: number
-  /** Attempts per 15 minutes per account (email) on login, forgot-password and reset-password. */
+  /**
+   * Login: wrong passwords per 15 minutes for one account from one client address before that
+   * pair answers 429; past as many failures from anywhere, the account's sign-ins slow down
+   * (capped delay) but are never blocked. Forgot-password: requests per 15 minutes per account.
+   */
   rateLimitPerAccount: number
   /** Largest accepted uploaded file in bytes (POST /api/files/single); larger is a 413. */
   fileMaxBytes: number
@@ -41,6 +45,17 @@ export interface Config {
   filesDir: string | undefined
   /** S3-compatible bucket for uploaded files; absent = the local directory (`filesDir`). */
   s3: S3Config | undefined
+  /** Browser origins allowed to call the APIs (CORS); empty = no cross-origin access. */
+  corsOrigins: string[]
+  /** Whether `GET /metrics` (Prometheus) is served. */
+  metricsEnabled: boolean
+  /** A separate port for `/metrics`; when set, the API ports never serve it. */
+  metricsPort: number | undefined
+  /**
+   * AES-256 key (64 hex characters or base64 of 32 bytes) that encrypts carrier credentials;
+   * absent = generated on first start into `<dataDir>/carrier-credentials.key` (mode 0600).
+   */
+  carrierCredentialsKey: Buffer | undefined
 }
 
 /** Where uploaded files go when `S3_BUCKET` is set. Credentials absent = the SDK's default chain (e.g. an instance role). */
@@ -138,6 +153,17 @@ export function loadConfig(env: Env = process.env): Config {
     fileMaxBytes: read('FILE_MAX_BYTES', 26_214_400, integer(1, 5_368_709_120)),
     filesDir: env.FILES_DIR?.trim() ? path.resolve(env.FILES_DIR.trim()) : undefined,
     s3: undefined,
+    corsOrigins: read<string[]>('CORS_ORIGINS', [], (raw) => {
+      const origins = raw
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter((origin) => origin !== '')
+      const bad = origins.find((origin) => !/^https?:\/\/[^/\s]+$/.test(origin))
+      return bad === undefined ? origins : `"${bad}" is not an origin such as https://app.example.com`
+    }),
+    metricsEnabled: read('METRICS_ENABLED', false, boolean),
+    metricsPort: read<number | undefined>('METRICS_PORT', undefined, integer(0, 65535)),
+    carrierCredentialsKey: carrierKey(env.CARRIER_CREDENTIALS_KEY, problems),
   }
   const s3Bucket = env.S3_BUCKET?.trim() || undefined
   if (s3Bucket !== undefined) {
@@ -168,6 +194,19 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.corePort !== 0 && config.corePort === config.globalPort) {
     problems.push('CORE_PORT and GLOBAL_PORT: must differ')
   }
+  if (config.metricsPort !== undefined && [config.corePort, config.globalPort].includes(config.metricsPort)) {
+    if (config.metricsPort !== 0) problems.push('METRICS_PORT: must differ from CORE_PORT and GLOBAL_PORT')
+  }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
+}
+
+/** The carrier credentials key; a bad value is reported without echoing it (it is a secret). */
+function carrierKey(raw: string | undefined, problems: string[]): Buffer | undefined {
+  const text = raw?.trim()
+  if (!text) return undefined
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64')
+  if (key.length === 32) return key
+  problems.push('CARRIER_CREDENTIALS_KEY: must be 32 bytes, as 64 hex characters or base64')
+  return undefined
 }

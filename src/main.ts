@@ -1,6 +1,6 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
-import pino from 'pino'
 import { buildCoreApp } from './apps/core/app.js'
 import { buildGlobalApp } from './apps/global/app.js'
 import { createServices } from './apps/services.js'
@@ -8,14 +8,8 @@ import { type Config, ConfigError, loadConfig } from './config.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate, migrationStatus } from './db/migrator.js'
 import type { HttpApp } from './http/kernel.js'
-
-// Credentials never reach the log, whatever a future log line includes.
-const REDACT = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-dispatch-api-key"]',
-  'res.headers["set-cookie"]',
-]
+import { createLogger } from './http/logging.js'
+import { startMetricsServer } from './http/metrics.js'
 
 function configOrExit(): Config {
   try {
@@ -29,13 +23,40 @@ function configOrExit(): Config {
   }
 }
 
-async function open(config: Config, name: string): Promise<Database> {
+async function open(config: Config, name: string, onLockLost?: (error: Error) => void): Promise<Database> {
   return openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     applicationName: name,
+    ...(onLockLost ? { onLockLost } : {}),
   })
+}
+
+// src/main.ts and dist/main.js both sit one level below package.json.
+const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version
+
+/**
+ * Under `npm start` the server's parent is npm. Whoever stops npm (a supervisor, a script, a
+ * closed terminal) means the server too, but npm may die without passing the signal on: when
+ * the parent goes away the process is re-parented, and the server stops as if signalled.
+ */
+function stopWhenParentExits(stop: (reason: string) => void) {
+  if (!process.env.npm_lifecycle_event) return
+  // process.ppid is read once at start-up on some Node versions: ask about the parent itself.
+  const parent = process.ppid
+  const timer = setInterval(() => {
+    try {
+      process.kill(parent, 0)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') return
+      clearInterval(timer)
+      stop('parent process exited')
+    }
+  }, 500)
+  timer.unref()
 }
 
 const describeDb = (config: Config) =>
@@ -45,46 +66,75 @@ const describeDb = (config: Config) =>
 
 async function serve(api: 'core' | 'global' | 'both') {
   const config = configOrExit()
-  const logger = pino({ level: config.logLevel, redact: REDACT })
-  const database = await open(config, `cartage-${api}`)
-  const report = await migrate(database, (done, total) => {
-    if (done % 100 === 0 || done === total) logger.info({ done, total }, 'migrating organisation schemas')
-  })
-  logger.info({ database: describeDb(config), ...report }, 'database ready')
-
-  const deps = { config, database, services: await createServices(config, database, logger) }
+  const logger = createLogger(config.logLevel)
   const apps: { name: string; app: HttpApp; port: number }[] = []
-  if (api !== 'global')
-    apps.push({ name: 'Core API', app: await buildCoreApp(deps, logger), port: config.corePort })
-  if (api !== 'core')
-    apps.push({ name: 'Global API', app: await buildGlobalApp(deps, logger), port: config.globalPort })
-  for (const entry of apps) {
-    await entry.app.listen({ host: config.host, port: entry.port })
-    const address = entry.app.server.address()
-    const port = typeof address === 'object' && address ? address.port : entry.port
-    const base = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`
-    process.stdout.write(`${entry.name}: ${base}  (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)\n`)
-  }
-
+  let database: Database | undefined
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined
   let stopping = false
-  const stop = async (signal: string) => {
+  const stop = async (reason: string, exitCode = 0) => {
     if (stopping) return
     stopping = true
-    logger.info({ signal }, 'shutting down: draining in-flight requests')
+    logger.info({ reason }, 'shutting down: draining in-flight requests')
     // A stuck request must not keep the process alive for ever.
     const timer = setTimeout(() => {
       logger.error('shutdown timed out; exiting')
       process.exit(1)
     }, 15_000)
     timer.unref()
+    metricsServer?.close()
     await Promise.allSettled(apps.map((entry) => entry.app.close()))
     logger.info('HTTP servers closed; closing the database')
-    await database.close()
+    await database?.close()
     logger.info('stopped')
-    process.exit(0)
+    process.exit(exitCode)
   }
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-  process.once('SIGINT', () => void stop('SIGINT'))
+
+  try {
+    database = await open(config, `cartage-${api}`, (error) => {
+      logger.fatal({ err: error }, 'lost the lock on the data directory; stopping')
+      void stop('data directory lock lost', 1)
+    })
+    const ready = database
+    const report = await migrate(ready, (done, total) => {
+      if (done % 100 === 0 || done === total) logger.info({ done, total }, 'migrating organisation schemas')
+    })
+    logger.info({ database: describeDb(config), ...report }, 'database ready')
+
+    const deps = { config, database: ready, services: await createServices(config, ready, logger) }
+    if (api !== 'global')
+      apps.push({ name: 'Core API', app: await buildCoreApp(deps, logger), port: config.corePort })
+    if (api !== 'core')
+      apps.push({ name: 'Global API', app: await buildGlobalApp(deps, logger), port: config.globalPort })
+    for (const entry of apps) {
+      await entry.app.listen({ host: config.host, port: entry.port })
+      const address = entry.app.server.address()
+      const port = typeof address === 'object' && address ? address.port : entry.port
+      const base = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`
+      process.stdout.write(
+        `${entry.name}: ${base}  (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)\n`,
+      )
+    }
+    if (config.metricsEnabled && config.metricsPort !== undefined) {
+      metricsServer = await startMetricsServer(config.host, config.metricsPort)
+      const address = metricsServer.address()
+      logger.info(
+        { port: typeof address === 'object' && address ? address.port : config.metricsPort },
+        'metrics served',
+      )
+    }
+  } catch (error) {
+    metricsServer?.close()
+    // A failed start (port in use, bad migration) leaves nothing behind: sockets, lock, temp folders.
+    await Promise.allSettled(apps.map((entry) => entry.app.close()))
+    await database?.close().catch(() => {})
+    throw error
+  }
+
+  // With the terminal or parent gone, a log line must not crash the stop half-way (EPIPE).
+  process.stdout.on('error', () => {})
+  process.stderr.on('error', () => {})
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void stop(signal))
+  stopWhenParentExits((reason) => void stop(reason))
 }
 
 async function runMigrate() {
@@ -119,7 +169,9 @@ async function status() {
   }
 }
 
-const program = new Command('cartage').description('Cartage supply chain platform: Core API and Global API')
+const program = new Command('cartage')
+  .description('Cartage supply chain platform: Core API and Global API')
+  .version(version, '-v, --version')
 program
   .command('serve')
   .description('migrate the database, then serve the APIs')

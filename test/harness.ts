@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { InjectOptions as LightInjectOptions, LightMyRequestResponse } from 'fastify'
+import type { FastifyBaseLogger, InjectOptions as LightInjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
@@ -50,8 +50,14 @@ export async function openTestDatabase(): Promise<{
   }
 }
 
-/** Both apps over one database, exercised through Fastify's inject (the real HTTP stack, no socket). */
-export async function startTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+/**
+ * Both apps over one database, exercised through Fastify's inject (the real HTTP stack, no socket).
+ * `logger` (e.g. pino over a memory stream) lets a test read what would be logged.
+ */
+export async function startTestContext(
+  env: Record<string, string> = {},
+  options: { logger?: FastifyBaseLogger } = {},
+): Promise<TestContext> {
   const { database, dataDir, close: closeDatabase } = await openTestDatabase()
   // Generous per-IP limits: every injected request comes from one address. The rate-limit
   // tests build their own context with tight limits.
@@ -61,10 +67,11 @@ export async function startTestContext(env: Record<string, string> = {}): Promis
     dataDir,
   }
   const mailer = new MemoryMailer()
-  const services = await createServices(config, database, false, { mailer })
+  const logger = options.logger ?? false
+  const services = await createServices(config, database, logger, { mailer })
   const deps = { config, database, services }
-  const core = await buildCoreApp(deps, false)
-  const global = await buildGlobalApp(deps, false)
+  const core = await buildCoreApp(deps, logger)
+  const global = await buildGlobalApp(deps, logger)
   return {
     core,
     global,

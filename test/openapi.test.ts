@@ -13,7 +13,11 @@ interface Operation {
   requestBody?: unknown
   responses: Record<string, unknown>
 }
-type Document = { openapi: string; paths: Record<string, Record<string, Operation>> }
+type Document = {
+  openapi: string
+  paths: Record<string, Record<string, Operation>>
+  components: { schemas?: Record<string, unknown> }
+}
 
 let ctx: TestContext
 const documents: Record<'core' | 'global', Document> = {} as Record<'core' | 'global', Document>
@@ -72,5 +76,69 @@ describe('Core API operation names', () => {
       expect(id, `${row.method} ${row.path}`).toBe(row.operationId)
     }
     expect(matched).toBeGreaterThan(20)
+  })
+})
+
+describe.each([
+  [
+    'core',
+    ['CustomerResponse', 'CustomerResponseSingleResult', 'CustomerResponsePagedResult', 'ContactResponse'],
+    ['BusinessResponse', 'CreateCustomerRequest', 'CreateContactCommand', 'AddressResponse', 'CoreError'],
+  ],
+  [
+    'global',
+    ['AccessTokenResponse', 'AccessTokenResponsePagedResult', 'LoginResponse', 'SessionResponse'],
+    ['AuthenticateRequest', 'RegisterOrganizationRequest', 'ProblemDetails', 'MessageEntry'],
+  ],
+] as const)('%s API records', (api, ...expected) => {
+  it('are published under components.schemas with the contract names, once each', () => {
+    const names = Object.keys(documents[api].components.schemas ?? {})
+    expect(names).toEqual(expect.arrayContaining(expected.flat()))
+    // A second structure under one name would be published as Name2: names must stay unambiguous.
+    expect(names.filter((name) => /\d$/.test(name))).toEqual([])
+  })
+
+  it('are referenced from every operation: JSON bodies and success answers are never anonymous', () => {
+    const schemaRef = (holder: unknown) =>
+      Object.entries(
+        (holder as { content?: Record<string, { schema: Record<string, unknown> }> })?.content ?? {},
+      )
+        // JSON only: a file download or an event stream has no record to name.
+        .filter(([mediaType]) => mediaType.includes('json'))
+        .map(([, media]) => media.schema)
+        .filter((schema) => schema.format !== 'binary')
+    for (const { path, method, operation } of operations(documents[api])) {
+      const schemas = [
+        ...schemaRef(operation.requestBody),
+        ...Object.entries(operation.responses).flatMap(([, response]) => schemaRef(response)),
+      ]
+      for (const schema of schemas) {
+        const named =
+          typeof schema.$ref === 'string' ||
+          (schema.type === 'array' && typeof (schema.items as { $ref?: unknown }).$ref === 'string') ||
+          (schema.type === 'object' && !schema.properties) // a free-form dictionary
+        expect(named, `${method} ${path}: ${JSON.stringify(schema).slice(0, 120)}`).toBe(true)
+      }
+    }
+  })
+})
+
+describe('operation access', () => {
+  it('is stated on every operation: x-permission with the module code, and in words in the description', () => {
+    const list = documents.core.paths['/api/v1/Customers']?.get as Operation & {
+      description?: string
+      'x-permission'?: unknown
+    }
+    expect(list['x-permission']).toEqual({ module: 'Customers', code: 'M3', action: 'View' })
+    expect(list.description).toMatch(/^Permission: Customers View \(M3\)\. /)
+    for (const api of ['core', 'global'] as const) {
+      for (const { path, method, operation } of operations(documents[api])) {
+        if (path.startsWith('/health/')) continue // probes, outside the API surface
+        const description = (operation as { description?: string }).description ?? ''
+        expect(description, `${method} ${path}`).toMatch(
+          /^(Permission: \w+ (View|Modify|Delete) \(M\d+\)|Access: )/,
+        )
+      }
+    }
   })
 })

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -18,6 +18,8 @@ const baseEnv = () => {
     CORE_PORT: '0',
     GLOBAL_PORT: '0',
     LOG_LEVEL: 'info',
+    // Other test files register from 127.0.0.1 against the same PostgreSQL counters at the same time.
+    RATE_LIMIT_PER_IP: '100000',
   }
   const url = testDatabaseUrl()
   if (url) env.DATABASE_URL = url
@@ -107,4 +109,65 @@ describe('cartage serve', () => {
     expect(status.status).toBe(0)
     expect(status.stdout).toContain('global migrations pending: none')
   }, 120_000)
+})
+
+describe('npm start', () => {
+  // The real `npm start` (prestart build check, then the server), signalled as a supervisor would.
+  async function npmStart(dir: string) {
+    const child = spawn('npm', ['start'], { env: { ...baseEnv(), CARTAGE_DATA_DIR: dir } })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+    })
+    const started = Date.now()
+    const deadline = started + 150_000
+    while (!/Global API: (\S+)/.test(out)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start failed:\n${out}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    return {
+      child,
+      readyMs: Date.now() - started,
+      core: /Core API: (\S+)/.exec(out)?.[1] ?? '',
+      output: () => out,
+    }
+  }
+  const refused = async (url: string) =>
+    fetch(`${url}/health/live`).then(
+      () => false,
+      () => true,
+    )
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops the server when npm gets %s',
+    async (signal) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'cartage-npm-'))
+      try {
+        const started = await npmStart(dir)
+        expect((await fetch(`${started.core}/health/ready`)).status).toBe(200)
+        started.child.kill(signal)
+        const deadline = Date.now() + 20_000
+        while (!(await refused(started.core))) {
+          if (Date.now() > deadline) throw new Error(`server still up after ${signal}:\n${started.output()}`)
+          await new Promise((r) => setTimeout(r, 100))
+        }
+        // It stopped cleanly: the database was closed and the lock released.
+        await new Promise((r) => setTimeout(r, 500))
+        expect(existsSync(path.join(dir, 'cartage.lock'))).toBe(false)
+        // A built server starts again without rebuilding.
+        const again = await npmStart(dir)
+        expect(again.output()).not.toContain('built dist/')
+        again.child.kill('SIGTERM')
+        const end = Date.now() + 20_000
+        while (!(await refused(again.core)) && Date.now() < end) await new Promise((r) => setTimeout(r, 100))
+        expect(await refused(again.core)).toBe(true)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+    400_000,
+  )
 })

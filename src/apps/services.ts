@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
+import { ChangeListener } from '../db/change-listener.js'
 import type { Database } from '../db/database.js'
 import { createMailer, type Mailer } from '../mail/mailer.js'
-import { Authenticator } from '../security/authenticator.js'
+import { Authenticator, CREDENTIAL_CHANNEL } from '../security/authenticator.js'
 import { RateLimiter } from '../security/rate-limiter.js'
 import { loadSecretHasher, type SecretHasher } from '../security/secrets.js'
 import { TokenSigner } from '../security/signing.js'
@@ -30,7 +31,13 @@ export async function createServices(
   return {
     signer,
     hasher,
-    authenticator: new Authenticator(database.db, signer, hasher, onBackgroundError),
+    authenticator: new Authenticator(
+      database.db,
+      signer,
+      hasher,
+      onBackgroundError,
+      new ChangeListener(database, CREDENTIAL_CHANNEL),
+    ),
     mailer:
       overrides.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger }),

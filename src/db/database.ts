@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
+import { usePreparedStatements } from './prepared.js'
 import type { Tables } from './schema.js'
 
 // Counts come back as int8; they always fit in a JS number here. Money and quantities
@@ -19,6 +20,8 @@ export interface Database {
    */
   relaxedDb: Kysely<Tables>
   pool: pg.Pool
+  /** Runs `task` first when the database is closed (e.g. to end a listening connection). */
+  atClose(task: () => Promise<void>): void
   close(): Promise<void>
 }
 
@@ -28,6 +31,8 @@ export interface DatabaseOptions {
   dataDir: string
   poolSize: number
   applicationName?: string
+  /** Embedded only: called if the data-directory lock is lost while the database is open. */
+  onLockLost?: (error: Error) => void
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -39,6 +44,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.databaseUrl,
       max: options.poolSize,
       application_name: options.applicationName ?? 'cartage',
+      // Retired after 10 minutes, so the statements each one prepared (db/prepared.ts) follow current use.
+      maxLifetimeSeconds: 600,
     })
     relaxedPool = new pg.Pool({
       connectionString: options.databaseUrl,
@@ -48,7 +55,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     })
     relaxedPool.on('error', () => {})
   } else {
-    embedded = await startEmbeddedServer(options.dataDir)
+    embedded = await startEmbeddedServer(
+      options.dataDir,
+      options.onLockLost ? { onLockLost: options.onLockLost } : {},
+    )
     // PGlite is one connection: a pool of one serialises statements and keeps a
     // transaction's statements together, so concurrent requests never interleave.
     pool = new pg.Pool({
@@ -61,16 +71,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
+  usePreparedStatements(pool)
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
   const relaxedDb = relaxedPool
     ? new Kysely<Tables>({ dialect: new PostgresDialect({ pool: relaxedPool }) })
     : db
+  const closing: (() => Promise<void>)[] = []
   return {
     kind: embedded ? 'embedded' : 'postgres',
     db,
     relaxedDb,
     pool,
+    atClose(task) {
+      closing.push(task)
+    },
     async close() {
+      await Promise.all(closing.splice(0).map((task) => task().catch(() => {})))
       if (relaxedDb !== db) await relaxedDb.destroy()
       await db.destroy()
       await embedded?.stop()

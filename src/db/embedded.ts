@@ -1,7 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js'
 import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker.js'
 
 export interface EmbeddedServer {
@@ -10,16 +13,30 @@ export interface EmbeddedServer {
   stop(): Promise<void>
 }
 
+export interface EmbeddedOptions {
+  /** Called if the data-directory lock is lost while open (another process took it over). */
+  onLockLost?: (error: Error) => void
+}
+
 /**
  * Starts PGlite in a worker thread. Under tsx/vitest the worker is TypeScript, so it is
  * started through the tsx loader; from the build it is plain JavaScript.
  */
-export async function startEmbeddedServer(dataDir: string): Promise<EmbeddedServer> {
-  if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true })
-  // A private directory keeps the socket path short (Unix limit ~107 bytes) and unreachable to others.
-  const socketDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-pg-'))
-  const workerData: PgliteWorkerData = { dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') }
-  const source = import.meta.url.endsWith('.ts')
+const source = import.meta.url.endsWith('.ts')
+
+/** initdb in a short-lived process, so the server never carries its memory (see pglite-init). */
+async function createDataDir(dataDir: string) {
+  const script = new URL(`./pglite-init.${source ? 'ts' : 'js'}`, import.meta.url)
+  const args = [...(source ? ['--import', 'tsx'] : []), script.pathname, dataDir]
+  try {
+    await promisify(execFile)(process.execPath, args, { timeout: 120_000 })
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim()
+    throw new Error(`embedded database failed to create ${dataDir}: ${stderr || String(error)}`)
+  }
+}
+
+function startWorker(workerData: PgliteWorkerData) {
   const script = new URL(`./pglite-worker.${source ? 'ts' : 'js'}`, import.meta.url)
   const worker = source
     ? new Worker(
@@ -38,19 +55,73 @@ export async function startEmbeddedServer(dataDir: string): Promise<EmbeddedServ
         resolve(m)
       })
     })
+  return { worker, next }
+}
+
+async function runWorker(workerData: PgliteWorkerData) {
+  const { worker, next } = startWorker(workerData)
   const first = await next()
   if (first.type === 'error') {
     await worker.terminate()
-    throw new Error(`embedded database failed to open ${dataDir}: ${first.message}`)
+    throw new Error(`embedded database failed to open ${workerData.dataDir}: ${first.message}`)
   }
-  return {
-    socketDir,
-    async stop() {
-      const closed = next()
-      worker.postMessage('close')
-      await closed
-      await worker.terminate()
-      rmSync(socketDir, { recursive: true, force: true })
-    },
+  return { worker, next }
+}
+
+// Socket directories still open, removed on any exit path (even process.exit after a failed start).
+const openSocketDirs = new Set<string>()
+let exitHookInstalled = false
+function trackSocketDir(dir: string) {
+  openSocketDirs.add(dir)
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.once('exit', () => {
+    for (const d of openSocketDirs) rmSync(d, { recursive: true, force: true })
+  })
+}
+function removeSocketDir(dir: string) {
+  openSocketDirs.delete(dir)
+  rmSync(dir, { recursive: true, force: true })
+}
+
+const defaultLockLost = (error: Error) =>
+  process.stderr.write(`cartage: lost the data directory lock: ${error.message}\n`)
+
+export async function startEmbeddedServer(
+  dataDir: string,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedServer> {
+  let lock: DataDirLock | undefined
+  if (dataDir !== 'memory://') {
+    mkdirSync(dataDir, { recursive: true })
+    // Before anything reads the directory: a second process stops here.
+    lock = await lockDataDir(dataDir, options.onLockLost ?? defaultLockLost)
+  }
+  let socketDir: string | undefined
+  try {
+    if (dataDir !== 'memory://' && !existsSync(path.join(dataDir, 'PG_VERSION'))) await createDataDir(dataDir)
+    // A private directory keeps the socket path short (Unix limit ~107 bytes) and unreachable to others.
+    socketDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-pg-'))
+    trackSocketDir(socketDir)
+    const { worker, next } = await runWorker({ dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') })
+    const ownSocketDir = socketDir
+    return {
+      socketDir,
+      async stop() {
+        try {
+          const closed = next()
+          worker.postMessage('close')
+          await closed
+          await worker.terminate()
+        } finally {
+          removeSocketDir(ownSocketDir)
+          await lock?.release()
+        }
+      },
+    }
+  } catch (error) {
+    if (socketDir) removeSocketDir(socketDir)
+    await lock?.release()
+    throw error
   }
 }

@@ -16,12 +16,22 @@ export interface PgliteWorkerData {
 
 export type PgliteWorkerMessage = { type: 'ready' } | { type: 'error'; message: string } | { type: 'closed' }
 
+/**
+ * Memory: PGlite's defaults (shared_buffers 128 MB, touched at start inside the WASM heap, and
+ * room for 100 connections) cost ~280 MB for one connection. 16 MB of shared buffers still holds
+ * a small business's hot data; the operating system's page cache serves the rest.
+ */
+const START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...['-c', 'shared_buffers=16MB', '-c', 'max_connections=8'],
+]
+
 const { dataDir, socketPath } = workerData as PgliteWorkerData
 const port = parentPort
 if (!port) throw new Error('pglite-worker must run as a worker thread')
 
 try {
-  const db = await PGlite.create(dataDir)
+  const db = await PGlite.create(dataDir, { startParams: START_PARAMS })
   const server = new PGLiteSocketServer({ db, path: socketPath })
   await server.start()
   port.on('message', async (message: unknown) => {

@@ -1,4 +1,6 @@
 import type { ColumnType, Generated } from 'kysely'
+import type { DeliveryTenantTables } from './delivery-schema.js'
+import type { ManufacturingTenantTables } from './manufacturing-schema.js'
 import type { CustomerTenantTables } from './tenant-schema.js'
 
 /** Timestamps default in SQL, come back as Date. */
@@ -84,7 +86,7 @@ export interface BusinessesTable {
 }
 
 /** Tables inside every organisation schema; queried through `db.withSchema(schemaName)`. */
-export interface TenantTables extends CustomerTenantTables {
+export interface TenantTables extends CustomerTenantTables, ManufacturingTenantTables, DeliveryTenantTables {
   businesses: BusinessesTable
 }
 
@@ -178,6 +180,11 @@ export interface RateLimitsTable {
   hits: number
 }
 
+export interface UsedSelectionTokensTable {
+  jti: string
+  expires_at: Date
+}
+
 export interface CredentialTables {
   'global.instance_secrets': InstanceSecretsTable
   'global.signing_keys': SigningKeysTable
@@ -188,4 +195,5 @@ export interface CredentialTables {
   'global.api_keys': ApiKeysTable
   'global.email_tokens': EmailTokensTable
   'global.rate_limits': RateLimitsTable
+  'global.used_selection_tokens': UsedSelectionTokensTable
 }

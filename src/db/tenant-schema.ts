@@ -145,6 +145,18 @@ export interface ShipmentsTable {
   fulfillment_cost: ColumnType<string, number | string | undefined, number | string>
   scheduled_date: Date | null
   delivered_at: Date | null
+  dimension_preset_id: string | null
+  volume: OptionalDecimal
+  notes: string | null
+  delivery_plan_id: string | null
+  stop_sequence: number | null
+  assigned_at: Date | null
+  dispatched_at: Date | null
+  failed_at: Date | null
+  returned_at: Date | null
+  cancelled_at: Date | null
+  fail_reason: string | null
+  proof: OptionalJson<Record<string, unknown>>
   date_created: Stamp
   date_modified: Stamp
 }

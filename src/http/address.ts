@@ -4,34 +4,40 @@ import { Nullable } from './schema-helpers.js'
 const part = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })))
 
 /** The address shape used everywhere (brief: Address). All parts optional; coordinates in WGS84. */
-export const AddressInput = Type.Object({
-  fullAddress: part(500),
-  unit: part(50),
-  number: part(50),
-  street: part(200),
-  suburb: part(100),
-  city: part(100),
-  province: part(100),
-  postcode: part(20),
-  country: part(100),
-  latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
-  longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
-})
+export const AddressInput = Type.Object(
+  {
+    fullAddress: part(500),
+    unit: part(50),
+    number: part(50),
+    street: part(200),
+    suburb: part(100),
+    city: part(100),
+    province: part(100),
+    postcode: part(20),
+    country: part(100),
+    latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
+    longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
+  },
+  { title: 'AddressRequest' },
+)
 export type AddressInput = Static<typeof AddressInput>
 
-export const AddressOutput = Type.Object({
-  fullAddress: Nullable(Type.String()),
-  unit: Nullable(Type.String()),
-  number: Nullable(Type.String()),
-  street: Nullable(Type.String()),
-  suburb: Nullable(Type.String()),
-  city: Nullable(Type.String()),
-  province: Nullable(Type.String()),
-  postcode: Nullable(Type.String()),
-  country: Nullable(Type.String()),
-  latitude: Nullable(Type.Number()),
-  longitude: Nullable(Type.Number()),
-})
+export const AddressOutput = Type.Object(
+  {
+    fullAddress: Nullable(Type.String()),
+    unit: Nullable(Type.String()),
+    number: Nullable(Type.String()),
+    street: Nullable(Type.String()),
+    suburb: Nullable(Type.String()),
+    city: Nullable(Type.String()),
+    province: Nullable(Type.String()),
+    postcode: Nullable(Type.String()),
+    country: Nullable(Type.String()),
+    latitude: Nullable(Type.Number()),
+    longitude: Nullable(Type.Number()),
+  },
+  { title: 'AddressResponse' },
+)
 export type AddressOutput = Static<typeof AddressOutput>
 
 const TEXT_PARTS = [

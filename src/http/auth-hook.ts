@@ -7,7 +7,7 @@ import { AppError } from './errors.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Routes outside the API surface need no declaration. */
-const UNDECLARED_OK = /^\/(docs|openapi\.json|health)(\/|$)/
+const UNDECLARED_OK = /^(\/(docs|openapi\.json|health|metrics)(\/|$)|\*$)/
 
 /** One row of the permission table: what each API route requires (read by the permission matrix test). */
 export interface DeclaredRoute {

@@ -51,7 +51,16 @@ const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_content_length',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE_PARAMS: 'unsupported_media_type',
+  FST_ERR_HANDLER_TIMEOUT: 'timeout',
 }
+
+/** `Payload Too Large` -> `payload_too_large`: the code of a framework error without its own. */
+const codeOfStatus = (status: number) =>
+  (STATUS_CODES[status] ?? 'bad_request')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')
 
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error
@@ -64,15 +73,46 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
       reasonsFromValidation(fe.validation, fe.validationContext),
     )
   }
+  if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return new AppError(400, 'validation_failed', 'The request is not valid.', [
+      { field: 'body', message: 'is required' },
+    ])
+  }
   if (error instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new AppError(400, 'malformed_json', 'The request body is not valid JSON.')
   }
   const status = fe.statusCode
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new AppError(status, (fe.code && FASTIFY_CODES[fe.code]) ?? 'bad_request', fe.message)
+    return new AppError(status, (fe.code && FASTIFY_CODES[fe.code]) ?? codeOfStatus(status), fe.message)
+  }
+  if (fe.code === 'FST_ERR_HANDLER_TIMEOUT') {
+    return new AppError(503, 'timeout', 'The request took too long to handle.')
   }
   return new AppError(500, 'internal_error', 'An error occurred in the service.')
 }
+
+/** The serialised error body of the flavour: the Core body or problem details. */
+export function errorBody(flavor: ApiFlavor, error: AppError): { contentType: string; body: string } {
+  if (flavor === 'core') {
+    return {
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify({ message: error.message, code: error.code, reasons: [...error.reasons] }),
+    }
+  }
+  return {
+    contentType: 'application/problem+json; charset=utf-8',
+    body: JSON.stringify(problemDetails(error)),
+  }
+}
+
+const problemDetails = (error: AppError) => ({
+  type: `https://cartage.dev/problems/${error.code.replace(/_/g, '-')}`,
+  title: STATUS_CODES[error.status] ?? 'Error',
+  status: error.status,
+  detail: error.message,
+  code: error.code,
+  ...(error.reasons.length > 0 ? { errors: [...error.reasons] } : {}),
+})
 
 export function sendError(flavor: ApiFlavor, reply: FastifyReply, error: AppError) {
   const retryAfter = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds
@@ -82,17 +122,7 @@ export function sendError(flavor: ApiFlavor, reply: FastifyReply, error: AppErro
       .code(error.status)
       .send({ message: error.message, code: error.code, reasons: [...error.reasons] })
   }
-  return reply
-    .code(error.status)
-    .type('application/problem+json')
-    .send({
-      type: `https://cartage.dev/problems/${error.code.replace(/_/g, '-')}`,
-      title: STATUS_CODES[error.status] ?? 'Error',
-      status: error.status,
-      detail: error.message,
-      code: error.code,
-      ...(error.reasons.length > 0 ? { errors: [...error.reasons] } : {}),
-    })
+  return reply.code(error.status).type('application/problem+json').send(problemDetails(error))
 }
 
 export function installErrorHandling(app: FastifyInstance, flavor: ApiFlavor) {

@@ -304,7 +304,9 @@ describe('health and docs', () => {
     expect(document.openapi).toBe('3.1.0')
     const operation = document.paths['/api/v1/Things'].post
     expect(operation.operationId).toBe('CreateThing')
-    const schema = operation.requestBody.content['application/json'].schema
+    // The body is published under components.schemas and referenced from the operation.
+    const ref = operation.requestBody.content['application/json'].schema.$ref as string
+    const schema = document.components.schemas[ref.replace('#/components/schemas/', '')]
     expect(schema.properties.priority.enum).toEqual(['Low', 'Medium', 'High', 'Maximum'])
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '500']))
   })

@@ -7,11 +7,18 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDe
 import type { Database } from '../db/database.js'
 import type { Authenticator } from '../security/authenticator.js'
 import { installAuthentication } from './auth-hook.js'
-import { enumKeywordPlugin } from './enums.js'
+import { installCors } from './cors.js'
 import type { ApiFlavor } from './envelopes.js'
-import { installErrorHandling } from './error-handler.js'
+import { installErrorHandling, sendError } from './error-handler.js'
+import { AppError } from './errors.js'
+import { frameworkErrorOptions, installErrorShapeFallback } from './framework-errors.js'
+import { declareFrameworkResponses } from './framework-responses.js'
 import { registerHealthRoutes } from './health.js'
-import { enumsForOpenApi } from './openapi.js'
+import { inputValidatorFactory, installInputRules } from './input-rules.js'
+import { RedactingLogController, withRedaction } from './logging.js'
+import { installMetrics, type MetricsOptions } from './metrics.js'
+import { publishedOpenApi } from './openapi.js'
+import { DOCS_CSP, installSecurityHeaders } from './security-headers.js'
 
 export type HttpApp = FastifyInstance<
   RawServerDefault,
@@ -32,6 +39,8 @@ export interface HttpAppOptions {
   trustProxy?: boolean | number | string
   securitySchemes: Record<string, unknown>
   tags: { name: string; description: string }[]
+  /** Browser and operator settings (CORS origins, metrics); absent = none. */
+  web?: { corsOrigins: readonly string[] } & MetricsOptions
 }
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops
@@ -46,12 +55,16 @@ const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // Redaction lives here, so no app can log a request without it (see logging.ts).
+    ...(options.logger ? { loggerInstance: withRedaction(options.logger) } : { logger: false }),
+    logController: new RedactingLogController(),
     bodyLimit: options.bodyLimit,
     // A hop count trusts that many proxies nearest to us.
     trustProxy:
       typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
-    return503OnClosing: true,
+    // While draining, the 503 comes from the onRequest hook below, in the API's error shape.
+    return503OnClosing: false,
+    ...frameworkErrorOptions(options.flavor),
     forceCloseConnections: 'idle',
     requestIdHeader: false,
     genReqId: (req) => {
@@ -59,10 +72,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
     },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
-    ajv: {
-      customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true },
-      plugins: [enumKeywordPlugin],
-    },
+    // Input rules (no coercion of JSON bodies, names matched regardless of case...): input-rules.ts.
+    schemaController: { compilersFactory: { buildValidator: inputValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Spec: bodies arrive as application/json, text/json or application/*+json; all parse the same way.
@@ -77,11 +88,25 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   })
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id)
+    if (closing) {
+      void reply.header('connection', 'close')
+      return sendError(
+        options.flavor,
+        reply,
+        new AppError(503, 'shutting_down', 'The service is shutting down.'),
+      )
+    }
   })
   app.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('connection', 'close')
   })
   installErrorHandling(app, options.flavor)
+  declareFrameworkResponses(app, options.flavor)
+  installErrorShapeFallback(app, options.flavor)
+  installInputRules(app)
+  await installSecurityHeaders(app)
+  await installCors(app, options.flavor, options.web?.corsOrigins ?? [])
+  installMetrics(app, options.flavor, options.database.pool, options.web)
   installAuthentication(app, options.flavor, options.authenticator)
 
   await app.register(swagger, {
@@ -92,13 +117,15 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       tags: [...options.tags, { name: 'Health', description: 'Liveness and readiness probes' }],
     },
     transformObject: (documentObject) =>
-      enumsForOpenApi(
+      publishedOpenApi(
         'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject,
+        app.accessTable,
       ),
   })
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { deepLinking: true, docExpansion: 'list' },
+    staticCSP: DOCS_CSP,
   })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   registerHealthRoutes(app, options.database, options.flavor)

@@ -2,8 +2,8 @@ import { type Static, type TSchema, type TUnsafe, Type } from '@sinclair/typebox
 
 /**
  * A value that may be JSON null. Written as `type: [T, 'null']` rather than `anyOf`, because with
- * Ajv's type coercion an `anyOf` would quietly turn an invalid 0, "" or false into null instead of
- * rejecting it.
+ * Ajv's type coercion (query strings and paths; bodies are not coerced) an `anyOf` would quietly
+ * turn an invalid 0, "" or false into null instead of rejecting it.
  */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
   const { type } = schema as { type?: unknown }

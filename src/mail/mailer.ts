@@ -15,7 +15,7 @@ export interface Mailer {
 
 /**
  * SMTP when `SMTP_URL` is set. Otherwise each message becomes an `.eml` file under
- * `<dataDir>/mail/` so a local user can open the links; the log names the file, never the
+ * `<dataDir>/mail/`, with a plain `.txt` copy beside it, so a local user can open the links; the log names the file, never the
  * link, because links carry single-use secrets.
  */
 export function createMailer(options: {
@@ -43,6 +43,10 @@ export function createMailer(options: {
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`,
       )
       await writeFile(file, info.message as Buffer, { mode: 0o600 })
+      // The .eml is quoted-printable, whose soft line breaks cut long links in two: a plain copy
+      // beside it can be read and its links copied as they are.
+      const plain = `From: ${options.from}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`
+      await writeFile(file.replace(/\.eml$/, '.txt'), plain, { mode: 0o600 })
       if (options.logger)
         options.logger.info(
           { to: message.to, subject: message.subject, file },

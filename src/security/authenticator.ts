@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import type { ChangeListener } from '../db/change-listener.js'
 import type { Tables } from '../db/schema.js'
 import { AppError } from '../http/errors.js'
 import type { AuthContext } from './auth-context.js'
@@ -14,6 +15,8 @@ export const SESSION_STATE_TTL_MS = 1_000
 /** `lastUsedAt` of an API key is written at most this often per process, not on every request. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000
 const CACHE_LIMIT = 20_000
+/** Notified on commit of any change to a key's rights (global migration notify-credential-changes). */
+export const CREDENTIAL_CHANNEL = 'cartage_credentials'
 
 export const authErrors = {
   missing: () =>
@@ -59,13 +62,18 @@ interface BearerState {
 export class Authenticator {
   private readonly bearerStates = new Map<string, { state: BearerState | null; readAt: number }>()
   private readonly lastUsedWrites = new Map<string, number>()
+  /** Keyed by the key as sent: a hit skips the HMAC too. Only valid keys are stored. */
+  private readonly apiKeys = new Map<string, { context: AuthContext; expiresAt: number | null }>()
 
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly signer: TokenSigner,
     private readonly hasher: SecretHasher,
     private readonly onBackgroundError: (error: unknown) => void = () => {},
-  ) {}
+    private readonly credentialChanges?: ChangeListener,
+  ) {
+    credentialChanges?.subscribe(() => this.apiKeys.clear())
+  }
 
   /** A bearer access token; `businessId` from X-Business-Id (null where the route needs none). */
   async bearer(token: string, businessId: string | null, expiredStatus: 401 | 403): Promise<AuthContext> {
@@ -147,9 +155,57 @@ export class Authenticator {
     return state
   }
 
-  /** An API key: read from the database on every request, so revocation stops it at once everywhere. */
+  /**
+   * An API key. What a key may do is cached per process while `credentialChanges` is live: every
+   * change that can narrow or end a key's rights notifies on commit (global migration
+   * notify-credential-changes) and empties the cache in every process, so revocation still stops
+   * a key at once everywhere. Without a live listener each request reads the database.
+   */
   async apiKey(key: string): Promise<AuthContext> {
-    const row = await this.db
+    const feed = this.credentialChanges
+    feed?.start()
+    // A notification already on its way in is read before the cache is trusted: one turn of the
+    // event loop's I/O phase (microseconds) instead of a database round trip.
+    if (feed?.live && this.apiKeys.has(key)) await afterPendingIo()
+    const cached = feed?.live ? this.apiKeys.get(key) : undefined
+    if (cached) {
+      if (cached.expiresAt !== null && cached.expiresAt <= Date.now()) {
+        this.apiKeys.delete(key)
+        throw authErrors.invalid()
+      }
+      this.touch(cached.context.apiKeyId ?? '')
+      return { ...cached.context }
+    }
+    const generation = feed?.generation
+    const live = feed?.live === true
+    const row = await this.readApiKey(key)
+    if (
+      !row ||
+      row.revoked_at !== null ||
+      (row.expires_at !== null && row.expires_at.getTime() <= Date.now())
+    ) {
+      throw authErrors.invalid()
+    }
+    this.touch(row.id)
+    const context = apiKeyContext(row)
+    // Stored only if nothing changed (and the listener stayed up) while the row was read.
+    if (feed && live && feed.live && feed.generation === generation) {
+      if (this.apiKeys.size >= CACHE_LIMIT) {
+        const oldest = this.apiKeys.keys().next().value
+        if (oldest !== undefined) this.apiKeys.delete(oldest)
+      }
+      this.apiKeys.set(key, { context, expiresAt: row.expires_at?.getTime() ?? null })
+    }
+    return { ...context }
+  }
+
+  /** How many keys this process trusts without reading the database (tests, metrics). */
+  get cachedApiKeys(): number {
+    return this.credentialChanges?.live ? this.apiKeys.size : 0
+  }
+
+  private async readApiKey(key: string) {
+    return this.db
       .selectFrom('global.api_keys as k')
       .innerJoin('global.organizations as o', 'o.id', 'k.organization_id')
       .innerJoin('global.memberships as m', (join) =>
@@ -173,36 +229,6 @@ export class Authenticator {
       ])
       .where('k.key_hash', '=', this.hasher.digest(key))
       .executeTakeFirst()
-    if (
-      !row ||
-      row.revoked_at !== null ||
-      (row.expires_at !== null && row.expires_at.getTime() <= Date.now())
-    ) {
-      throw authErrors.invalid()
-    }
-    this.touch(row.id)
-    // Stored as given and validated at creation; parse defensively all the same.
-    let scopes: PermissionSet | null = null
-    if (row.scopes?.trim()) {
-      try {
-        scopes = normaliseScopes(JSON.parse(row.scopes) as Record<string, number>)
-      } catch {
-        scopes = {}
-      }
-    }
-    return {
-      kind: 'apiKey',
-      userId: row.created_by_user_id,
-      organizationId: row.organization_id,
-      schemaName: row.schema_name,
-      businessId: row.business_id,
-      sessionId: null,
-      apiKeyId: row.id,
-      role: row.role,
-      isOwner: row.role === 'Owner',
-      permissions: intersect(rolePermissions(row.role, row.custom_permissions), scopes),
-      scopes,
-    }
   }
 
   private touch(apiKeyId: string) {
@@ -215,6 +241,44 @@ export class Authenticator {
       .where('id', '=', apiKeyId)
       .execute()
       .catch(this.onBackgroundError)
+  }
+}
+
+const afterPendingIo = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+interface ApiKeyRow {
+  id: string
+  organization_id: string
+  business_id: string
+  created_by_user_id: string
+  scopes: string | null
+  schema_name: string
+  role: string
+  custom_permissions: Record<string, number> | null
+}
+
+function apiKeyContext(row: ApiKeyRow): AuthContext {
+  // Stored as given and validated at creation; parse defensively all the same.
+  let scopes: PermissionSet | null = null
+  if (row.scopes?.trim()) {
+    try {
+      scopes = normaliseScopes(JSON.parse(row.scopes) as Record<string, number>)
+    } catch {
+      scopes = {}
+    }
+  }
+  return {
+    kind: 'apiKey',
+    userId: row.created_by_user_id,
+    organizationId: row.organization_id,
+    schemaName: row.schema_name,
+    businessId: row.business_id,
+    sessionId: null,
+    apiKeyId: row.id,
+    role: row.role,
+    isOwner: row.role === 'Owner',
+    permissions: intersect(rolePermissions(row.role, row.custom_permissions), scopes),
+    scopes,
   }
 }
 

@@ -13,6 +13,15 @@ export class RateLimiter {
 
   /** Counts one attempt against `key`; throws 429 (with Retry-After) past `limit` in the window. */
   async hit(key: string, limit: number, windowSeconds: number): Promise<void> {
+    const row = await this.count(key, windowSeconds)
+    if (row && row.hits > limit) throw tooManyRequests(Math.max(1, row.retry_after))
+  }
+
+  /** Counts one event against `key` and answers the count in the current window. */
+  async count(
+    key: string,
+    windowSeconds: number,
+  ): Promise<{ hits: number; retry_after: number } | undefined> {
     const { rows } = await sql<{ hits: number; retry_after: number }>`
       INSERT INTO global.rate_limits AS r (key, window_start, hits) VALUES (${key}, now(), 1)
       ON CONFLICT (key) DO UPDATE SET
@@ -25,9 +34,35 @@ export class RateLimiter {
       this.hitsSinceSweep = 0
       await sql`DELETE FROM global.rate_limits WHERE window_start < now() - interval '1 day'`.execute(this.db)
     }
-    const row = rows[0]
-    if (row && row.hits > limit) throw tooManyRequests(Math.max(1, row.retry_after))
+    return rows[0]
   }
+
+  /** The counts of `keys` in their current windows, without counting anything; absent keys are 0. */
+  async peek(keys: readonly string[], windowSeconds: number): Promise<Map<string, Window>> {
+    const rows = await this.db
+      .selectFrom('global.rate_limits')
+      .select([
+        'key',
+        'hits',
+        sql<number>`ceil(extract(epoch FROM (window_start + make_interval(secs => ${windowSeconds}) - now())))::int`.as(
+          'retry_after',
+        ),
+      ])
+      .where('key', 'in', keys)
+      .where('window_start', '>', sql<Date>`now() - make_interval(secs => ${windowSeconds})`)
+      .execute()
+    return new Map(rows.map((r) => [r.key, { hits: r.hits, retryAfterSeconds: Math.max(1, r.retry_after) }]))
+  }
+
+  /** Forgets `key` (e.g. a pair's failures after a successful sign-in). */
+  async reset(key: string): Promise<void> {
+    await this.db.deleteFrom('global.rate_limits').where('key', '=', key).execute()
+  }
+}
+
+export interface Window {
+  hits: number
+  retryAfterSeconds: number
 }
 
 /** A route hook counting every request (valid or not) against the client IP: `onRequest: limitByIp(...)`. */

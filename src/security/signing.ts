@@ -35,6 +35,8 @@ export interface AccessClaims {
 
 export interface SelectionClaims {
   userId: string
+  /** The token's own id: select-organization records it so the token works once. */
+  jti: string
   expiresAt: Date
 }
 
@@ -224,7 +226,12 @@ export class TokenSigner {
 
   async verifySelection(token: string): Promise<SelectionClaims> {
     const payload = await this.verify(token, SELECTION_AUDIENCE, SELECTION_TYPE)
-    return { userId: payload.sub as string, expiresAt: new Date((payload.exp as number) * 1000) }
+    if (typeof payload.jti !== 'string') throw new TokenError('invalid')
+    return {
+      userId: payload.sub as string,
+      jti: payload.jti,
+      expiresAt: new Date((payload.exp as number) * 1000),
+    }
   }
 
   private async verify(token: string, audience: string, typ: string): Promise<JWTPayload> {

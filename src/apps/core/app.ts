@@ -1,16 +1,29 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import { createHttpApp, type HttpApp } from '../../http/kernel.js'
-import { registerBusinessRoutes } from '../../modules/business/business.routes.js'
-import { registerCustomerAnalyticsRoutes } from '../../modules/customer-analytics/customer-analytics.routes.js'
-import { registerCustomerAttachmentRoutes } from '../../modules/customer-attachments/customer-attachments.routes.js'
-import { registerCustomerGroupRoutes } from '../../modules/customer-groups/customer-groups.routes.js'
-import { registerCustomerRoutes } from '../../modules/customers/customers.routes.js'
-import { registerFileRoutes } from '../../modules/files/files.routes.js'
-import { registerInvitationRoutes } from '../../modules/invitations/invitations.routes.js'
-import { registerMeRoutes } from '../../modules/me/me.routes.js'
-import { registerOrderRoutes } from '../../modules/orders/orders.routes.js'
-import { registerSettingsRoutes } from '../../modules/settings/settings.routes.js'
-import { registerTeamRoutes } from '../../modules/team/team.routes.js'
+import { registerCustomerAnalyticsRoutes } from '../../modules/customers/analytics/customer-analytics.routes.js'
+import { registerCustomerAttachmentRoutes } from '../../modules/customers/attachments/customer-attachments.routes.js'
+import { registerCustomerGroupRoutes } from '../../modules/customers/customer-groups/customer-groups.routes.js'
+import { registerCustomerRoutes } from '../../modules/customers/customers/customers.routes.js'
+import { registerCarrierRoutes } from '../../modules/delivery/carriers/carriers.routes.js'
+import { registerPlanRoutes } from '../../modules/delivery/plans/plans.routes.js'
+import { registerShipmentRoutes } from '../../modules/delivery/shipments/shipments.routes.js'
+import { registerVehicleRoutes } from '../../modules/delivery/vehicles/vehicles.routes.js'
+import { registerZoneRoutes } from '../../modules/delivery/zones/zones.routes.js'
+import { registerInvitationRoutes } from '../../modules/identity/invitations/invitations.routes.js'
+import { registerBomLineRoutes } from '../../modules/manufacturing/boms/bom-lines.routes.js'
+import { registerBomRoutes } from '../../modules/manufacturing/boms/boms.routes.js'
+import { registerDimensionRoutes } from '../../modules/manufacturing/dimensions/dimensions.routes.js'
+import { registerProductRoutes } from '../../modules/manufacturing/products/products.routes.js'
+import { registerStockRoutes } from '../../modules/manufacturing/stock/stock.routes.js'
+import { registerWorkOrderRoutes } from '../../modules/manufacturing/work-orders/work-orders.routes.js'
+import { registerNotificationRoutes } from '../../modules/notifications/notifications.routes.js'
+import { registerBusinessRoutes } from '../../modules/organisation/business/business.routes.js'
+import { registerFileRoutes } from '../../modules/organisation/files/files.routes.js'
+import { registerMeRoutes } from '../../modules/organisation/me/me.routes.js'
+import { registerSettingsRoutes } from '../../modules/organisation/settings/settings.routes.js'
+import { registerTeamRoutes } from '../../modules/organisation/team/team.routes.js'
+import { registerOrderRoutes } from '../../modules/sales/orders/orders.routes.js'
 import type { AppDeps } from '../deps.js'
 import { CORE_SECURITY_SCHEMES } from './security.js'
 
@@ -21,12 +34,14 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
     title: 'Cartage Core API',
     description:
       'Business data of the Cartage platform. Success bodies are SingleResult/PagedResult envelopes whose statusCode is the status name (e.g. "OK"); ' +
-      'errors are { message, code, reasons[] } with one reason per invalid field. Paths match regardless of letter case.',
+      'errors are { message, code, reasons[] } with one reason per invalid field. Paths match regardless of letter case.' +
+      ` ${INPUT_RULES_DESCRIPTION}`,
     database: deps.database,
     authenticator: deps.services.authenticator,
     logger,
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
+    web: deps.config,
     securitySchemes: CORE_SECURITY_SCHEMES,
     tags: [
       { name: 'Me', description: 'The caller and their rights' },
@@ -40,6 +55,30 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
         name: 'Customers',
         description: 'Customers with contacts, attachments, activity traces and metadata (Customers)',
       },
+      { name: 'Products', description: 'Products and their stock ledger (Products)' },
+      {
+        name: 'Boms',
+        description: 'Bills of materials: revisions, activation, multi-level cost as of a date (Products)',
+      },
+      {
+        name: 'WorkOrders',
+        description: 'Work orders: make a product from its BOM, standard vs actual cost (WorkOrders)',
+      },
+      {
+        name: 'Dimensions',
+        description: 'Package sizes: presets of the business and carrier templates (Products)',
+      },
+      {
+        name: 'DeliveryPlans',
+        description: 'Delivery plans (dispatches): codes, stops, autobatch, timeline (Shipments)',
+      },
+      { name: 'Shipments', description: 'Shipments and their status moves (Shipments)' },
+      {
+        name: 'DeliveryZones',
+        description: 'Delivery zones as GeoJSON polygons, with point lookup (Shipments)',
+      },
+      { name: 'Vehicles', description: 'The fleet: vehicles with weight and volume capacity (Vehicles)' },
+      { name: 'Notifications', description: "The caller's in-app notifications, and a live stream of them" },
       // (module tags: one line each)
     ],
   })
@@ -54,6 +93,18 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
   registerCustomerGroupRoutes(app, deps)
   registerCustomerRoutes(app, deps)
   registerCustomerAttachmentRoutes(app, deps)
+  registerProductRoutes(app, deps)
+  registerStockRoutes(app, deps)
+  registerBomRoutes(app, deps)
+  registerBomLineRoutes(app, deps)
+  registerWorkOrderRoutes(app, deps)
+  registerDimensionRoutes(app, deps)
+  registerVehicleRoutes(app, deps)
+  registerShipmentRoutes(app, deps)
+  registerZoneRoutes(app, deps)
+  registerPlanRoutes(app, deps)
+  registerCarrierRoutes(app, deps)
+  registerNotificationRoutes(app, deps)
   // (module registrations: one line each)
   return app
 }

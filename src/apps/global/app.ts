@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import { createHttpApp, type HttpApp } from '../../http/kernel.js'
-import { registerApiKeyRoutes } from '../../modules/api-keys/api-keys.routes.js'
-import { registerAuthRoutes } from '../../modules/auth/auth.routes.js'
-import { registerEmailVerificationRoutes } from '../../modules/email-tokens/email-verification.routes.js'
-import { registerCompleteInvitationRoutes } from '../../modules/invitations/complete-invitation.routes.js'
-import { registerOneTimeTokenRoutes } from '../../modules/one-time-tokens/one-time-tokens.routes.js'
-import { registerPasswordRoutes } from '../../modules/passwords/passwords.routes.js'
-import { registerRegistrationRoutes } from '../../modules/registration/registration.routes.js'
+import { registerApiKeyRoutes } from '../../modules/identity/api-keys/api-keys.routes.js'
+import { registerAuthRoutes } from '../../modules/identity/auth/auth.routes.js'
+import { registerEmailVerificationRoutes } from '../../modules/identity/email-tokens/email-verification.routes.js'
+import { registerCompleteInvitationRoutes } from '../../modules/identity/invitations/complete-invitation.routes.js'
+import { registerOneTimeTokenRoutes } from '../../modules/identity/one-time-tokens/one-time-tokens.routes.js'
+import { registerPasswordRoutes } from '../../modules/identity/passwords/passwords.routes.js'
+import { registerRegistrationRoutes } from '../../modules/identity/registration/registration.routes.js'
 import type { AppDeps } from '../deps.js'
 
 export const GLOBAL_SECURITY_SCHEMES = {
@@ -38,12 +39,14 @@ export async function buildGlobalApp(deps: AppDeps, logger: FastifyBaseLogger | 
     title: 'Cartage Global API',
     description:
       'Identity for the Cartage platform: registration, sign-in, sessions, organisation selection, password reset, one-time hand-off tokens and API keys. ' +
-      'Success bodies are SingleResult/PagedResult envelopes with a numeric statusCode; errors are RFC 9457 problem details (application/problem+json).',
+      'Success bodies are SingleResult/PagedResult envelopes with a numeric statusCode; errors are RFC 9457 problem details (application/problem+json).' +
+      ` ${INPUT_RULES_DESCRIPTION}`,
     database: deps.database,
     authenticator: deps.services.authenticator,
     logger,
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
+    web: deps.config,
     securitySchemes: GLOBAL_SECURITY_SCHEMES,
     tags: [
       { name: 'Auth', description: 'Sign-in, sessions, one-time tokens and API keys' },

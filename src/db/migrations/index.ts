@@ -6,10 +6,15 @@
 import * as createIdentityTables from './global/20261122080000-create-identity-tables.js'
 import * as createCredentialTables from './global/20261122090000-create-credential-tables.js'
 import * as makeRateLimitsUnlogged from './global/20261122150000-make-rate-limits-unlogged.js'
+import * as notifyCredentialChanges from './global/20261122220000-notify-credential-changes.js'
+import * as createUsedSelectionTokens from './global/20261123110000-create-used-selection-tokens.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
 import * as createCustomerAndOrderTables from './tenant/20261122100000-create-customer-and-order-tables.js'
 import * as addCustomerPrimaryContactIndex from './tenant/20261122120000-add-customer-primary-contact-index.js'
 import * as addOrderStatusAndCreatedIndexes from './tenant/20261122130000-add-order-status-and-created-indexes.js'
+import * as addCustomerListOrderIndexes from './tenant/20261122220000-add-customer-list-order-indexes.js'
+import * as createManufacturingTables from './tenant/20261123090000-create-manufacturing-tables.js'
+import * as createDeliveryTables from './tenant/20261123100000-create-delivery-tables.js'
 
 export interface Migration {
   name: string
@@ -20,6 +25,8 @@ export const globalMigrations: readonly Migration[] = [
   { name: '20261122080000-create-identity-tables', sql: createIdentityTables.sql },
   { name: '20261122090000-create-credential-tables', sql: createCredentialTables.sql },
   { name: '20261122150000-make-rate-limits-unlogged', sql: makeRateLimitsUnlogged.sql },
+  { name: '20261122220000-notify-credential-changes', sql: notifyCredentialChanges.sql },
+  { name: '20261123110000-create-used-selection-tokens', sql: createUsedSelectionTokens.sql },
 ]
 
 /** Run inside each organisation schema (search_path set to it), on creation and at start-up. */
@@ -28,4 +35,7 @@ export const tenantMigrations: readonly Migration[] = [
   { name: '20261122100000-create-customer-and-order-tables', sql: createCustomerAndOrderTables.sql },
   { name: '20261122120000-add-customer-primary-contact-index', sql: addCustomerPrimaryContactIndex.sql },
   { name: '20261122130000-add-order-status-and-created-indexes', sql: addOrderStatusAndCreatedIndexes.sql },
+  { name: '20261122220000-add-customer-list-order-indexes', sql: addCustomerListOrderIndexes.sql },
+  { name: '20261123090000-create-manufacturing-tables', sql: createManufacturingTables.sql },
+  { name: '20261123100000-create-delivery-tables', sql: createDeliveryTables.sql },
 ]

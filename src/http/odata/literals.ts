@@ -18,7 +18,7 @@ const EXPECTED: Record<Exclude<FieldType, 'enum'>, string> = {
   map: "a quoted string such as 'text'",
   number: 'a number such as 42 or 3.5',
   boolean: 'true or false',
-  datetime: 'a date-time with an offset such as 2026-01-31T09:15:00Z or a date such as 2026-01-31',
+  datetime: 'a date-time such as 2026-01-31T09:15:00Z (no offset: UTC) or a date such as 2026-01-31',
   uuid: 'a GUID such as 01890a5d-ac96-774b-bcce-b302099a8057',
 }
 
@@ -78,8 +78,8 @@ function enumName(literal: ValueLiteral, values: readonly string[]): string | un
 
 /**
  * Validates an ISO 8601 date or date-time and returns text PostgreSQL reads unambiguously.
- * A time needs an offset, and a bare date means midnight UTC, so the result never depends on
- * the database session's time zone. Fractional seconds are kept as written (PostgreSQL keeps µs).
+ * A time without an offset is UTC (as the API's date-times are) and a bare date means midnight
+ * UTC, so the result never depends on the database session's time zone. Fractional seconds are kept as written (PostgreSQL keeps µs).
  */
 export function normaliseDateTime(text: string): string | undefined {
   const upper = text.toUpperCase()
@@ -94,8 +94,7 @@ export function normaliseDateTime(text: string): string | undefined {
   // Year 0 does not exist for PostgreSQL; an out-of-range month gives daysInMonth 0 and fails here.
   if (y < 1 || d < 1 || d > daysInMonth) return undefined
   if (hour === undefined) return `${upper}T00:00:00Z`
-  if (offset === undefined) return undefined
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined
   if (Number(offHour) > 23 || Number(offMinute) > 59) return undefined
-  return upper
+  return offset === undefined ? `${upper}Z` : upper
 }

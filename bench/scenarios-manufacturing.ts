@@ -1,0 +1,195 @@
+/**
+ * Make-and-stock scenarios: the stock read of a product with 100,000 ledger entries, and the cost
+ * of a three-level BOM with 50 lines. Their data is inserted straight into the organisation's
+ * schema by `seedManufacturing` (100,000 movements through the API would take minutes); ids are
+ * derived from the business id, so the load generator and the baseline server agree on them
+ * without sharing state. The baseline statements are compiled from the same builders the
+ * repositories use, so the SQL is the route's own.
+ */
+import { createHash } from 'node:crypto'
+import {
+  type CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from 'kysely'
+import type pg from 'pg'
+import type { Tables } from '../src/db/schema.js'
+import { costTreeQuery } from '../src/modules/manufacturing/boms/bom-cost.repository.js'
+import { bomHeader } from '../src/modules/manufacturing/boms/bom-cost.service.js'
+import { stockAsOfQuery } from '../src/modules/manufacturing/stock/ledger.repository.js'
+import { field, type ResolvedSeed, type Scenario, type Seed, type Statement } from './scenario-types.js'
+import { apiKeyLookup } from './tenant-sql.js'
+
+export const LEDGER_ENTRIES = 100_000
+
+/** A stable id for a bench record of one business. */
+export function benchId(businessId: string, label: string): string {
+  const hex = createHash('sha1').update(`${businessId}:${label}`).digest('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+const stockProduct = (seed: Seed) => benchId(seed.businessId, 'stock-product')
+const topBom = (seed: Seed) => benchId(seed.businessId, 'bom-top')
+
+/** Compiles without a connection, exactly as Kysely compiles for the route. */
+const compiler = new Kysely<Tables>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+})
+const compiled = (query: { compile(db: Kysely<Tables>): CompiledQuery }) => query.compile(compiler)
+
+const stockRead: Statement = {
+  sql: (seed) =>
+    compiled(stockAsOfQuery(seed.schemaName, seed.businessId, stockProduct(seed), new Date())).sql,
+  params: (seed, fresh) => [
+    ...compiled(stockAsOfQuery(seed.schemaName, seed.businessId, stockProduct(seed), fresh.now)).parameters,
+  ],
+  unchecked: [0],
+}
+const bomRow: Statement = {
+  sql: (seed) => compiled(bomHeader(compiler, seed.schemaName, seed.businessId, topBom(seed))).sql,
+  params: (seed) => [
+    ...compiled(bomHeader(compiler, seed.schemaName, seed.businessId, topBom(seed))).parameters,
+  ],
+}
+/** Positions of the request's own "now" among the tree query's parameters. */
+const datePositions = compiled(costTreeQuery('s', 'b', new Date(0)))
+  .parameters.map((value, i) => (value instanceof Date ? i : -1))
+  .filter((i) => i >= 0)
+
+const costTree: Statement = {
+  sql: (seed) => compiled(costTreeQuery(seed.schemaName, topBom(seed), new Date())).sql,
+  params: (seed, fresh) => [...compiled(costTreeQuery(seed.schemaName, topBom(seed), fresh.now)).parameters],
+  unchecked: datePositions,
+}
+
+const credentials = {
+  bearer: {
+    headers: (seed: Seed) => ({
+      authorization: `Bearer ${seed.accessToken}`,
+      'x-business-id': seed.businessId,
+    }),
+    auth: [] as Statement[][],
+    rows: [] as number[],
+  },
+  apikey: {
+    headers: (seed: Seed) => ({ 'x-dispatch-api-key': seed.apiKey }),
+    auth: [[apiKeyLookup]],
+    rows: [1],
+  },
+}
+
+const reads = [
+  {
+    name: 'stock-100k',
+    path: (seed: Seed) => `/api/v1/products/${stockProduct(seed)}/stock`,
+    check: (json: unknown) => (field(field(json, 'data'), 'onHand') as number) === LEDGER_ENTRIES / 2,
+    steps: [[stockRead]],
+    rows: [1],
+  },
+  {
+    name: 'bom-cost-3-level',
+    path: (seed: Seed) => `/api/v1/bom/${topBom(seed)}/cost`,
+    check: (json: unknown) => Array.isArray(field(field(json, 'data'), 'lineItems')),
+    steps: [[bomRow, costTree]],
+    rows: [1, 60],
+  },
+]
+
+export const manufacturingScenarios: Scenario[] = reads.flatMap((read) =>
+  (['bearer', 'apikey'] as const).map((kind) => ({
+    name: `${read.name}-${kind}`,
+    kind: 'read' as const,
+    cartage: {
+      api: 'core' as const,
+      method: 'GET' as const,
+      path: read.path,
+      headers: credentials[kind].headers,
+      check: read.check,
+    },
+    baseline: {
+      steps: [...credentials[kind].auth, ...read.steps],
+      rows: [...credentials[kind].rows, ...read.rows],
+    },
+  })),
+)
+
+/**
+ * Inserts, once per business: a product with LEDGER_ENTRIES alternating receipts of 2 at 10 and
+ * issues of 1 (on hand LEDGER_ENTRIES / 2, average 10), and a three-level BOM with 50 lines:
+ * top (8 raw + 2 sub-assemblies) -> each sub-assembly (14 raw + the same sub-sub-assembly) ->
+ * sub-sub-assembly (10 raw); 60 rows in the costing tree.
+ */
+export async function seedManufacturing(pool: pg.Pool, seed: ResolvedSeed): Promise<void> {
+  const s = seed.schemaName
+  const biz = seed.businessId
+  const id = (label: string) => benchId(biz, label)
+  const exists = await pool.query(`SELECT 1 FROM "${s}".products WHERE id = $1`, [stockProduct(seed)])
+  if (exists.rowCount) return
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const product = (label: string, type: string) =>
+      client.query(
+        `INSERT INTO "${s}".products (id, business_id, sku, name, type, unit_cost) VALUES ($1, $2, $3, $4, $5, 1)`,
+        [id(label), biz, `BENCH-${label}`, `Bench ${label}`, type],
+      )
+    await product('stock-product', 'RawMaterial')
+    await client.query(
+      `INSERT INTO "${s}".stock_ledger (id, business_id, product_id, type, quantity, received_cost, unit_cost,
+         effective_date, balance, average_cost)
+       SELECT gen_random_uuid(), $1, $2, CASE WHEN g % 2 = 1 THEN 'Receipt' ELSE 'Issue' END,
+         CASE WHEN g % 2 = 1 THEN 2 ELSE -1 END, CASE WHEN g % 2 = 1 THEN 10 END, 10,
+         timestamptz '2020-01-01' + g * interval '1 minute', 2 * ((g + 1) / 2) - g / 2, 10
+       FROM generate_series(1, $3::int) AS g`,
+      [biz, stockProduct(seed), LEDGER_ENTRIES],
+    )
+    await client.query(`UPDATE "${s}".products SET on_hand = $2, average_cost = 10 WHERE id = $1`, [
+      stockProduct(seed),
+      LEDGER_ENTRIES / 2,
+    ])
+    for (let i = 0; i < 20; i++) {
+      await product(`raw-${i}`, 'RawMaterial')
+      await client.query(
+        `INSERT INTO "${s}".stock_ledger (id, business_id, product_id, type, quantity, received_cost, unit_cost, effective_date, balance, average_cost)
+         VALUES (gen_random_uuid(), $1, $2, 'Receipt', 1000, $3, $3, '2020-01-01', 1000, $3)`,
+        [biz, id(`raw-${i}`), 1 + i / 4],
+      )
+    }
+    const boms: [string, string[]][] = [
+      ['subsub', Array.from({ length: 10 }, (_, i) => `raw-${i}`)],
+      ['sub-a', [...Array.from({ length: 14 }, (_, i) => `raw-${i + 2}`), 'subsub']],
+      ['sub-b', [...Array.from({ length: 14 }, (_, i) => `raw-${i + 6}`), 'subsub']],
+      ['top', [...Array.from({ length: 8 }, (_, i) => `raw-${i + 12}`), 'sub-a', 'sub-b']],
+    ]
+    for (const [label, lines] of boms) {
+      await product(label, label === 'top' ? 'FinishedGood' : 'Component')
+      await client.query(
+        `INSERT INTO "${s}".boms (id, business_id, product_id, code, name, status, output_quantity, activated_at)
+         VALUES ($1, $2, $3, $4, $4, 'Active', 1, '2020-01-01')`,
+        [id(`bom-${label}`), biz, id(label), `BENCH-${label}`],
+      )
+      await client.query(
+        `INSERT INTO "${s}".bom_activations (product_id, bom_id, active_from) VALUES ($1, $2, '2020-01-01')`,
+        [id(label), id(`bom-${label}`)],
+      )
+      for (const [n, line] of lines.entries())
+        await client.query(
+          `INSERT INTO "${s}".bom_lines (id, bom_id, line_number, product_id, quantity, scrap_percent) VALUES (gen_random_uuid(), $1, $2, $3, $4, 5)`,
+          [id(`bom-${label}`), n + 1, id(line), 1 + (n % 3)],
+        )
+    }
+    await client.query('COMMIT')
+  } catch (error) {
+    await client.query('ROLLBACK')
+    throw error
+  } finally {
+    client.release()
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.js'
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env)
+    return []
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems]
+    throw error
+  }
+}
+
+describe('browser and operator settings', () => {
+  it('allow no origin, serve no metrics, and use no metrics port by default', () => {
+    const config = loadConfig({})
+    expect(config.corsOrigins).toEqual([])
+    expect(config.metricsEnabled).toBe(false)
+    expect(config.metricsPort).toBeUndefined()
+  })
+
+  it('read CORS_ORIGINS as a comma-separated list of origins, trailing slashes dropped', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com/, http://localhost:5173' }).corsOrigins).toEqual(
+      ['https://a.example.com', 'http://localhost:5173'],
+    )
+  })
+
+  it('refuse an origin with a path, a wildcard or no scheme, naming the variable', () => {
+    for (const bad of ['https://a.example.com/app', '*', 'a.example.com']) {
+      expect(problemsOf({ CORS_ORIGINS: bad })[0]).toMatch(/^CORS_ORIGINS=/)
+    }
+  })
+
+  it('read METRICS_ENABLED and METRICS_PORT, refusing a port the APIs use', () => {
+    const config = loadConfig({ METRICS_ENABLED: 'true', METRICS_PORT: '9464' })
+    expect(config.metricsEnabled).toBe(true)
+    expect(config.metricsPort).toBe(9464)
+    expect(problemsOf({ METRICS_ENABLED: 'maybe' })[0]).toMatch(/^METRICS_ENABLED=/)
+    expect(problemsOf({ METRICS_PORT: '8080' })[0]).toMatch(/^METRICS_PORT: must differ/)
+  })
+})

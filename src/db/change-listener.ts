@@ -1,0 +1,125 @@
+import pg from 'pg'
+import type { Database } from './database.js'
+
+const RECONNECT_DELAY_MS = 1_000
+
+/**
+ * A PostgreSQL notification channel as a signal to this process's caches. A cache may only be
+ * trusted while `live` (LISTEN is in force on a connection that is up); whenever the connection
+ * drops, subscribers are told to forget everything, and nothing is trusted again until LISTEN has
+ * succeeded on a new connection. `generation` changes on every notification and every drop, so a
+ * lookup that raced with a change can tell and not store its (possibly stale) answer.
+ *
+ * Every connection of the process's pool listens too: PostgreSQL hands a session its own
+ * notifications in the reply to the committing statement, so a change this process makes reaches
+ * its caches before the writer's `await` returns (in-process invalidation, never a race). Other
+ * processes hear it on their own listening connection (on PostgreSQL a dedicated one). The
+ * embedded database is one connection in one process: that connection is the listener.
+ */
+export class ChangeListener {
+  live = false
+  generation = 0
+  private readonly subscribers: (() => void)[] = []
+  private started = false
+  private closed = false
+  private client: pg.Client | undefined
+  private retry: NodeJS.Timeout | undefined
+  private readonly attached = new WeakSet<pg.PoolClient>()
+  private readonly onPoolConnect = (client: pg.PoolClient) => this.attach(client)
+
+  constructor(
+    private readonly database: Pick<Database, 'kind' | 'pool' | 'atClose'>,
+    private readonly channel: string,
+  ) {}
+
+  subscribe(onChange: () => void): void {
+    this.subscribers.push(onChange)
+  }
+
+  /** Idempotent; callers start it on first use, so processes that never need it hold no connection. */
+  start(): void {
+    if (this.started) return
+    this.started = true
+    this.database.atClose(() => this.close())
+    if (this.database.kind === 'postgres') this.connect()
+    this.listenOnPool()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    this.live = false
+    clearTimeout(this.retry)
+    this.database.pool.off('connect', this.onPoolConnect)
+    const client = this.client
+    this.client = undefined
+    await client?.end().catch(() => {})
+  }
+
+  private changed() {
+    this.generation++
+    for (const subscriber of this.subscribers) subscriber()
+  }
+
+  private lost() {
+    this.live = false
+    this.changed()
+  }
+
+  private connect() {
+    const options = this.database.pool.options
+    const client = new pg.Client({
+      ...options,
+      application_name: `${options.application_name ?? 'cartage'}-listener`,
+    })
+    this.client = client
+    let down = false
+    const lose = () => {
+      if (down) return
+      down = true
+      if (this.client === client) this.client = undefined
+      this.lost()
+      client.end().catch(() => {})
+      if (!this.closed) this.retry = setTimeout(() => this.connect(), RECONNECT_DELAY_MS)
+    }
+    client.on('error', lose)
+    client.on('end', lose)
+    client.on('notification', (message) => {
+      if (message.channel === this.channel) this.changed()
+    })
+    client
+      .connect()
+      .then(() => client.query(`LISTEN "${this.channel}"`))
+      .then(() => {
+        if (!down && !this.closed) this.live = true
+      }, lose)
+  }
+
+  /** Each pool connection listens; embedded, the pool's one connection decides `live`. */
+  private listenOnPool() {
+    const { pool } = this.database
+    pool.on('connect', this.onPoolConnect)
+    // Connections opened before this listener started; LISTEN queues behind whatever they run.
+    const open = (pool as unknown as { _clients?: pg.PoolClient[] })._clients ?? []
+    for (const client of open) this.attach(client)
+  }
+
+  private attach(client: pg.PoolClient) {
+    if (this.attached.has(client) || this.closed) return
+    this.attached.add(client)
+    let down = false
+    client.on('notification', (message) => {
+      if (message.channel === this.channel) this.changed()
+    })
+    const primary = this.database.kind === 'embedded'
+    client.once('end', () => {
+      down = true
+      if (primary) this.lost()
+    })
+    client.query(`LISTEN "${this.channel}"`).then(
+      () => {
+        if (primary && !down && !this.closed) this.live = true
+      },
+      () => {},
+    )
+  }
+}

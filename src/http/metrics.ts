@@ -1,0 +1,114 @@
+import { createServer, type Server } from 'node:http'
+import type { FastifyInstance } from 'fastify'
+import type pg from 'pg'
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { ApiFlavor } from './envelopes.js'
+
+/**
+ * Prometheus metrics of the process (both APIs share one registry): request counts and latency
+ * by route pattern and status, database pool use, and Node's defaults (event-loop lag, memory,
+ * CPU, GC). Off unless METRICS_ENABLED=true; with METRICS_PORT they are served only there.
+ */
+interface ProcessMetrics {
+  registry: Registry
+  requests: Counter<'api' | 'method' | 'route' | 'status'>
+  duration: Histogram<'api' | 'method' | 'route' | 'status'>
+  pools: Set<pg.Pool>
+}
+
+let metrics: ProcessMetrics | undefined
+
+function processMetrics(): ProcessMetrics {
+  if (metrics) return metrics
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 })
+  const labelNames = ['api', 'method', 'route', 'status'] as const
+  const pools = new Set<pg.Pool>()
+  const poolGauge = (name: string, help: string, read: (pool: pg.Pool) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set([...pools].reduce((sum, pool) => sum + read(pool), 0))
+      },
+    })
+  poolGauge('cartage_db_pool_connections', 'Open database connections in the pool', (p) => p.totalCount)
+  poolGauge('cartage_db_pool_idle_connections', 'Idle database connections in the pool', (p) => p.idleCount)
+  poolGauge(
+    'cartage_db_pool_waiting_requests',
+    'Queries waiting for a free connection',
+    (p) => p.waitingCount,
+  )
+  metrics = {
+    registry,
+    pools,
+    requests: new Counter({
+      name: 'cartage_http_requests_total',
+      help: 'HTTP requests answered, by API, method, route pattern and status',
+      labelNames,
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'cartage_http_request_duration_seconds',
+      help: 'Time to answer HTTP requests, by API, method, route pattern and status',
+      labelNames,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+  }
+  return metrics
+}
+
+export interface MetricsOptions {
+  metricsEnabled?: boolean
+  metricsPort?: number | undefined
+}
+
+/** Records every request of `app`; serves `GET /metrics` on it unless a separate port is set. */
+export function installMetrics(
+  app: FastifyInstance,
+  flavor: ApiFlavor,
+  pool: pg.Pool,
+  options: MetricsOptions | undefined,
+) {
+  if (!options?.metricsEnabled) return
+  const { registry, requests, duration, pools } = processMetrics()
+  pools.add(pool)
+  app.addHook('onClose', async () => {
+    pools.delete(pool)
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    // The pattern, never the raw URL: ids in paths (and unmatched URLs) would grow labels without bound.
+    const route = request.routeOptions.url ?? 'unmatched'
+    if (route === '/metrics') return
+    const labels = { api: flavor, method: request.method, route, status: String(reply.statusCode) }
+    requests.inc(labels)
+    duration.observe(labels, reply.elapsedTime / 1000)
+  })
+  if (options.metricsPort !== undefined) return
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    void reply.header('content-type', registry.contentType)
+    return registry.metrics()
+  })
+}
+
+/** The metrics alone on their own port (METRICS_PORT), for a scraper on a private network. */
+export async function startMetricsServer(host: string, port: number): Promise<Server> {
+  const { registry } = processMetrics()
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n')
+      return
+    }
+    registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n'),
+    )
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve())
+  })
+  return server
+}

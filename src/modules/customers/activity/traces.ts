@@ -1,0 +1,56 @@
+import type { Kysely, Transaction } from 'kysely'
+import { newId } from '../../../db/ids.js'
+import type { Tables } from '../../../db/schema.js'
+
+/** Kinds of trace the system writes; users may add their own types through the traces endpoint. */
+export type SystemTraceType =
+  | 'CustomerCreated'
+  | 'CustomerUpdated'
+  | 'CustomerDeleted'
+  | 'ContactAdded'
+  | 'ContactUpdated'
+  | 'ContactRemoved'
+  | 'AttachmentAdded'
+  | 'AttachmentRemoved'
+  | 'MetadataChanged'
+  | 'OrderCreated'
+  | 'OrderUpdated'
+  | 'OrderConfirmed'
+  | 'OrderFulfilled'
+  | 'OrderCancelled'
+
+export interface TraceInput {
+  businessId: string
+  customerId: string
+  orderId?: string | null
+  type: string
+  note?: string | null
+  source: 'User' | 'System'
+  userId: string | null
+  occurredAt?: Date
+}
+
+/** Appends an entry to a customer's activity timeline (in the caller's transaction, if any). */
+export async function addTrace(
+  db: Kysely<Tables> | Transaction<Tables>,
+  schemaName: string,
+  trace: TraceInput,
+): Promise<string> {
+  const id = newId()
+  await db
+    .withSchema(schemaName)
+    .insertInto('activity_traces')
+    .values({
+      id,
+      business_id: trace.businessId,
+      customer_id: trace.customerId,
+      order_id: trace.orderId ?? null,
+      type: trace.type,
+      note: trace.note ?? null,
+      source: trace.source,
+      created_by_user_id: trace.userId,
+      occurred_at: trace.occurredAt ?? new Date(),
+    })
+    .execute()
+  return id
+}

@@ -1,0 +1,249 @@
+import { type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely'
+import { newId } from '../../../db/ids.js'
+import type { Tables } from '../../../db/schema.js'
+import { nextCode } from '../../../db/sequences.js'
+import { paged } from '../../../http/envelopes.js'
+import { invalidField, notFound } from '../../../http/errors.js'
+import { type ListQuery, pageOffset, pageRequest } from '../../../http/list-params.js'
+import { type ListSpec, runList, searchCondition } from '../../../http/list-query.js'
+import { escapeLike } from '../../../http/odata/index.js'
+import { addTrace } from '../activity/traces.js'
+import { lockGroup } from '../customer-groups/customer-groups.repository.js'
+import { insertContacts } from './contacts.repository.js'
+import { changedFields, customerValues } from './customers.input.js'
+import { toCustomer } from './customers.read.js'
+import * as repository from './customers.repository.js'
+import {
+  type BulkDeleteCustomersRequest,
+  type CreateCustomerRequest,
+  CUSTOMER_STATUSES,
+  CUSTOMER_TYPES,
+  type CustomerResponse,
+  type UpdateCustomerRequest,
+} from './customers.schemas.js'
+import { addSystemTraces } from './traces.repository.js'
+
+/** What reads need of the caller. */
+export interface CustomerScope {
+  schemaName: string
+  businessId: string
+}
+/** What writes need: the user is recorded on the traces they leave. */
+export interface CustomerAuth extends CustomerScope {
+  userId: string
+}
+
+export const customerNotFound = (message = 'No customer of this business has this id.') =>
+  notFound('customer_not_found', message)
+
+const LIST: ListSpec = {
+  fields: {
+    name: { column: 'c.name', type: 'string' },
+    email: { column: 'c.email', type: 'string' },
+    phoneNumber: { column: 'c.phone_number', type: 'string' },
+    code: { column: 'c.code', type: 'string' },
+    status: { column: 'c.status', type: 'enum', enumValues: CUSTOMER_STATUSES },
+    type: { column: 'c.type', type: 'enum', enumValues: CUSTOMER_TYPES },
+    customerGroupId: { column: 'c.customer_group_id', type: 'uuid' },
+    dateCreated: { column: 'c.date_created', type: 'datetime' },
+    dateModified: { column: 'c.date_modified', type: 'datetime' },
+    metadata: { column: 'c.metadata', type: 'map' },
+  },
+  // $search is applied by customerSearch (it also matches contact names), not by runList.
+  search: [],
+  defaultOrder: [{ column: 'c.date_created', direction: 'desc' }],
+  tiebreak: 'c.id',
+}
+
+/** The customer (live, of the business) as the API returns it; 404 customer_not_found otherwise. */
+export async function loadCustomerResponse(
+  db: Kysely<Tables>,
+  auth: CustomerScope,
+  customerId: string,
+): Promise<CustomerResponse> {
+  // One statement: the row with its group, contacts and attachments (customers.repository.ts).
+  const row = await repository.findCustomer(db, auth.schemaName, auth.businessId, customerId)
+  if (!row) throw customerNotFound()
+  return toCustomer(row)
+}
+
+export async function assertCustomerExists(
+  db: Kysely<Tables>,
+  auth: CustomerScope,
+  customerId: string,
+): Promise<void> {
+  if (!(await repository.customerExists(db, auth.schemaName, auth.businessId, customerId)))
+    throw customerNotFound()
+}
+
+/** Locks the live customer for the rest of the transaction, or throws 404. */
+export async function lockLiveCustomer(
+  trx: Transaction<Tables>,
+  auth: CustomerScope,
+  customerId: string,
+  mode: 'update' | 'share' = 'update',
+) {
+  const customer = await repository.lockCustomer(trx, auth.schemaName, auth.businessId, customerId, mode)
+  if (!customer) throw customerNotFound()
+  return customer
+}
+
+/**
+ * Name, email or phone number, or the first/last/full name of one of its contacts. EXISTS keeps one
+ * row per customer, so totalCount and pages stay exact.
+ */
+function withSearch(scoped: ReturnType<typeof repository.scopedCustomers>, text: string) {
+  const pattern = `%${escapeLike(text.trim())}%`
+  const matches = (expression: RawBuilder<unknown>) =>
+    sql<SqlBool>`${expression} ilike ${pattern} escape '\\'`
+  return scoped.where((eb) =>
+    eb.or([
+      searchCondition(text, ['c.name', 'c.email', 'c.phone_number']),
+      eb.exists(
+        // A query-builder subquery (not raw SQL), so withSchema qualifies customer_contacts too.
+        eb
+          .selectFrom('customer_contacts as cc')
+          .select(sql`1`.as('one'))
+          .whereRef('cc.customer_id', '=', 'c.id')
+          .where(
+            sql<SqlBool>`(${matches(sql.ref('cc.first_name'))} or ${matches(sql.ref('cc.last_name'))}
+              or ${matches(sql`(cc.first_name || ' ' || coalesce(cc.last_name, ''))`)})`,
+          ),
+      ),
+    ]),
+  )
+}
+
+export async function listCustomers(db: Kysely<Tables>, auth: CustomerScope, query: ListQuery) {
+  const plain = !query.$filter?.trim() && !query.$search?.trim() && !query.$orderby?.trim()
+  if (plain) {
+    // The common shape, compiled once per schema; a page past the end falls through for its total.
+    const page = pageRequest(query)
+    const rows = await repository.customersInDefaultOrder(db, auth.schemaName, {
+      businessId: auth.businessId,
+      limit: page.pageSize,
+      offset: pageOffset(page),
+    })
+    if (rows.length > 0 || page.page === 1) {
+      const total = Number(rows[0]?.__total ?? 0)
+      return paged('core', rows.map(toCustomer), total, page)
+    }
+  }
+  let scoped = repository.scopedCustomers(db, auth.schemaName, auth.businessId)
+  if (query.$search?.trim()) scoped = withSearch(scoped, query.$search)
+  const { rows, total, page } = await runList(scoped, { ...query, $search: undefined }, LIST)
+  return paged('core', rows.map(toCustomer), total, page)
+}
+
+/** The group must be a live group of the business; locked so it cannot be deleted under us. */
+async function checkGroup(trx: Transaction<Tables>, auth: CustomerScope, groupId: string | null) {
+  if (groupId && !(await lockGroup(trx, auth.schemaName, auth.businessId, groupId, 'share'))) {
+    throw invalidField('customerGroupId', 'no customer group of this business has this id')
+  }
+}
+
+export async function createCustomer(db: Kysely<Tables>, auth: CustomerAuth, request: CreateCustomerRequest) {
+  const { values, metadata, contacts } = customerValues(request)
+  return db.transaction().execute(async (trx) => {
+    await checkGroup(trx, auth, values.customer_group_id)
+    const id = newId()
+    await repository.insertCustomer(trx, auth.schemaName, {
+      ...values,
+      id,
+      business_id: auth.businessId,
+      code: await nextCode(trx, auth.schemaName, auth.businessId, 'customer', 'CUS'),
+      metadata: JSON.stringify(metadata ?? {}),
+    })
+    await insertContacts(trx, auth, id, contacts)
+    await addTrace(trx, auth.schemaName, {
+      businessId: auth.businessId,
+      customerId: id,
+      type: 'CustomerCreated',
+      source: 'System',
+      userId: auth.userId,
+    })
+    return loadCustomerResponse(trx, auth, id)
+  })
+}
+
+/**
+ * Replaces the customer's editable fields (contacts have their own endpoints; metadata only when
+ * sent). A PUT that changes nothing writes nothing and leaves no trace.
+ */
+export async function updateCustomer(
+  db: Kysely<Tables>,
+  auth: CustomerAuth,
+  customerId: string,
+  request: UpdateCustomerRequest,
+) {
+  const { values, metadata } = customerValues(request)
+  return db.transaction().execute(async (trx) => {
+    const before = await lockLiveCustomer(trx, auth, customerId)
+    if (values.customer_group_id !== before.customer_group_id)
+      await checkGroup(trx, auth, values.customer_group_id)
+    const changed = changedFields(before, values, metadata)
+    if (changed.length > 0) {
+      await repository.updateCustomer(trx, auth.schemaName, auth.businessId, customerId, {
+        ...values,
+        ...(metadata ? { metadata: JSON.stringify(metadata) } : {}),
+      })
+      await addTrace(trx, auth.schemaName, {
+        businessId: auth.businessId,
+        customerId,
+        type: 'CustomerUpdated',
+        note: `Changed: ${changed.join(', ')}`,
+        source: 'System',
+        userId: auth.userId,
+      })
+    }
+    return loadCustomerResponse(trx, auth, customerId)
+  })
+}
+
+/** Soft delete: the row, its orders and its traces stay for history; the API no longer shows it. */
+export async function deleteCustomer(
+  db: Kysely<Tables>,
+  auth: CustomerAuth,
+  customerId: string,
+): Promise<boolean> {
+  await db.transaction().execute(async (trx) => {
+    const deleted = await repository.softDeleteCustomers(trx, auth.schemaName, auth.businessId, [customerId])
+    if (deleted.length === 0) throw customerNotFound()
+    await addTrace(trx, auth.schemaName, {
+      businessId: auth.businessId,
+      customerId,
+      type: 'CustomerDeleted',
+      source: 'System',
+      userId: auth.userId,
+    })
+  })
+  return true
+}
+
+/** All or nothing: one unknown, foreign or already deleted id rolls the whole request back with a 404 naming it. */
+export async function bulkDeleteCustomers(
+  db: Kysely<Tables>,
+  auth: CustomerAuth,
+  request: BulkDeleteCustomersRequest,
+): Promise<boolean> {
+  const ids = request.customerIds.map((id) => id.toLowerCase())
+  // uniqueItems compares text; the same uuid in two letter cases is still a duplicate.
+  if (new Set(ids).size !== ids.length)
+    throw invalidField('customerIds', 'must not contain the same id twice')
+  await db.transaction().execute(async (trx) => {
+    const deleted = new Set(await repository.softDeleteCustomers(trx, auth.schemaName, auth.businessId, ids))
+    const missing = ids.filter((id) => !deleted.has(id))
+    if (missing.length > 0) {
+      throw customerNotFound(
+        `No customer of this business has these ids; nothing was deleted: ${missing.join(', ')}`,
+      )
+    }
+    await addSystemTraces(
+      trx,
+      auth.schemaName,
+      { businessId: auth.businessId, userId: auth.userId, type: 'CustomerDeleted', note: 'Bulk delete' },
+      ids,
+    )
+  })
+  return true
+}

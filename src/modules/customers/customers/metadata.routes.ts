@@ -1,0 +1,38 @@
+import { CORE_SECURITY } from '../../../apps/core/security.js'
+import type { AppDeps } from '../../../apps/deps.js'
+import { businessAuthOf } from '../../../http/auth-hook.js'
+import { SingleResult, single } from '../../../http/envelopes.js'
+import { errorResponses } from '../../../http/error-responses.js'
+import type { HttpApp } from '../../../http/kernel.js'
+import { CustomerParams, CustomerResponse } from './customers.schemas.js'
+import { MetadataPatch } from './metadata.schemas.js'
+import { patchMetadata } from './metadata.service.js'
+
+export function registerMetadataRoutes(app: HttpApp, { database }: AppDeps) {
+  app.post(
+    '/api/v1/Customers/:customerId/metadata',
+    {
+      config: { access: { permission: ['Customers', 'Modify'] } },
+      schema: {
+        operationId: 'AddCustomerMetadata',
+        summary: "Add, overwrite or remove keys of a customer's metadata",
+        description:
+          'A non-null value adds or overwrites the key; a null value removes it; keys not sent are kept. At most 50 keys after the merge ' +
+          '(400 naming the keys that would be added). Leaves a MetadataChanged trace. Returns the customer.',
+        tags: ['Customers'],
+        security: CORE_SECURITY,
+        params: CustomerParams,
+        body: MetadataPatch,
+        response: {
+          200: SingleResult('core', CustomerResponse),
+          ...errorResponses('core', 400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) =>
+      single(
+        'core',
+        await patchMetadata(database.db, businessAuthOf(request), request.params.customerId, request.body),
+      ),
+  )
+}

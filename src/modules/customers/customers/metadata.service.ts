@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import { validationFailed } from '../../../http/errors.js'
+import { addTrace } from '../activity/traces.js'
+import { type CustomerAuth, customerNotFound, loadCustomerResponse } from './customers.service.js'
+import { currentMetadata, mergeMetadata } from './metadata.repository.js'
+import { METADATA_MAX_KEYS, metadataKeyReasons } from './metadata.rules.js'
+import type { MetadataPatch } from './metadata.schemas.js'
+
+function describeChange(sets: string[], removes: string[]) {
+  return [
+    sets.length > 0 ? `Set: ${sets.join(', ')}` : '',
+    removes.length > 0 ? `Removed: ${removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ')
+}
+
+/** Adds, overwrites (string value) and removes (null value) keys; returns the customer. */
+export async function patchMetadata(
+  db: Kysely<Tables>,
+  auth: CustomerAuth,
+  customerId: string,
+  patch: MetadataPatch,
+) {
+  const keyReasons = metadataKeyReasons(Object.keys(patch), '')
+  if (keyReasons.length > 0) throw validationFailed(keyReasons)
+  const entries = Object.entries(patch)
+  const sets = Object.fromEntries(entries.filter((entry): entry is [string, string] => entry[1] !== null))
+  const removes = entries.filter(([, value]) => value === null).map(([key]) => key)
+  return db.transaction().execute(async (trx) => {
+    if (!(await mergeMetadata(trx, auth, customerId, sets, removes))) {
+      const current = await currentMetadata(trx, auth, customerId)
+      if (!current) throw customerNotFound()
+      const added = Object.keys(sets).filter((key) => !Object.hasOwn(current, key))
+      throw validationFailed(
+        added.map((key) => ({
+          field: key,
+          message: `a customer has at most ${METADATA_MAX_KEYS} metadata keys; remove some (value null) before adding more`,
+        })),
+      )
+    }
+    await addTrace(trx, auth.schemaName, {
+      businessId: auth.businessId,
+      customerId,
+      type: 'MetadataChanged',
+      note: describeChange(Object.keys(sets), removes),
+      source: 'System',
+      userId: auth.userId,
+    })
+    return loadCustomerResponse(trx, auth, customerId)
+  })
+}

@@ -1,0 +1,47 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import { readSetting } from '../../organisation/settings/settings.reader.js'
+
+type Db = Kysely<Tables> | Transaction<Tables>
+
+/** yyyymmdd of a moment in UTC. */
+export const dayStamp = (at: Date) => at.toISOString().slice(0, 10).replaceAll('-', '')
+
+/**
+ * Reserves the next dispatch code of the day, `<prefix>-<yyyymmdd>-<sequence>` (prefix from the
+ * `dispatch.codePrefix` setting): one atomic upsert on the business's counter for that day, so
+ * parallel reservations never share a number, then the reservation row SaveDispatch will consume.
+ */
+export async function reserveDispatchCode(db: Db, schema: string, businessId: string, at = new Date()) {
+  const prefix = await readSetting(db, schema, businessId, 'dispatch.codePrefix')
+  const day = dayStamp(at)
+  const { rows } = await sql<{ code: string }>`
+    WITH counter AS (
+      INSERT INTO ${sql.table(`${schema}.sequences`)} AS s (business_id, name, last_value)
+      VALUES (${businessId}, ${`dispatch-${day}`}, 1)
+      ON CONFLICT (business_id, name) DO UPDATE SET last_value = s.last_value + 1
+      RETURNING last_value
+    )
+    INSERT INTO ${sql.table(`${schema}.dispatch_codes`)} (business_id, code)
+    SELECT ${businessId}, ${`${prefix}-${day}-`} || lpad(last_value::text, 4, '0') FROM counter
+    RETURNING code`.execute(db)
+  return rows[0]?.code as string
+}
+
+/** Locks a reservation of this business until commit (so two saves of one code run one after the other). */
+export async function lockReservation(
+  trx: Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  code: string,
+) {
+  const row = await trx
+    .withSchema(schema)
+    .selectFrom('dispatch_codes')
+    .select('code')
+    .where('business_id', '=', businessId)
+    .where('code', '=', code)
+    .forUpdate()
+    .executeTakeFirst()
+  return row !== undefined
+}

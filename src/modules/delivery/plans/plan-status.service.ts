@@ -1,0 +1,72 @@
+import type { Database } from '../../../db/database.js'
+import { conflict } from '../../../http/errors.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { publishDomainEvent } from '../../events/domain-events.js'
+import { invalidPlanTransition, planNotFound } from './plans.errors.js'
+import * as repository from './plans.repository.js'
+import type { DispatchResponse, PlanStatus } from './plans.schemas.js'
+import { loadPlan } from './plans.service.js'
+
+export const PLAN_MOVES = {
+  Scheduled: ['Draft'],
+  Dispatched: ['Scheduled'],
+  Completed: ['Dispatched'],
+  Cancelled: ['Draft', 'Scheduled'],
+} as const satisfies Record<string, readonly PlanStatus[]>
+export type PlanMove = keyof typeof PLAN_MOVES
+
+const FINISHED = ['Delivered', 'Failed', 'Returned']
+
+/**
+ * Moves a plan with its row locked. Dispatching puts its shipments InTransit; completing needs
+ * every shipment Delivered, Failed or Returned; cancelling releases them. Dispatched and
+ * Completed publish domain events in the same transaction.
+ */
+export async function movePlan(
+  database: Database,
+  auth: BusinessAuth,
+  id: string,
+  to: PlanMove,
+): Promise<DispatchResponse> {
+  const { schemaName: schema, businessId } = auth
+  return database.db.transaction().execute(async (trx) => {
+    const plan = await repository.lockPlan(trx, schema, businessId, id)
+    if (!plan) throw planNotFound()
+    const from = plan.status as PlanStatus
+    if (!(PLAN_MOVES[to] as readonly PlanStatus[]).includes(from)) throw invalidPlanTransition(from, to)
+    const db = trx.withSchema(schema)
+    if (to === 'Dispatched') {
+      await db
+        .updateTable('shipments')
+        .set({ status: 'InTransit', dispatched_at: new Date(), date_modified: new Date() })
+        .where('delivery_plan_id', '=', id)
+        .where('status', 'in', ['Pending', 'Assigned'])
+        .execute()
+    }
+    if (to === 'Completed') {
+      const open = await db
+        .selectFrom('shipments')
+        .select('code')
+        .where('delivery_plan_id', '=', id)
+        .where('status', 'not in', FINISHED)
+        .orderBy('code')
+        .execute()
+      if (open.length > 0)
+        throw conflict(
+          'plan_has_open_shipments',
+          `Every shipment must be Delivered, Failed or Returned first; still open: ${open.map((s) => s.code).join(', ')}.`,
+        )
+    }
+    if (to === 'Cancelled') await repository.releaseShipments(trx, schema, id)
+    await repository.setPlanStatus(trx, schema, id, to)
+    if (to === 'Dispatched' || to === 'Completed') {
+      await publishDomainEvent(trx, schema, {
+        type: to === 'Dispatched' ? 'PlanDispatched' : 'PlanCompleted',
+        businessId,
+        userId: auth.userId,
+        payload: { deliveryPlanId: id, code: plan.code },
+      })
+    }
+    return loadPlan(trx, auth, id)
+  })
+}

@@ -1,0 +1,162 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import { SHIPMENT_COLUMNS } from '../shipments/shipments.repository.js'
+import type { PlanStatus } from './plans.schemas.js'
+
+type Db = Kysely<Tables> | Transaction<Tables>
+
+export const PLAN_COLUMNS = [
+  'p.id',
+  'p.business_id',
+  'p.code',
+  'p.name',
+  'p.status',
+  'p.vehicle_id',
+  'p.driver_name',
+  'p.carrier_id',
+  'p.delivery_zone_ids',
+  'p.depot',
+  'p.distance_km',
+  'p.notes',
+  'p.scheduled_at',
+  'p.dispatched_at',
+  'p.completed_at',
+  'p.cancelled_at',
+  'p.autobatched_at',
+  'p.date_created',
+  'p.date_modified',
+] as const
+
+export function scopedPlans(db: Db, schema: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('delivery_plans as p')
+    .where('p.business_id', '=', businessId)
+    .select(PLAN_COLUMNS)
+    .select(sql<string>`to_char(p.scheduled_date, 'YYYY-MM-DD')`.as('scheduled_date'))
+}
+
+export type PlanRow = NonNullable<Awaited<ReturnType<typeof findPlan>>>
+
+export function findPlan(db: Db, schema: string, businessId: string, id: string) {
+  return scopedPlans(db, schema, businessId).where('p.id', '=', id).executeTakeFirst()
+}
+
+export function findPlanByCode(db: Db, schema: string, businessId: string, code: string) {
+  return scopedPlans(db, schema, businessId).where('p.code', '=', code).executeTakeFirst()
+}
+
+/** The shipments on several plans, in stop order (then code), in one query. */
+export function shipmentsOnPlans(db: Db, schema: string, planIds: readonly string[]) {
+  if (planIds.length === 0) return Promise.resolve([])
+  return db
+    .withSchema(schema)
+    .selectFrom('shipments as s')
+    .select(SHIPMENT_COLUMNS)
+    .where('s.delivery_plan_id', 'in', planIds)
+    .orderBy('s.delivery_plan_id')
+    .orderBy(sql`s.stop_sequence nulls last`)
+    .orderBy('s.code')
+    .execute()
+}
+
+/** Locks the plan row until commit: changes to a plan and its shipments run one at a time. */
+export function lockPlan(trx: Transaction<Tables>, schema: string, businessId: string, id: string) {
+  return trx
+    .withSchema(schema)
+    .selectFrom('delivery_plans')
+    .select(['id', 'code', 'status', 'vehicle_id', 'delivery_zone_ids', 'depot'])
+    .select(sql<string>`to_char(scheduled_date, 'YYYY-MM-DD')`.as('scheduled_date'))
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .forUpdate()
+    .executeTakeFirst()
+}
+export type LockedPlan = NonNullable<Awaited<ReturnType<typeof lockPlan>>>
+
+export interface PlanValues {
+  name: string | null
+  scheduled_date: string
+  vehicle_id: string | null
+  driver_name: string | null
+  carrier_id: number | null
+  delivery_zone_ids: string[]
+  depot: string | null
+  notes: string | null
+}
+
+export async function insertPlan(
+  trx: Transaction<Tables>,
+  schema: string,
+  values: PlanValues & { id: string; business_id: string; code: string },
+) {
+  await trx.withSchema(schema).insertInto('delivery_plans').values(values).execute()
+}
+
+export async function updatePlan(trx: Transaction<Tables>, schema: string, id: string, values: PlanValues) {
+  await trx
+    .withSchema(schema)
+    .updateTable('delivery_plans')
+    .set({ ...values, date_modified: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute()
+}
+
+const STAMPS = {
+  Scheduled: 'scheduled_at',
+  Dispatched: 'dispatched_at',
+  Completed: 'completed_at',
+  Cancelled: 'cancelled_at',
+} as const
+
+export async function setPlanStatus(
+  trx: Transaction<Tables>,
+  schema: string,
+  id: string,
+  to: keyof typeof STAMPS,
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('delivery_plans')
+    .set({ status: to, [STAMPS[to]]: sql<Date>`now()`, date_modified: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** Shipments of a plan back to unassigned: Assigned ones become Pending again. */
+export async function releaseShipments(
+  trx: Transaction<Tables>,
+  schema: string,
+  planId: string,
+  shipmentId?: string,
+) {
+  let query = trx
+    .withSchema(schema)
+    .updateTable('shipments')
+    .set({
+      delivery_plan_id: null,
+      stop_sequence: null,
+      status: sql<string>`case when status = 'Assigned' then 'Pending' else status end`,
+      assigned_at: sql<Date | null>`case when status = 'Assigned' then null else assigned_at end`,
+      date_modified: sql<Date>`now()`,
+    })
+    .where('delivery_plan_id', '=', planId)
+  if (shipmentId) query = query.where('id', '=', shipmentId)
+  return (await query.executeTakeFirst()).numUpdatedRows
+}
+
+export async function deletePlan(trx: Transaction<Tables>, schema: string, id: string) {
+  await trx.withSchema(schema).deleteFrom('delivery_plans').where('id', '=', id).execute()
+}
+
+export async function planStatusCounts(db: Db, schema: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('delivery_plans')
+    .select(['status', sql<number>`count(*)::int`.as('n')])
+    .where('business_id', '=', businessId)
+    .groupBy('status')
+    .execute()
+}
+
+export type PlanStatusRow = { status: PlanStatus; n: number }

@@ -1,0 +1,243 @@
+import { Type } from '@sinclair/typebox'
+import type { AppDeps } from '../../../apps/deps.js'
+import { businessAuthOf } from '../../../http/auth-hook.js'
+import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
+import type { HttpApp } from '../../../http/kernel.js'
+import { ListQuery } from '../../../http/list-params.js'
+import { operation } from '../route-options.js'
+import { ShipmentResponse } from '../shipments/shipments.schemas.js'
+import { autobatch } from './autobatch.service.js'
+import { addShipment, removeShipment } from './plan-shipments.service.js'
+import { registerPlanStatusRoutes } from './plan-status.routes.js'
+import { overview, timeline, unassignedShipments } from './plans.read.js'
+import {
+  AddShipmentRequest,
+  DeliveryPlanTimelineResponse,
+  DispatchCodeResponse,
+  DispatchOverviewResponse,
+  DispatchParams,
+  DispatchRequest,
+  DispatchResponse,
+  DispatchUpdateRequest,
+  PlanParams,
+  PlanShipmentParams,
+  PlansQuery,
+  ShipmentIdParams,
+} from './plans.schemas.js'
+import {
+  deletePlan,
+  getPlan,
+  listPlans,
+  planOfShipment,
+  reserveCode,
+  saveDispatch,
+  updatePlan,
+} from './plans.service.js'
+
+const TAGS = ['DeliveryPlans']
+const ONE = SingleResult('core', DispatchResponse)
+const BOOLEAN = SingleResult('core', Type.Boolean())
+const VIEW = ['Shipments', 'View'] as const
+const MODIFY = ['Shipments', 'Modify'] as const
+
+/** Delivery plans (dispatches, M2): codes, plans with their shipments in stop order, autobatch, timeline. */
+export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
+  const { database } = deps
+  app.get(
+    '/api/v1/plans/overview',
+    operation(VIEW, {
+      operationId: 'GetDispatchOverview',
+      summary: 'Plan counts by status, today’s plans and the number of unassigned shipments',
+      tags: TAGS,
+      response: SingleResult('core', DispatchOverviewResponse),
+      errors: [],
+    }),
+    async (request) => single('core', await overview(database, businessAuthOf(request))),
+  )
+  app.get(
+    '/api/v1/plans',
+    operation(VIEW, {
+      operationId: 'GetTrips',
+      summary: 'Delivery plans, newest scheduled date first',
+      description:
+        'page (default 1), perPage (1..100, default 50), from/to (scheduled dates, inclusive) and status; bad values are a 400 naming them.',
+      tags: TAGS,
+      querystring: PlansQuery,
+      response: PagedResult('core', DispatchResponse),
+      errors: [400],
+    }),
+    async (request) => listPlans(database, businessAuthOf(request), request.query),
+  )
+  app.post(
+    '/api/v1/plans',
+    operation(MODIFY, {
+      operationId: 'SaveDispatch',
+      summary: 'Create a Draft plan under a reserved code (idempotent on the code)',
+      description:
+        'Saving again with the same code returns the same plan. An unreserved code, or a vehicle, zone, carrier or shipment the business does not have, is a 400 naming it; a shipment on another plan is a 409.',
+      tags: TAGS,
+      body: DispatchRequest,
+      response: ONE,
+      errors: [400, 409],
+    }),
+    async (request) => single('core', await saveDispatch(database, businessAuthOf(request), request.body)),
+  )
+  app.get(
+    '/api/v1/plans/code',
+    operation(VIEW, {
+      operationId: 'GetDispatchCode',
+      summary: 'Reserve the next dispatch code, <prefix>-<yyyymmdd>-<sequence>',
+      description:
+        'Unique per business even under parallel requests; the prefix is the dispatch.codePrefix setting; the day is UTC.',
+      tags: TAGS,
+      response: SingleResult('core', DispatchCodeResponse),
+      errors: [],
+    }),
+    async (request) => single('core', await reserveCode(database, businessAuthOf(request))),
+  )
+  app.get(
+    '/api/v1/plans/unassigned-shipments',
+    operation(VIEW, {
+      operationId: 'GetUnassignedShipments',
+      summary: 'Pending or Assigned shipments on no plan',
+      tags: TAGS,
+      querystring: ListQuery,
+      response: PagedResult('core', ShipmentResponse),
+      errors: [400],
+    }),
+    async (request) => unassignedShipments(database, businessAuthOf(request), request.query),
+  )
+  app.get(
+    '/api/v1/plans/in-shipment/:shipmentId',
+    operation(VIEW, {
+      operationId: 'GetDispatchByShipmentId',
+      summary: 'The plan that holds a shipment',
+      description: '404 when the shipment is unknown or on no plan.',
+      tags: TAGS,
+      params: ShipmentIdParams,
+      response: ONE,
+      errors: [400, 404],
+    }),
+    async (request) =>
+      single('core', await planOfShipment(database, businessAuthOf(request), request.params.shipmentId)),
+  )
+  app.get(
+    '/api/v1/plans/:dispatchId',
+    operation(VIEW, {
+      operationId: 'GetDispatch',
+      summary: 'One plan with its shipments in stop order',
+      tags: TAGS,
+      params: DispatchParams,
+      response: ONE,
+      errors: [400, 404],
+    }),
+    async (request) =>
+      single('core', await getPlan(database, businessAuthOf(request), request.params.dispatchId)),
+  )
+  app.delete(
+    '/api/v1/plans/:dispatchId',
+    operation(['Shipments', 'Delete'], {
+      operationId: 'DeleteDispatch',
+      summary: 'Delete a plan; its shipments go back to unassigned',
+      description: 'A Dispatched or Completed plan is a 409.',
+      tags: TAGS,
+      params: DispatchParams,
+      response: BOOLEAN,
+      errors: [400, 404, 409],
+    }),
+    async (request) =>
+      single('core', await deletePlan(database, businessAuthOf(request), request.params.dispatchId)),
+  )
+  app.put(
+    '/api/v1/plans/:deliveryPlanId',
+    operation(MODIFY, {
+      operationId: 'UpdateDispatch',
+      summary: 'Replace the fields of a Draft or Scheduled plan',
+      tags: TAGS,
+      params: PlanParams,
+      body: DispatchUpdateRequest,
+      response: ONE,
+      errors: [400, 404, 409],
+    }),
+    async (request) =>
+      single(
+        'core',
+        await updatePlan(database, businessAuthOf(request), request.params.deliveryPlanId, request.body),
+      ),
+  )
+  app.get(
+    '/api/v1/plans/:deliveryPlanId/timeline',
+    operation(VIEW, {
+      operationId: 'GetDeliveryPlanTimeline',
+      summary: 'Milestones of the plan and its shipments, in time order',
+      tags: TAGS,
+      params: PlanParams,
+      response: SingleResult('core', DeliveryPlanTimelineResponse),
+      errors: [400, 404],
+    }),
+    async (request) =>
+      single('core', await timeline(database, businessAuthOf(request), request.params.deliveryPlanId)),
+  )
+  app.post(
+    '/api/v1/plans/:deliveryPlanId/shipments',
+    operation(MODIFY, {
+      operationId: 'AddShipment',
+      summary: 'Put a shipment on a Draft or Scheduled plan',
+      description:
+        'The shipment becomes Assigned and the last stop. A shipment on another plan is a 409 shipment_on_another_plan.',
+      tags: TAGS,
+      params: PlanParams,
+      body: AddShipmentRequest,
+      response: BOOLEAN,
+      errors: [400, 404, 409],
+    }),
+    async (request) =>
+      single(
+        'core',
+        await addShipment(
+          database,
+          businessAuthOf(request),
+          request.params.deliveryPlanId,
+          request.body.shipmentId,
+        ),
+      ),
+  )
+  app.delete(
+    '/api/v1/plans/:deliveryPlanId/shipments/:shipmentId',
+    operation(MODIFY, {
+      operationId: 'RemoveShipmentFromDispatch',
+      summary: 'Take a shipment off a Draft or Scheduled plan (it is Pending again)',
+      tags: TAGS,
+      params: PlanShipmentParams,
+      response: BOOLEAN,
+      errors: [400, 404, 409],
+    }),
+    async (request) =>
+      single(
+        'core',
+        await removeShipment(
+          database,
+          businessAuthOf(request),
+          request.params.deliveryPlanId,
+          request.params.shipmentId,
+        ),
+      ),
+  )
+  app.post(
+    '/api/v1/plans/:dispatchId/autobatch',
+    operation(MODIFY, {
+      operationId: 'AutoBatchShipments',
+      summary: 'Fill the plan with matching unassigned shipments and order its stops',
+      description:
+        "Takes the unassigned Pending shipments scheduled on the plan's day whose delivery point lies in one of its zones (every active zone if it names none), nearest the depot first, within the vehicle's weight and volume; " +
+        'then orders the stops (nearest neighbour from the depot + 2-opt, great-circle distance) and stores the sequence and distance. Deterministic. Leaves a notification with the assigned and left-out counts.',
+      tags: TAGS,
+      params: DispatchParams,
+      response: BOOLEAN,
+      errors: [400, 404, 409],
+    }),
+    async (request) =>
+      single('core', await autobatch(database, businessAuthOf(request), request.params.dispatchId)),
+  )
+  registerPlanStatusRoutes(app, deps)
+}

@@ -1,0 +1,138 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { AddressInput, AddressOutput } from '../../../http/address.js'
+import { EnumType } from '../../../http/enums.js'
+import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
+import { ShipmentResponse } from '../shipments/shipments.schemas.js'
+
+export const PLAN_STATUSES = ['Draft', 'Scheduled', 'Dispatched', 'Completed', 'Cancelled'] as const
+export type PlanStatus = (typeof PLAN_STATUSES)[number]
+export const PlanStatusType = EnumType(PLAN_STATUSES, {
+  description: 'Draft -> Scheduled -> Dispatched -> Completed; Draft or Scheduled -> Cancelled.',
+})
+
+const DateOnly = (description: string) => Type.String({ format: 'date', description })
+
+const planFields = {
+  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  scheduledDate: DateOnly('the delivery day, yyyy-mm-dd'),
+  vehicleId: Type.Optional(
+    Nullable(Uuid({ description: 'a vehicle of this business; its capacity bounds autobatch' })),
+  ),
+  driverName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  carrierId: Type.Optional(
+    Nullable(Type.Integer({ description: 'a carrier catalogue id (GET /api/carriers)' })),
+  ),
+  deliveryZoneIds: Type.Optional(
+    Type.Array(Uuid(), {
+      maxItems: 100,
+      description: 'zones autobatch draws from; none = every active zone',
+    }),
+  ),
+  depot: Type.Optional(Nullable(AddressInput)),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+}
+
+export const DispatchRequest = Type.Object({
+  code: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 60,
+      description:
+        'a code reserved with GET /api/v1/plans/code; saving again with the same code returns the same plan. Omitted = a new code is reserved.',
+    }),
+  ),
+  ...planFields,
+  shipmentIds: Type.Optional(
+    Type.Array(Uuid(), { maxItems: 1000, description: 'shipments to put on the plan' }),
+  ),
+})
+export type DispatchRequest = Static<typeof DispatchRequest>
+
+export const DispatchUpdateRequest = Type.Object(planFields, {
+  description: 'Replaces the editable fields of a Draft or Scheduled plan.',
+})
+export type DispatchUpdateRequest = Static<typeof DispatchUpdateRequest>
+
+export const DispatchParams = Type.Object({ dispatchId: Uuid() })
+export const PlanParams = Type.Object({ deliveryPlanId: Uuid() })
+export const PlanShipmentParams = Type.Object({ deliveryPlanId: Uuid(), shipmentId: Uuid() })
+export const ShipmentIdParams = Type.Object({ shipmentId: Uuid() })
+export const AddShipmentRequest = Type.Object({ shipmentId: Uuid() })
+
+export const PlansQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 }),
+  perPage: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  from: Type.Optional(Type.String({ description: 'first scheduled date, yyyy-mm-dd (or a date-time)' })),
+  to: Type.Optional(Type.String({ description: 'last scheduled date, yyyy-mm-dd (or a date-time)' })),
+  status: Type.Optional(Type.String({ description: 'a plan status, any letter case, or its number' })),
+})
+export type PlansQuery = Static<typeof PlansQuery>
+
+export const DispatchResponse = Type.Object({
+  id: Uuid(),
+  businessId: Uuid(),
+  code: Type.String({ description: '<prefix>-<yyyymmdd>-<sequence>' }),
+  name: Nullable(Type.String()),
+  status: PlanStatusType,
+  scheduledDate: Type.String({ format: 'date' }),
+  vehicleId: Nullable(Uuid()),
+  driverName: Nullable(Type.String()),
+  carrierId: Nullable(Type.Integer()),
+  deliveryZoneIds: Type.Array(Uuid()),
+  depot: Nullable(AddressOutput),
+  notes: Nullable(Type.String()),
+  shipments: Type.Array(ShipmentResponse, { description: 'in stop order' }),
+  totals: Type.Object({
+    shipmentCount: Type.Integer(),
+    weight: Type.Number(),
+    volume: Type.Number(),
+    distanceKm: Nullable(
+      Type.Number({ description: 'great-circle estimate along the stop order, from the depot' }),
+    ),
+  }),
+  scheduledAt: Nullable(DateTime()),
+  dispatchedAt: Nullable(DateTime()),
+  completedAt: Nullable(DateTime()),
+  cancelledAt: Nullable(DateTime()),
+  autobatchedAt: Nullable(DateTime()),
+  dateCreated: DateTime(),
+  dateModified: DateTime(),
+})
+export type DispatchResponse = Static<typeof DispatchResponse>
+
+export const DispatchCodeResponse = Type.Object({ code: Type.String() })
+
+export const DispatchOverviewResponse = Type.Object({
+  countsByStatus: Type.Record(Type.String(), Type.Integer(), {
+    description: 'every plan status with its count',
+  }),
+  todaysPlans: Type.Array(
+    Type.Object({
+      id: Uuid(),
+      code: Type.String(),
+      name: Nullable(Type.String()),
+      status: PlanStatusType,
+      shipmentCount: Type.Integer(),
+    }),
+  ),
+  unassignedShipments: Type.Integer({ description: 'Pending or Assigned shipments on no plan' }),
+})
+export type DispatchOverviewResponse = Static<typeof DispatchOverviewResponse>
+
+export const TimelineEntry = Type.Object({
+  at: DateTime(),
+  subject: Type.String({ description: 'Plan or Shipment' }),
+  id: Uuid(),
+  code: Type.String(),
+  milestone: Type.String({
+    description:
+      'Created, Scheduled, Autobatched, Dispatched, Completed, Cancelled; Assigned, InTransit, Delivered, Failed, Returned',
+  }),
+  note: Nullable(Type.String()),
+})
+export const DeliveryPlanTimelineResponse = Type.Object({
+  deliveryPlanId: Uuid(),
+  code: Type.String(),
+  entries: Type.Array(TimelineEntry, { description: 'in time order' }),
+})
+export type DeliveryPlanTimelineResponse = Static<typeof DeliveryPlanTimelineResponse>

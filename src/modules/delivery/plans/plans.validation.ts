@@ -1,0 +1,55 @@
+import type { Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import { normaliseAddress } from '../../../http/address.js'
+import { type Reason, validationFailed } from '../../../http/errors.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { carrierById } from '../carriers/catalogue.js'
+import type { PlanValues } from './plans.repository.js'
+import type { DispatchUpdateRequest } from './plans.schemas.js'
+
+/** Checks the plan's references against this business (400 naming each bad field) and returns the values to store. */
+export async function planValues(
+  trx: Transaction<Tables>,
+  auth: BusinessAuth,
+  request: DispatchUpdateRequest,
+): Promise<PlanValues> {
+  const db = trx.withSchema(auth.schemaName)
+  const reasons: Reason[] = []
+  if (request.vehicleId) {
+    const vehicle = await db
+      .selectFrom('vehicles')
+      .select('id')
+      .where('id', '=', request.vehicleId)
+      .where('business_id', '=', auth.businessId)
+      .executeTakeFirst()
+    if (!vehicle) reasons.push({ field: 'vehicleId', message: 'must be a vehicle of this business' })
+  }
+  const zoneIds = [...new Set(request.deliveryZoneIds ?? [])]
+  if (zoneIds.length > 0) {
+    const found = await db
+      .selectFrom('delivery_zones')
+      .select('id')
+      .where('id', 'in', zoneIds)
+      .where('business_id', '=', auth.businessId)
+      .execute()
+    const known = new Set(found.map((z) => z.id))
+    zoneIds.forEach((id, i) => {
+      if (!known.has(id))
+        reasons.push({ field: `deliveryZoneIds.${i}`, message: 'must be a delivery zone of this business' })
+    })
+  }
+  if (request.carrierId != null && !carrierById(request.carrierId))
+    reasons.push({ field: 'carrierId', message: 'must be a carrier catalogue id (GET /api/carriers)' })
+  if (reasons.length > 0) throw validationFailed(reasons)
+  const depot = normaliseAddress(request.depot)
+  return {
+    name: request.name?.trim() || null,
+    scheduled_date: request.scheduledDate,
+    vehicle_id: request.vehicleId ?? null,
+    driver_name: request.driverName?.trim() || null,
+    carrier_id: request.carrierId ?? null,
+    delivery_zone_ids: zoneIds,
+    depot: depot ? JSON.stringify(depot) : null,
+    notes: request.notes?.trim() || null,
+  }
+}

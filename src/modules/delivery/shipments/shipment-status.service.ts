@@ -1,0 +1,82 @@
+import type { Database } from '../../../db/database.js'
+import { AppError, invalidField } from '../../../http/errors.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { publishDomainEvent } from '../../events/domain-events.js'
+import * as repository from './shipments.repository.js'
+import type { DeliverRequest, ShipmentResponse, ShipmentStatus } from './shipments.schemas.js'
+import { loadShipment, shipmentNotFound } from './shipments.service.js'
+
+/** Target status -> the statuses it may come from. */
+export const SHIPMENT_MOVES = {
+  Assigned: ['Pending'],
+  InTransit: ['Assigned'],
+  Delivered: ['InTransit'],
+  Failed: ['InTransit'],
+  Returned: ['Failed'],
+  Cancelled: ['Pending', 'Assigned'],
+} as const satisfies Record<string, readonly ShipmentStatus[]>
+export type ShipmentMove = keyof typeof SHIPMENT_MOVES
+
+export const invalidShipmentTransition = (from: ShipmentStatus, to: ShipmentStatus) =>
+  new AppError(409, 'invalid_status_transition', `A shipment cannot move from ${from} to ${to}.`, [
+    { field: 'status', message: `from ${from} to ${to} is not allowed` },
+  ])
+
+export interface MoveDetails {
+  reason?: string
+  proof?: DeliverRequest
+}
+
+/**
+ * Moves a shipment with one conditional UPDATE; when nothing matched, the current status tells
+ * an unknown id (404) from a forbidden move (409). Delivered and Failed publish a domain event
+ * in the same transaction (notifications react to it).
+ */
+export async function moveShipment(
+  database: Database,
+  auth: BusinessAuth,
+  id: string,
+  to: ShipmentMove,
+  details: MoveDetails = {},
+): Promise<ShipmentResponse> {
+  const { schemaName: schema, businessId } = auth
+  const reason = details.reason?.trim()
+  if (to === 'Failed' && !reason) throw invalidField('reason', 'must say why the delivery failed')
+  return database.db.transaction().execute(async (trx) => {
+    const proof = details.proof
+    if (proof?.fileId && !(await repository.fileExists(trx, schema, businessId, proof.fileId)))
+      throw invalidField('fileId', 'must be a file uploaded to this business (POST /api/files/single)')
+    const extra =
+      to === 'Failed'
+        ? { fail_reason: reason as string }
+        : to === 'Delivered'
+          ? {
+              proof: JSON.stringify({
+                recipientName: proof?.recipientName?.trim() || null,
+                note: proof?.note?.trim() || null,
+                fileId: proof?.fileId ?? null,
+              }),
+            }
+          : {}
+    const moved = await repository.moveStatus(trx, schema, businessId, id, SHIPMENT_MOVES[to], to, extra)
+    if (!moved) {
+      const current = await repository.statusOf(trx, schema, businessId, id)
+      if (!current) throw shipmentNotFound()
+      throw invalidShipmentTransition(current, to)
+    }
+    if (to === 'Delivered' || to === 'Failed') {
+      await publishDomainEvent(trx, schema, {
+        type: to === 'Delivered' ? 'ShipmentDelivered' : 'ShipmentFailed',
+        businessId,
+        userId: auth.userId,
+        payload: {
+          shipmentId: id,
+          code: moved.code,
+          deliveryPlanId: moved.delivery_plan_id,
+          reason: reason ?? null,
+        },
+      })
+    }
+    return loadShipment(trx, auth, id)
+  })
+}

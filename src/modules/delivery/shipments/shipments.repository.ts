@@ -1,0 +1,172 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import type { ShipmentStatus } from './shipments.schemas.js'
+
+type Db = Kysely<Tables> | Transaction<Tables>
+
+export const SHIPMENT_COLUMNS = [
+  's.id',
+  's.business_id',
+  's.code',
+  's.order_id',
+  's.customer_id',
+  's.status',
+  's.pickup_address',
+  's.delivery_address',
+  's.weight',
+  's.volume',
+  's.dimension_preset_id',
+  's.scheduled_date',
+  's.delivery_plan_id',
+  's.stop_sequence',
+  's.notes',
+  's.fail_reason',
+  's.proof',
+  's.assigned_at',
+  's.dispatched_at',
+  's.delivered_at',
+  's.failed_at',
+  's.returned_at',
+  's.cancelled_at',
+  's.date_created',
+  's.date_modified',
+] as const
+
+export function scopedShipments(db: Db, schema: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('shipments as s')
+    .where('s.business_id', '=', businessId)
+    .select(SHIPMENT_COLUMNS)
+}
+
+export type ShipmentRow = NonNullable<Awaited<ReturnType<typeof findShipment>>>
+
+export function findShipment(db: Db, schema: string, businessId: string, id: string) {
+  return scopedShipments(db, schema, businessId).where('s.id', '=', id).executeTakeFirst()
+}
+
+export interface ShipmentValues {
+  order_id: string | null
+  customer_id: string | null
+  pickup_address: string | null
+  delivery_address: string | null
+  weight: number | null
+  volume: number | null
+  dimension_preset_id: string | null
+  scheduled_date: Date | null
+  notes: string | null
+}
+
+export async function insertShipment(
+  trx: Transaction<Tables>,
+  schema: string,
+  values: ShipmentValues & { id: string; business_id: string; code: string },
+) {
+  await trx.withSchema(schema).insertInto('shipments').values(values).execute()
+}
+
+/** Replaces the editable fields of a shipment that is still Pending; undefined when it was not. */
+export function updatePending(
+  db: Db,
+  schema: string,
+  businessId: string,
+  id: string,
+  values: ShipmentValues,
+) {
+  return db
+    .withSchema(schema)
+    .updateTable('shipments')
+    .set({ ...values, date_modified: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .where('status', '=', 'Pending')
+    .returning('id')
+    .executeTakeFirst()
+}
+
+export function deletePending(db: Db, schema: string, businessId: string, id: string) {
+  return db
+    .withSchema(schema)
+    .deleteFrom('shipments')
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .where('status', '=', 'Pending')
+    .where('delivery_plan_id', 'is', null)
+    .returning('id')
+    .executeTakeFirst()
+}
+
+export async function statusOf(db: Db, schema: string, businessId: string, id: string) {
+  const row = await db
+    .withSchema(schema)
+    .selectFrom('shipments')
+    .select('status')
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .executeTakeFirst()
+  return row?.status as ShipmentStatus | undefined
+}
+
+export const STAMPS = {
+  Assigned: 'assigned_at',
+  InTransit: 'dispatched_at',
+  Delivered: 'delivered_at',
+  Failed: 'failed_at',
+  Returned: 'returned_at',
+  Cancelled: 'cancelled_at',
+} as const
+
+/** One conditional UPDATE: only a shipment still in one of `from` moves, so parallel moves cannot both win. */
+export function moveStatus(
+  db: Db,
+  schema: string,
+  businessId: string,
+  id: string,
+  from: readonly ShipmentStatus[],
+  to: keyof typeof STAMPS,
+  extra: { fail_reason?: string; proof?: string } = {},
+) {
+  return db
+    .withSchema(schema)
+    .updateTable('shipments')
+    .set({ status: to, [STAMPS[to]]: sql<Date>`now()`, date_modified: sql<Date>`now()`, ...extra })
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .where('status', 'in', from)
+    .returning(['id', 'code', 'delivery_plan_id', 'customer_id'])
+    .executeTakeFirst()
+}
+
+export async function orderOf(db: Db, schema: string, businessId: string, orderId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('orders')
+    .select(['id', 'customer_id', 'delivery_address'])
+    .where('id', '=', orderId)
+    .where('business_id', '=', businessId)
+    .executeTakeFirst()
+}
+
+export async function liveCustomerExists(db: Db, schema: string, businessId: string, customerId: string) {
+  const row = await db
+    .withSchema(schema)
+    .selectFrom('customers')
+    .select('id')
+    .where('id', '=', customerId)
+    .where('business_id', '=', businessId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export async function fileExists(db: Db, schema: string, businessId: string, fileId: string) {
+  const row = await db
+    .withSchema(schema)
+    .selectFrom('files')
+    .select('id')
+    .where('id', '=', fileId)
+    .where('business_id', '=', businessId)
+    .executeTakeFirst()
+  return row !== undefined
+}

@@ -1,0 +1,96 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { AddressInput, AddressOutput } from '../../../http/address.js'
+import { EnumType } from '../../../http/enums.js'
+import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
+
+export const SHIPMENT_STATUSES = [
+  'Pending',
+  'Assigned',
+  'InTransit',
+  'Delivered',
+  'Failed',
+  'Returned',
+  'Cancelled',
+] as const
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number]
+export const ShipmentStatusType = EnumType(SHIPMENT_STATUSES, {
+  description:
+    'Pending -> Assigned -> InTransit -> Delivered or Failed; Failed -> Returned; Pending or Assigned -> Cancelled.',
+})
+
+const amount = (description: string) =>
+  Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description })))
+
+export const ShipmentRequest = Type.Object({
+  orderId: Type.Optional(
+    Nullable(
+      Uuid({
+        description:
+          "an order of this business; customerId and deliveryAddress default to the order's when omitted",
+      }),
+    ),
+  ),
+  customerId: Type.Optional(
+    Nullable(Uuid({ description: 'a customer of this business that is not deleted' })),
+  ),
+  pickupAddress: Type.Optional(Nullable(AddressInput)),
+  deliveryAddress: Type.Optional(Nullable(AddressInput)),
+  weight: amount('kg'),
+  volume: amount('cubic metres'),
+  dimensionPresetId: Type.Optional(Nullable(Uuid({ description: 'a package size preset (by id)' }))),
+  scheduledDate: Type.Optional(Nullable(DateTime({ description: 'the day it should be delivered (UTC)' }))),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+})
+export type ShipmentRequest = Static<typeof ShipmentRequest>
+
+export const ShipmentParams = Type.Object({ shipmentId: Uuid() })
+
+export const FailRequest = Type.Object({
+  reason: Type.String({ minLength: 1, maxLength: 500, description: 'why the delivery failed' }),
+})
+export type FailRequest = Static<typeof FailRequest>
+
+export const DeliverRequest = Type.Object({
+  recipientName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  fileId: Type.Optional(
+    Nullable(Uuid({ description: 'proof of delivery uploaded first with POST /api/files/single' })),
+  ),
+})
+export type DeliverRequest = Static<typeof DeliverRequest>
+
+export const ProofOfDelivery = Type.Object({
+  recipientName: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+  fileId: Nullable(Uuid()),
+})
+export type ProofOfDelivery = Static<typeof ProofOfDelivery>
+
+export const ShipmentResponse = Type.Object({
+  id: Uuid(),
+  businessId: Uuid(),
+  code: Type.String({ description: 'SHP-000001, per business (prefix from settings)' }),
+  orderId: Nullable(Uuid()),
+  customerId: Nullable(Uuid()),
+  status: ShipmentStatusType,
+  pickupAddress: Nullable(AddressOutput),
+  deliveryAddress: Nullable(AddressOutput),
+  weight: Nullable(Type.Number()),
+  volume: Nullable(Type.Number()),
+  dimensionPresetId: Nullable(Uuid()),
+  scheduledDate: Nullable(DateTime()),
+  deliveryPlanId: Nullable(Uuid()),
+  stopSequence: Nullable(Type.Integer({ description: '1-based position on its plan' })),
+  notes: Nullable(Type.String()),
+  failReason: Nullable(Type.String()),
+  proof: Nullable(ProofOfDelivery),
+  assignedAt: Nullable(DateTime()),
+  dispatchedAt: Nullable(DateTime()),
+  deliveredAt: Nullable(DateTime()),
+  failedAt: Nullable(DateTime()),
+  returnedAt: Nullable(DateTime()),
+  cancelledAt: Nullable(DateTime()),
+  dateCreated: DateTime(),
+  dateModified: DateTime(),
+})
+export type ShipmentResponse = Static<typeof ShipmentResponse>

@@ -1,0 +1,134 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { Database } from '../../../db/database.js'
+import { newId } from '../../../db/ids.js'
+import type { Tables } from '../../../db/schema.js'
+import { nextCode } from '../../../db/sequences.js'
+import { normaliseAddress } from '../../../http/address.js'
+import { paged } from '../../../http/envelopes.js'
+import { conflict, invalidField, notFound } from '../../../http/errors.js'
+import type { ListQuery } from '../../../http/list-params.js'
+import { type ListSpec, runList } from '../../../http/list-query.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { readSetting } from '../../organisation/settings/settings.reader.js'
+import { toShipment } from './shipments.mapper.js'
+import * as repository from './shipments.repository.js'
+import {
+  SHIPMENT_STATUSES,
+  type ShipmentRequest,
+  type ShipmentResponse,
+  type ShipmentStatus,
+} from './shipments.schemas.js'
+
+type Db = Kysely<Tables> | Transaction<Tables>
+
+export const shipmentNotFound = () =>
+  notFound('shipment_not_found', 'No shipment of this business has this id.')
+const notPending = (status: ShipmentStatus) =>
+  conflict(
+    'shipment_not_editable',
+    `A ${status} shipment cannot be changed or deleted; only Pending ones can.`,
+  )
+
+export const SHIPMENT_FIELDS = {
+  code: { column: 's.code', type: 'string' },
+  status: { column: 's.status', type: 'enum', enumValues: SHIPMENT_STATUSES },
+  orderId: { column: 's.order_id', type: 'uuid' },
+  customerId: { column: 's.customer_id', type: 'uuid' },
+  deliveryPlanId: { column: 's.delivery_plan_id', type: 'uuid' },
+  weight: { column: 's.weight', type: 'number' },
+  scheduledDate: { column: 's.scheduled_date', type: 'datetime' },
+  dateCreated: { column: 's.date_created', type: 'datetime' },
+  dateModified: { column: 's.date_modified', type: 'datetime' },
+} as const
+
+export const SHIPMENT_LIST: ListSpec = {
+  fields: SHIPMENT_FIELDS,
+  search: ['s.code', 's.notes'],
+  defaultOrder: [{ column: 's.date_created', direction: 'desc' }],
+  tiebreak: 's.id',
+}
+
+export async function listShipments(database: Database, auth: BusinessAuth, query: ListQuery) {
+  const scoped = repository.scopedShipments(database.db, auth.schemaName, auth.businessId)
+  const { rows, total, page } = await runList(scoped, query, SHIPMENT_LIST)
+  return paged('core', rows.map(toShipment), total, page)
+}
+
+export async function loadShipment(db: Db, auth: BusinessAuth, id: string): Promise<ShipmentResponse> {
+  const row = await repository.findShipment(db, auth.schemaName, auth.businessId, id)
+  if (!row) throw shipmentNotFound()
+  return toShipment(row)
+}
+
+export const getShipment = (database: Database, auth: BusinessAuth, id: string) =>
+  loadShipment(database.db, auth, id)
+
+/** Checks the references (400 naming the field) and fills customer and address from the order. */
+async function valuesOf(
+  db: Db,
+  auth: BusinessAuth,
+  request: ShipmentRequest,
+): Promise<repository.ShipmentValues> {
+  const { schemaName: schema, businessId } = auth
+  const order = request.orderId
+    ? await repository.orderOf(db, schema, businessId, request.orderId)
+    : undefined
+  if (request.orderId && !order) throw invalidField('orderId', 'must be an order of this business')
+  const customerId = request.customerId ?? order?.customer_id ?? null
+  if (customerId && !(await repository.liveCustomerExists(db, schema, businessId, customerId)))
+    throw invalidField('customerId', 'must be a customer of this business that is not deleted')
+  const delivery =
+    normaliseAddress(request.deliveryAddress) ?? normaliseAddress(order?.delivery_address as never)
+  const pickup = normaliseAddress(request.pickupAddress)
+  return {
+    order_id: order?.id ?? null,
+    customer_id: customerId,
+    pickup_address: pickup ? JSON.stringify(pickup) : null,
+    delivery_address: delivery ? JSON.stringify(delivery) : null,
+    weight: request.weight ?? null,
+    volume: request.volume ?? null,
+    dimension_preset_id: request.dimensionPresetId ?? null,
+    scheduled_date: request.scheduledDate ? new Date(request.scheduledDate) : null,
+    notes: request.notes?.trim() || null,
+  }
+}
+
+export async function createShipment(database: Database, auth: BusinessAuth, request: ShipmentRequest) {
+  const { schemaName: schema, businessId } = auth
+  return database.db.transaction().execute(async (trx) => {
+    const values = await valuesOf(trx, auth, request)
+    const prefix = await readSetting(trx, schema, businessId, 'shipments.codePrefix')
+    const id = newId()
+    const code = await nextCode(trx, schema, businessId, 'shipment', prefix)
+    await repository.insertShipment(trx, schema, { ...values, id, business_id: businessId, code })
+    return loadShipment(trx, auth, id)
+  })
+}
+
+export async function updateShipment(
+  database: Database,
+  auth: BusinessAuth,
+  id: string,
+  request: ShipmentRequest,
+) {
+  const { schemaName: schema, businessId } = auth
+  return database.db.transaction().execute(async (trx) => {
+    const values = await valuesOf(trx, auth, request)
+    const updated = await repository.updatePending(trx, schema, businessId, id, values)
+    if (!updated) {
+      const status = await repository.statusOf(trx, schema, businessId, id)
+      if (!status) throw shipmentNotFound()
+      throw notPending(status)
+    }
+    return loadShipment(trx, auth, id)
+  })
+}
+
+export async function deleteShipment(database: Database, auth: BusinessAuth, id: string) {
+  const { schemaName: schema, businessId } = auth
+  const deleted = await repository.deletePending(database.db, schema, businessId, id)
+  if (deleted) return true
+  const status = await repository.statusOf(database.db, schema, businessId, id)
+  if (!status) throw shipmentNotFound()
+  throw notPending(status)
+}

@@ -1,0 +1,95 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+
+type Db = Kysely<Tables> | Transaction<Tables>
+
+const COLUMNS = [
+  'id',
+  'business_id',
+  'registration',
+  'name',
+  'max_weight',
+  'max_volume',
+  'active',
+  'date_created',
+  'date_modified',
+] as const
+
+export function scopedVehicles(db: Db, schema: string, businessId: string) {
+  return db.withSchema(schema).selectFrom('vehicles').where('business_id', '=', businessId).select(COLUMNS)
+}
+
+export type VehicleRow = NonNullable<Awaited<ReturnType<typeof findVehicle>>>
+
+export function findVehicle(db: Db, schema: string, businessId: string, id: string) {
+  return scopedVehicles(db, schema, businessId).where('id', '=', id).executeTakeFirst()
+}
+
+export interface VehicleValues {
+  registration: string
+  name: string
+  max_weight: number | null
+  max_volume: number | null
+  active: boolean
+}
+
+export function insertVehicle(
+  db: Db,
+  schema: string,
+  values: VehicleValues & { id: string; business_id: string },
+) {
+  return db
+    .withSchema(schema)
+    .insertInto('vehicles')
+    .values(values)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow()
+}
+
+export function updateVehicle(db: Db, schema: string, businessId: string, id: string, values: VehicleValues) {
+  return db
+    .withSchema(schema)
+    .updateTable('vehicles')
+    .set({ ...values, date_modified: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .returning(COLUMNS)
+    .executeTakeFirst()
+}
+
+/** Locks the vehicle, then tells whether a plan still in play (not Completed/Cancelled) uses it. */
+export async function lockForDelete(
+  trx: Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  id: string,
+) {
+  const vehicle = await trx
+    .withSchema(schema)
+    .selectFrom('vehicles')
+    .select('id')
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .forUpdate()
+    .executeTakeFirst()
+  if (!vehicle) return undefined
+  const plan = await trx
+    .withSchema(schema)
+    .selectFrom('delivery_plans')
+    .select('code')
+    .where('vehicle_id', '=', id)
+    .where('status', 'not in', ['Completed', 'Cancelled'])
+    .executeTakeFirst()
+  return { inUseBy: plan?.code ?? null }
+}
+
+export async function deleteVehicle(trx: Transaction<Tables>, schema: string, id: string) {
+  // Finished plans keep their history: they lose the link, not the plan.
+  await trx
+    .withSchema(schema)
+    .updateTable('delivery_plans')
+    .set({ vehicle_id: null })
+    .where('vehicle_id', '=', id)
+    .execute()
+  await trx.withSchema(schema).deleteFrom('vehicles').where('id', '=', id).execute()
+}

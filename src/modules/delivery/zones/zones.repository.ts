@@ -1,0 +1,112 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import type { BoundingBox } from './geometry.js'
+
+type Db = Kysely<Tables> | Transaction<Tables>
+
+const COLUMNS = [
+  'id',
+  'business_id',
+  'name',
+  'geometry',
+  'colour',
+  'active',
+  'min_longitude',
+  'min_latitude',
+  'max_longitude',
+  'max_latitude',
+  'date_created',
+  'date_modified',
+] as const
+
+export function scopedZones(db: Db, schema: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('delivery_zones')
+    .where('business_id', '=', businessId)
+    .select(COLUMNS)
+}
+
+export type ZoneRow = NonNullable<Awaited<ReturnType<typeof findZone>>>
+
+export function findZone(db: Db, schema: string, businessId: string, id: string) {
+  return scopedZones(db, schema, businessId).where('id', '=', id).executeTakeFirst()
+}
+
+export interface ZoneValues {
+  name: string
+  geometry: string
+  colour: string | null
+  active: boolean
+  bbox: BoundingBox
+}
+
+const columnsOf = ({ bbox, ...rest }: ZoneValues) => ({
+  ...rest,
+  min_longitude: bbox.minLongitude,
+  min_latitude: bbox.minLatitude,
+  max_longitude: bbox.maxLongitude,
+  max_latitude: bbox.maxLatitude,
+})
+
+export function insertZone(db: Db, schema: string, id: string, businessId: string, values: ZoneValues) {
+  return db
+    .withSchema(schema)
+    .insertInto('delivery_zones')
+    .values({ id, business_id: businessId, ...columnsOf(values) })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow()
+}
+
+export function updateZone(db: Db, schema: string, businessId: string, id: string, values: ZoneValues) {
+  return db
+    .withSchema(schema)
+    .updateTable('delivery_zones')
+    .set({ ...columnsOf(values), date_modified: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .returning(COLUMNS)
+    .executeTakeFirst()
+}
+
+export function deleteZone(db: Db, schema: string, businessId: string, id: string) {
+  return db
+    .withSchema(schema)
+    .deleteFrom('delivery_zones')
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .returning('id')
+    .executeTakeFirst()
+}
+
+/**
+ * Active zones whose bounding box holds the point: `box @> point` is served by the GiST index on
+ * the box expression (plain PostgreSQL geometry, present in PGlite too). The exact test follows
+ * in the application.
+ */
+export function zonesAroundPoint(
+  db: Db,
+  schema: string,
+  businessId: string,
+  longitude: number,
+  latitude: number,
+) {
+  return scopedZones(db, schema, businessId)
+    .where('active', '=', true)
+    .where(
+      sql<boolean>`box(point(min_longitude, min_latitude), point(max_longitude, max_latitude)) @> point(${longitude}, ${latitude})`,
+    )
+    .orderBy('name')
+    .orderBy('id')
+    .execute()
+}
+
+/** Active zones of the business, or only those named (for autobatch). */
+export function activeZones(db: Db, schema: string, businessId: string, ids: readonly string[] | null) {
+  let query = scopedZones(db, schema, businessId).where('active', '=', true)
+  if (ids) {
+    if (ids.length === 0) return Promise.resolve([])
+    query = query.where('id', 'in', ids)
+  }
+  return query.orderBy('id').execute()
+}

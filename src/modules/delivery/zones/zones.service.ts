@@ -1,0 +1,121 @@
+import type { Database } from '../../../db/database.js'
+import { newId } from '../../../db/ids.js'
+import { paged } from '../../../http/envelopes.js'
+import { invalidField, notFound, validationFailed } from '../../../http/errors.js'
+import type { ListQuery } from '../../../http/list-params.js'
+import { type ListSpec, runList } from '../../../http/list-query.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { parseGeometry, type ZoneGeometry } from './geometry.js'
+import { boundingBoxLocator, type ZoneLocator } from './zone-locator.js'
+import * as repository from './zones.repository.js'
+import type { DeliveryZoneResponse, ZoneRequest } from './zones.schemas.js'
+
+export const zoneNotFound = () =>
+  notFound('delivery_zone_not_found', 'No delivery zone of this business has this id.')
+
+const LIST: ListSpec = {
+  fields: {
+    name: { column: 'name', type: 'string' },
+    active: { column: 'active', type: 'boolean' },
+    colour: { column: 'colour', type: 'string' },
+    dateCreated: { column: 'date_created', type: 'datetime' },
+    dateModified: { column: 'date_modified', type: 'datetime' },
+  },
+  search: ['name'],
+  defaultOrder: [{ column: 'date_created', direction: 'desc' }],
+  tiebreak: 'id',
+}
+
+/** The locator in use; replaced where PostGIS is available (see zone-locator.ts). */
+let locator: ZoneLocator = boundingBoxLocator
+export const useZoneLocator = (next: ZoneLocator) => {
+  locator = next
+}
+
+export function toZone(row: repository.ZoneRow): DeliveryZoneResponse {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    name: row.name,
+    polygon: row.geometry as DeliveryZoneResponse['polygon'],
+    colour: row.colour,
+    active: row.active,
+    boundingBox: {
+      minLongitude: row.min_longitude,
+      minLatitude: row.min_latitude,
+      maxLongitude: row.max_longitude,
+      maxLatitude: row.max_latitude,
+    },
+    dateCreated: row.date_created.toISOString(),
+    dateModified: row.date_modified.toISOString(),
+  }
+}
+
+function valuesOf(request: ZoneRequest): repository.ZoneValues {
+  const name = request.name.trim()
+  if (!name) throw invalidField('name', 'must not be blank')
+  const parsed = parseGeometry(request.polygon, 'polygon')
+  if ('reasons' in parsed) throw validationFailed(parsed.reasons, 'The zone polygon is not valid GeoJSON.')
+  const geometry: ZoneGeometry = {
+    type: request.polygon.type as ZoneGeometry['type'],
+    coordinates: request.polygon.type === 'Polygon' ? parsed.polygons[0] : parsed.polygons,
+  }
+  return {
+    name,
+    geometry: JSON.stringify(geometry),
+    colour: request.colour?.toUpperCase() ?? null,
+    active: request.active ?? true,
+    bbox: parsed.bbox,
+  }
+}
+
+export async function listZones(database: Database, auth: BusinessAuth, query: ListQuery) {
+  const scoped = repository.scopedZones(database.db, auth.schemaName, auth.businessId)
+  const { rows, total, page } = await runList(scoped, query, LIST)
+  return paged('core', rows.map(toZone), total, page)
+}
+
+export async function getZone(database: Database, auth: BusinessAuth, id: string) {
+  const row = await repository.findZone(database.db, auth.schemaName, auth.businessId, id)
+  if (!row) throw zoneNotFound()
+  return toZone(row)
+}
+
+export async function createZone(database: Database, auth: BusinessAuth, request: ZoneRequest) {
+  const values = valuesOf(request)
+  return toZone(await repository.insertZone(database.db, auth.schemaName, newId(), auth.businessId, values))
+}
+
+export async function updateZone(database: Database, auth: BusinessAuth, id: string, request: ZoneRequest) {
+  const row = await repository.updateZone(
+    database.db,
+    auth.schemaName,
+    auth.businessId,
+    id,
+    valuesOf(request),
+  )
+  if (!row) throw zoneNotFound()
+  return toZone(row)
+}
+
+export async function deleteZone(database: Database, auth: BusinessAuth, id: string) {
+  if (!(await repository.deleteZone(database.db, auth.schemaName, auth.businessId, id))) throw zoneNotFound()
+  return true
+}
+
+/** Every active zone containing the point, in one page (a point lies in few zones). */
+export async function zonesAtPoint(
+  database: Database,
+  auth: BusinessAuth,
+  latitude: number,
+  longitude: number,
+) {
+  const rows = await locator.zonesContaining(
+    database.db,
+    auth.schemaName,
+    auth.businessId,
+    longitude,
+    latitude,
+  )
+  return paged('core', rows.map(toZone), rows.length, { page: 1, pageSize: Math.max(1, rows.length) })
+}

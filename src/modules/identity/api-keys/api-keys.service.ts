@@ -1,0 +1,161 @@
+import type { Transaction } from 'kysely'
+import type { AppDeps } from '../../../apps/deps.js'
+import type { Database } from '../../../db/database.js'
+import { newId } from '../../../db/ids.js'
+import type { Tables } from '../../../db/schema.js'
+import { paged } from '../../../http/envelopes.js'
+import { forbidden, notFound, type Reason, validationFailed } from '../../../http/errors.js'
+import type { ListQuery } from '../../../http/list-params.js'
+import { type ListSpec, runList } from '../../../http/list-query.js'
+import type { FieldMap } from '../../../http/odata/index.js'
+import type { AuthContext } from '../../../security/auth-context.js'
+import { type Action, can, isSubset, parseScopesText } from '../../../security/permissions.js'
+import { newSecret } from '../../../security/secrets.js'
+import { publishDomainEvent } from '../../events/domain-events.js'
+import { businessInOrganization } from '../../organisation/business/business.repository.js'
+import * as repository from './api-keys.repository.js'
+import type { AccessTokenResponse, CreateApiKeyRequest } from './api-keys.schemas.js'
+
+export const API_KEY_PREFIX = 'cak_'
+/** Enough to tell keys apart in a list (prefix + 8 random characters), far too little to use one. */
+const DISPLAY_PREFIX_LENGTH = 12
+
+const FIELDS = {
+  title: { column: 'label', type: 'string' },
+  businessId: { column: 'business_id', type: 'uuid' },
+  dateCreated: { column: 'date_created', type: 'datetime' },
+  expiryDate: { column: 'expires_at', type: 'datetime' },
+  lastUsedAt: { column: 'last_used_at', type: 'datetime' },
+} as const satisfies FieldMap
+
+const LIST: ListSpec = {
+  fields: FIELDS,
+  search: ['label', 'key_prefix'],
+  defaultOrder: [{ column: 'date_created', direction: 'desc' }],
+  tiebreak: 'id',
+}
+
+const ownerRequired = () =>
+  forbidden('owner_required', 'Only an owner of the organisation may create or revoke API keys.')
+
+/**
+ * A credential with scopes (a key handed to a plug-in, say) manages keys only when its scopes grant
+ * TeamAndRoles Modify (create) or Delete (revoke): one leaked narrow key must not take every other
+ * integration down. Unrestricted credentials are limited by the owner rule alone.
+ */
+function requireKeyManagement(auth: AuthContext, action: Action) {
+  if (auth.scopes !== null && !can(auth.scopes, 'TeamAndRoles', action))
+    throw forbidden(
+      'key_scope_insufficient',
+      `This credential's scopes do not grant TeamAndRoles ${action}, which managing API keys needs.`,
+    )
+}
+
+type KeyRow = Awaited<ReturnType<typeof repository.insertApiKey>>
+
+function toResponse(row: KeyRow, token: string | null = null): AccessTokenResponse {
+  return {
+    id: row.id,
+    token,
+    expiryDate: row.expires_at?.toISOString() ?? null,
+    title: row.label,
+    scopes: row.scopes,
+    dateCreated: row.date_created.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    businessId: row.business_id,
+    keyPrefix: row.key_prefix,
+  }
+}
+
+/** The organisation's unrevoked keys (expired ones included, so an owner sees them lapse), newest first. */
+export async function listApiKeys(database: Database, auth: AuthContext, query: ListQuery) {
+  const { rows, total, page } = await runList(
+    repository.activeKeys(database.db, auth.organizationId),
+    query,
+    LIST,
+  )
+  return paged(
+    'global',
+    rows.map((row) => toResponse(row)),
+    total,
+    page,
+  )
+}
+
+/**
+ * Creates a key bound to one business. A credential never mints more than it holds: one bound to
+ * a business (an API key, or a session from a one-time token) only creates keys for that business,
+ * and one with scopes only creates keys whose scopes are within them.
+ */
+export async function createApiKey(
+  { database, services }: AppDeps,
+  auth: AuthContext,
+  request: CreateApiKeyRequest,
+): Promise<AccessTokenResponse> {
+  if (!auth.isOwner) throw ownerRequired()
+  requireKeyManagement(auth, 'Modify')
+  const reasons: Reason[] = []
+  const parsed = parseScopesText('scopes', request.scopes)
+  reasons.push(...parsed.reasons)
+  if (!(await businessInOrganization(database.db, request.businessId, auth.organizationId))) {
+    reasons.push({ field: 'businessId', message: 'must be a business of your organisation' })
+  }
+  if (reasons.length > 0) throw validationFailed(reasons)
+  const scopes = parsed.scopes ?? null
+  if (auth.businessId && auth.businessId !== request.businessId) {
+    throw forbidden('scope_escalation', 'This credential may only create keys for its own business.')
+  }
+  if (auth.scopes !== null && (scopes === null || !isSubset(scopes, auth.scopes))) {
+    throw forbidden(
+      'scope_escalation',
+      'A key cannot be given rights beyond the scopes of the credential creating it.',
+    )
+  }
+  const token = newSecret(API_KEY_PREFIX)
+  const row = await database.db.transaction().execute(async (trx) => {
+    const inserted = await repository.insertApiKey(trx, {
+      id: newId(),
+      organizationId: auth.organizationId,
+      businessId: request.businessId,
+      createdByUserId: auth.userId,
+      label: request.label ?? null,
+      keyHash: services.hasher.digest(token),
+      keyPrefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
+      scopes: request.scopes ?? null,
+      expiresAt:
+        request.ttlMinutes === undefined || request.ttlMinutes === null
+          ? null
+          : new Date(Date.now() + request.ttlMinutes * 60_000),
+    })
+    await publishApiKeyEvent(trx, auth, 'ApiKeyCreated', inserted)
+    return inserted
+  })
+  return toResponse(row, token)
+}
+
+/** Revokes at once (the authenticator reads keys on every request). Idempotent; another organisation's key is a 404. */
+export async function revokeApiKey(database: Database, auth: AuthContext, id: string): Promise<boolean> {
+  if (!auth.isOwner) throw ownerRequired()
+  requireKeyManagement(auth, 'Delete')
+  await database.db.transaction().execute(async (trx) => {
+    const revoked = await repository.revokeApiKey(trx, id, auth.organizationId)
+    if (!revoked) throw notFound('api_key_not_found', 'No API key with this id in your organisation.')
+    await publishApiKeyEvent(trx, auth, 'ApiKeyRevoked', revoked)
+  })
+  return true
+}
+
+/** Tells the key's business (its users get a notification), in the same transaction as the change. */
+async function publishApiKeyEvent(
+  trx: Transaction<Tables>,
+  auth: AuthContext,
+  type: 'ApiKeyCreated' | 'ApiKeyRevoked',
+  key: { id: string; business_id: string; label: string | null; key_prefix: string },
+) {
+  await publishDomainEvent(trx, auth.schemaName, {
+    type,
+    businessId: key.business_id,
+    userId: auth.userId,
+    payload: { apiKeyId: key.id, label: key.label, keyPrefix: key.key_prefix },
+  })
+}

@@ -1,0 +1,224 @@
+import type { Static } from '@sinclair/typebox'
+import type { AppDeps } from '../../../apps/deps.js'
+import { newId } from '../../../db/ids.js'
+import { AppError, forbidden } from '../../../http/errors.js'
+import type { AuthContext } from '../../../security/auth-context.js'
+import { LoginThrottle } from '../../../security/login-throttle.js'
+import { hashPassword, verifyPassword } from '../../../security/passwords.js'
+import type { PermissionSet } from '../../../security/permissions.js'
+import { newSecret } from '../../../security/secrets.js'
+import { TokenError } from '../../../security/signing.js'
+import type { LoginResponse, SessionResponse } from './auth.schemas.js'
+import * as repository from './sessions.repository.js'
+
+/** A sign-in lives at most this long, however often it is renewed. */
+const SESSION_MAX_SECONDS = 90 * 24 * 3600
+const SELECTION_TTL_SECONDS = 5 * 60
+export const REFRESH_TOKEN_PREFIX = 'crt_'
+
+export interface IssuedSession {
+  session: Static<typeof SessionResponse>
+  refreshToken: string
+  refreshExpiresAt: Date
+}
+
+const invalidLogin = () => new AppError(401, 'invalid_credentials', 'The email or password is not correct.')
+const refreshRejected = () =>
+  new AppError(
+    401,
+    'invalid_refresh_token',
+    'The refresh token is missing, expired or already used; sign in again.',
+  )
+
+// Unknown emails are verified against this hash, so they cost the same time as wrong passwords.
+let dummyHash: Promise<string> | undefined
+const timingDummy = () => {
+  dummyHash ??= hashPassword('cartage-timing-equaliser-password')
+  return dummyHash
+}
+
+/** Starts a session (a refresh-token family) and signs its first access token. */
+export async function issueSession(
+  { database, services, config }: AppDeps,
+  userId: string,
+  organization: { id: string; slug: string; name: string },
+  options: { businessId?: string | null; scopes?: PermissionSet | null } = {},
+): Promise<IssuedSession> {
+  const sessionId = newId()
+  const expiresAt = new Date(Date.now() + SESSION_MAX_SECONDS * 1000)
+  await repository.insertSession(database.db, {
+    id: sessionId,
+    userId,
+    organizationId: organization.id,
+    businessId: options.businessId ?? null,
+    scopes: (options.scopes as Record<string, number> | null | undefined) ?? null,
+    expiresAt,
+  })
+  return signForSession({ database, services, config } as AppDeps, {
+    sessionId,
+    userId,
+    organization,
+    businessId: options.businessId ?? null,
+    sessionExpiresAt: expiresAt,
+  })
+}
+
+async function signForSession(
+  { database, services, config }: AppDeps,
+  s: {
+    sessionId: string
+    userId: string
+    organization: { id: string; slug: string; name: string }
+    businessId: string | null
+    sessionExpiresAt: Date
+  },
+): Promise<IssuedSession> {
+  const refreshToken = newSecret(REFRESH_TOKEN_PREFIX)
+  const refreshExpiresAt = new Date(
+    Math.min(Date.now() + config.refreshTokenTtlSeconds * 1000, s.sessionExpiresAt.getTime()),
+  )
+  await repository.insertRefreshToken(
+    database.db,
+    s.sessionId,
+    services.hasher.digest(refreshToken),
+    refreshExpiresAt,
+  )
+  const access = await services.signer.signAccess({
+    userId: s.userId,
+    sessionId: s.sessionId,
+    organizationId: s.organization.id,
+    businessId: s.businessId,
+  })
+  return {
+    session: {
+      accessToken: access.token,
+      expiresAtUtc: access.expiresAt.toISOString(),
+      organization: { id: s.organization.id, slug: s.organization.slug, name: s.organization.name },
+      businessId: s.businessId,
+    },
+    refreshToken,
+    refreshExpiresAt,
+  }
+}
+
+export async function login(
+  deps: AppDeps,
+  email: string,
+  password: string,
+  ip: string,
+): Promise<{ response: Static<typeof LoginResponse>; issued?: IssuedSession }> {
+  const { database, services, config } = deps
+  await services.rateLimiter.hit(`login:ip:${ip}`, config.rateLimitPerIp, 60)
+  const throttle = new LoginThrottle(services.rateLimiter, config.rateLimitPerAccount)
+  await throttle.admit(email, ip)
+  const user = await repository.findUserByEmail(database.db, email)
+  const passwordIsRight = user?.password_hash
+    ? await verifyPassword(user.password_hash, password)
+    : await verifyPassword(await timingDummy(), password).then(() => false)
+  if (!user || !passwordIsRight) {
+    await throttle.failed(email, ip)
+    throw invalidLogin()
+  }
+  await throttle.succeeded(email, ip)
+  const memberships = await repository.activeMemberships(database.db, user.id)
+  const [only] = memberships
+  if (!only) throw new AppError(403, 'no_active_membership', 'This user belongs to no organisation.')
+  if (memberships.length === 1) {
+    const issued = await issueSession(deps, user.id, only)
+    return {
+      response: {
+        requiresOrganizationSelection: false,
+        session: issued.session,
+        selectionToken: null,
+        selectionExpiresAtUtc: null,
+        organizations: null,
+      },
+      issued,
+    }
+  }
+  const selection = await services.signer.signSelection(user.id, SELECTION_TTL_SECONDS)
+  return {
+    response: {
+      requiresOrganizationSelection: true,
+      session: null,
+      selectionToken: selection.token,
+      selectionExpiresAtUtc: selection.expiresAt.toISOString(),
+      organizations: memberships.map((m) => ({
+        id: m.id,
+        slug: m.slug,
+        name: m.name,
+        isOwner: m.role === 'Owner',
+      })),
+    },
+  }
+}
+
+export async function selectOrganization(
+  deps: AppDeps,
+  selectionToken: string | undefined,
+  organizationId: string,
+): Promise<IssuedSession> {
+  if (!selectionToken)
+    throw new AppError(
+      401,
+      'missing_credential',
+      'Send the selection token from login as Authorization: Bearer.',
+    )
+  let claims: { userId: string; jti: string; expiresAt: Date }
+  try {
+    claims = await deps.services.signer.verifySelection(selectionToken)
+  } catch (error) {
+    const expired = error instanceof TokenError && error.reason === 'expired'
+    throw new AppError(
+      401,
+      expired ? 'token_expired' : 'invalid_credential',
+      expired ? 'The selection token has expired; sign in again.' : 'The selection token is not valid.',
+    )
+  }
+  const { userId } = claims
+  const membership = (await repository.activeMemberships(deps.database.db, userId)).find(
+    (m) => m.id === organizationId,
+  )
+  if (!membership) throw forbidden('not_a_member', 'The user is not a member of this organisation.')
+  // Single use, decided by one atomic insert: of two parallel selections only one gets a session.
+  if (!(await repository.markSelectionTokenUsed(deps.database.db, claims.jti, claims.expiresAt)))
+    throw new AppError(401, 'token_used', 'The selection token has already been used; sign in again.')
+  return issueSession(deps, userId, membership)
+}
+
+/** Rotates the refresh token: single use; replaying a used one ends its whole session. */
+export async function refresh(deps: AppDeps, refreshToken: string | undefined): Promise<IssuedSession> {
+  if (!refreshToken) throw refreshRejected()
+  const { database, services } = deps
+  const hash = services.hasher.digest(refreshToken)
+  const consumed = await repository.consumeRefreshToken(database.db, hash)
+  if (!consumed) {
+    const known = await repository.findRefreshToken(database.db, hash)
+    if (known?.used_at) await repository.revokeSession(database.db, known.session_id, 'refresh_token_reuse')
+    throw refreshRejected()
+  }
+  const organization = await repository.findOrganization(database.db, consumed.organization_id)
+  if (!organization) throw refreshRejected()
+  return signForSession(deps, {
+    sessionId: consumed.session_id,
+    userId: consumed.user_id,
+    organization,
+    businessId: consumed.business_id,
+    sessionExpiresAt: consumed.session_expires_at,
+  })
+}
+
+/** Ends the caller's session (and the one behind the refresh cookie, if sent). API keys have none. */
+export async function logout(
+  deps: AppDeps,
+  auth: AuthContext,
+  refreshToken: string | undefined,
+): Promise<boolean> {
+  const { database, services } = deps
+  if (auth.sessionId) await repository.revokeSession(database.db, auth.sessionId, 'logout')
+  if (refreshToken) {
+    const known = await repository.findRefreshToken(database.db, services.hasher.digest(refreshToken))
+    if (known) await repository.revokeSession(database.db, known.session_id, 'logout')
+  }
+  return true
+}

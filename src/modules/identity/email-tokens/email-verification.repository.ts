@@ -1,0 +1,14 @@
+import { type Kysely, sql } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+
+/** Keeps the first verification time when the address was already verified. */
+export async function markEmailVerified(db: Kysely<Tables>, userId: string) {
+  await db
+    .updateTable('global.users')
+    .set({
+      email_verified_at: sql<Date>`coalesce(email_verified_at, now())`,
+      date_modified: sql<Date>`now()`,
+    })
+    .where('id', '=', userId)
+    .execute()
+}

@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox'
+import type { AppDeps } from '../../../apps/deps.js'
+import { SingleResult, single } from '../../../http/envelopes.js'
+import { errorResponses } from '../../../http/error-responses.js'
+import type { HttpApp } from '../../../http/kernel.js'
+import { completeInvitation } from './complete-invitation.service.js'
+import {
+  CompleteInvitationParams,
+  CompleteInvitationQuery,
+  CompleteInvitationRequest,
+} from './invitations.schemas.js'
+
+/** Global API: the invited person accepts. */
+export function registerCompleteInvitationRoutes(app: HttpApp, deps: AppDeps) {
+  app.post(
+    '/api/auth/complete-invitation/:businessId',
+    {
+      config: { access: { public: true } },
+      schema: {
+        operationId: 'CompleteInvitation',
+        summary: 'Accept an invitation: set the password, verify the address, activate the membership',
+        description:
+          'Security addition to the spec: CompleteInvitationRequest carries no secret, so knowing an invited address would be enough to take the ' +
+          'account. The invitation token from the emailed link is therefore required, as query `token` (as in the link) or body field `token`; ' +
+          'without it the answer is 400 naming `token`, as for an unknown, used or expired one. The body `email` must be the invited address (400 ' +
+          'naming `email`). A new user sets `password` (at least 8 characters, not the email); a user who already has a password (invited to a ' +
+          'further organisation) sends their current one, which stays unchanged (400 naming `password` when wrong). `acceptedTerms: false` is refused. ' +
+          '`businessId` is kept for URL compatibility and is not used. The token works once. Rate limited per client IP.',
+        tags: ['Auth'],
+        security: [],
+        params: CompleteInvitationParams,
+        querystring: CompleteInvitationQuery,
+        body: CompleteInvitationRequest,
+        response: { 200: SingleResult('global', Type.Boolean()), ...errorResponses('global', 400, 429) },
+      },
+    },
+    async (request) =>
+      single(
+        'global',
+        await completeInvitation(deps, request.query.token || request.body.token, request.body, request.ip),
+      ),
+  )
+}

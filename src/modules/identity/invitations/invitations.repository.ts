@@ -1,0 +1,118 @@
+import { type Kysely, sql } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import { userByEmail } from '../auth/sessions.repository.js'
+
+/** Works the same inside a transaction (a Transaction is a Kysely). */
+type Db = Kysely<Tables>
+
+/** The user with this email, created without a password if new; an existing user keeps their names. */
+export async function ensureUser(
+  db: Db,
+  user: { id: string; email: string; firstName: string; lastName: string },
+) {
+  await db
+    .insertInto('global.users')
+    .values({ id: user.id, email: user.email, first_name: user.firstName, last_name: user.lastName })
+    // A parallel invitation of the same new address waits for the other insert, then reads it.
+    .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
+    .execute()
+  return userByEmail(db, user.email)
+    .select(['id', 'email', 'first_name', 'last_name'])
+    .executeTakeFirstOrThrow()
+}
+
+export async function findMembership(db: Db, organizationId: string, userId: string) {
+  return db
+    .selectFrom('global.memberships')
+    .select(['id', 'role', 'status'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+}
+
+export interface Invitation {
+  organizationId: string
+  userId: string
+  role: string
+  customRoleId: string | null
+  invitedByUserId: string
+}
+
+export async function insertInvitedMembership(db: Db, id: string, invitation: Invitation) {
+  await db
+    .insertInto('global.memberships')
+    .values({
+      id,
+      organization_id: invitation.organizationId,
+      user_id: invitation.userId,
+      role: invitation.role,
+      custom_role_id: invitation.customRoleId,
+      invited_by_user_id: invitation.invitedByUserId,
+      status: 'Invited',
+    })
+    .execute()
+}
+
+/** A new invitation of someone still invited replaces the terms of the earlier one. */
+export async function updateInvitedMembership(db: Db, membershipId: string, invitation: Invitation) {
+  await db
+    .updateTable('global.memberships')
+    .set({
+      role: invitation.role,
+      custom_role_id: invitation.customRoleId,
+      invited_by_user_id: invitation.invitedByUserId,
+      date_modified: sql<Date>`now()`,
+    })
+    .where('id', '=', membershipId)
+    .where('status', '=', 'Invited')
+    .execute()
+}
+
+export async function isOrganizationRole(db: Db, organizationId: string, roleId: string) {
+  const row = await db
+    .selectFrom('global.roles')
+    .select('id')
+    .where('id', '=', roleId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export async function organizationName(db: Db, organizationId: string) {
+  const row = await db
+    .selectFrom('global.organizations')
+    .select('name')
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow()
+  return row.name
+}
+
+/** True when the membership still exists (it may have been removed since the invitation). */
+export async function activateMembership(db: Db, organizationId: string, userId: string) {
+  const row = await db
+    .updateTable('global.memberships')
+    .set({ status: 'Active', date_modified: sql<Date>`now()` })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .returning('id')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/**
+ * Marks the address verified and, when `passwordHash` is given, sets the first password, only if
+ * the user still has none (false otherwise: one was set since the request was checked).
+ */
+export async function completeUser(db: Db, userId: string, passwordHash: string | null) {
+  let query = db
+    .updateTable('global.users')
+    .set({
+      email_verified_at: sql<Date>`coalesce(email_verified_at, now())`,
+      date_modified: sql<Date>`now()`,
+      ...(passwordHash === null ? {} : { password_hash: passwordHash }),
+    })
+    .where('id', '=', userId)
+  if (passwordHash !== null) query = query.where('password_hash', 'is', null)
+  const row = await query.returning('id').executeTakeFirst()
+  return row !== undefined
+}

@@ -1,0 +1,124 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { AppDeps } from '../../../apps/deps.js'
+import { isUniqueViolation, newId } from '../../../db/ids.js'
+import { AppError, conflict, forbidden, invalidField } from '../../../http/errors.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { createEmailToken, retireEmailTokens } from '../email-tokens/email-tokens.service.js'
+import * as repository from './invitations.repository.js'
+import type { InviteTeamMemberRequest, TeamMember, TeamRole } from './invitations.schemas.js'
+
+const alreadyMember = () => conflict('already_member', 'This person is already a member of the organisation.')
+const ownerRequired = () => forbidden('owner_required', 'Only an owner may invite an owner.')
+
+async function customRoleOf(
+  { database }: AppDeps,
+  organizationId: string,
+  role: TeamRole,
+  customRoleId: string | null | undefined,
+): Promise<string | null> {
+  if (role !== 'Custom') {
+    if (customRoleId) throw invalidField('customRoleId', 'must be empty unless role is Custom')
+    return null
+  }
+  if (!customRoleId) throw invalidField('customRoleId', 'is required when role is Custom')
+  if (!(await repository.isOrganizationRole(database.db, organizationId, customRoleId))) {
+    throw invalidField('customRoleId', 'is not a role of this organisation')
+  }
+  return customRoleId
+}
+
+/**
+ * Invites someone to the caller's organisation: creates the user when the email is new (with no
+ * password), an Invited membership and a 7-day invitation link. Inviting someone who is still
+ * Invited sends a new link (the earlier ones stop working) with the new role; an Active member is a 409.
+ */
+export async function inviteTeamMember(
+  deps: AppDeps,
+  auth: BusinessAuth,
+  body: InviteTeamMemberRequest,
+  log: FastifyBaseLogger,
+): Promise<TeamMember> {
+  const { database, services } = deps
+  if (body.role === 'Owner' && !auth.isOwner) throw ownerRequired()
+  const customRoleId = await customRoleOf(deps, auth.organizationId, body.role, body.customRoleId)
+  const email = body.email.trim()
+  let invited: { user: { id: string; email: string; first_name: string; last_name: string }; secret: string }
+  try {
+    invited = await database.db.transaction().execute(async (trx) => {
+      const user = await repository.ensureUser(trx, {
+        id: newId(),
+        email,
+        firstName: body.firstName?.trim() ?? '',
+        lastName: body.lastName?.trim() ?? '',
+      })
+      const invitation: repository.Invitation = {
+        organizationId: auth.organizationId,
+        userId: user.id,
+        role: body.role,
+        customRoleId,
+        invitedByUserId: auth.userId,
+      }
+      const existing = await repository.findMembership(trx, auth.organizationId, user.id)
+      if (existing && existing.status !== 'Invited') throw alreadyMember()
+      if (existing) {
+        if (existing.role === 'Owner' && !auth.isOwner) throw ownerRequired()
+        await repository.updateInvitedMembership(trx, existing.id, invitation)
+        await retireEmailTokens(trx, user.id, 'invitation', auth.organizationId)
+      } else {
+        await repository.insertInvitedMembership(trx, newId(), invitation)
+      }
+      const secret = await createEmailToken(trx, services.hasher, {
+        userId: user.id,
+        purpose: 'invitation',
+        organizationId: auth.organizationId,
+      })
+      return { user, secret }
+    })
+  } catch (error) {
+    // Two parallel invitations of one person: the membership's unique key lets one through.
+    if (isUniqueViolation(error)) throw alreadyMember()
+    throw error
+  }
+  await sendInvitation(deps, auth, invited.user.email, invited.secret, log)
+  return {
+    userId: invited.user.id,
+    email: invited.user.email,
+    firstName: invited.user.first_name,
+    lastName: invited.user.last_name,
+    role: body.role,
+    customRoleId,
+    status: 'Invited',
+  }
+}
+
+async function sendInvitation(
+  { database, services, config }: AppDeps,
+  auth: BusinessAuth,
+  to: string,
+  secret: string,
+  log: FastifyBaseLogger,
+) {
+  const organization = await repository.organizationName(database.db, auth.organizationId)
+  try {
+    await services.mailer.send({
+      to,
+      subject: `You are invited to ${organization} on Cartage`,
+      text: [
+        `You have been invited to join ${organization} on Cartage.`,
+        '',
+        'Open this link to accept (valid for 7 days, once):',
+        `${config.publicAppUrl}/complete-invitation/${auth.businessId}?token=${encodeURIComponent(secret)}`,
+        '',
+        'If you did not expect this, ignore this email.',
+      ].join('\n'),
+    })
+  } catch (error) {
+    log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'invitation email not sent')
+    // The invitation is saved; inviting again sends a fresh link, so the caller can retry.
+    throw new AppError(
+      503,
+      'mail_not_sent',
+      'The invitation is saved but its email could not be sent; invite again to send a new link.',
+    )
+  }
+}

@@ -1,0 +1,56 @@
+import { Type } from '@sinclair/typebox'
+import type { AppDeps } from '../../../apps/deps.js'
+import { SingleResult, single } from '../../../http/envelopes.js'
+import { errorResponses } from '../../../http/error-responses.js'
+import type { HttpApp } from '../../../http/kernel.js'
+import { limitByIp } from '../../../security/rate-limiter.js'
+import {
+  RegisterOrganizationBusinessResponse,
+  RegisterOrganizationRequest,
+  SoftCheckQuery,
+} from './registration.schemas.js'
+import { isEmailRegistered, registerOrganization } from './registration.service.js'
+
+export function registerRegistrationRoutes(app: HttpApp, deps: AppDeps) {
+  const { database, services, config } = deps
+  app.get(
+    '/api/organizations/soft-check',
+    {
+      config: { access: { public: true } },
+      onRequest: limitByIp(services.rateLimiter, 'soft-check', config.rateLimitPerIp),
+      schema: {
+        operationId: 'SoftCheck',
+        summary: 'Tell whether a user with this email address exists',
+        tags: ['Organizations'],
+        security: [],
+        querystring: SoftCheckQuery,
+        response: { 200: SingleResult('global', Type.Boolean()), ...errorResponses('global', 400, 429) },
+      },
+    },
+    async (request) => single('global', await isEmailRegistered(database.db, request.query.emailAddress)),
+  )
+
+  app.post(
+    '/api/organizations',
+    {
+      config: { access: { public: true } },
+      onRequest: limitByIp(services.rateLimiter, 'registration', config.rateLimitPerIp),
+      schema: {
+        operationId: 'RegisterOrganization',
+        summary: 'Register an organisation with its first business and owner',
+        description:
+          'Creates, in one transaction, the organisation, its first business, the owner user and membership, and the organisation schema. ' +
+          'Password: at least 8 characters, not the email; confirmPassword must match; acceptedTerms must be true. An email already registered is a 409.',
+        tags: ['Organizations'],
+        security: [],
+        body: RegisterOrganizationRequest,
+        response: {
+          200: SingleResult('global', RegisterOrganizationBusinessResponse),
+          ...errorResponses('global', 400, 409, 413, 415, 429),
+        },
+      },
+    },
+    async (request) =>
+      single('global', await registerOrganization(database, request.body, { deps, log: request.log })),
+  )
+}

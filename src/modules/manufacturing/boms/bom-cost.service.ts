@@ -1,0 +1,134 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { Database } from '../../../db/database.js'
+import type { Tables } from '../../../db/schema.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { round } from '../decimals.js'
+import { type CostNodeRow, costTree } from './bom-cost.repository.js'
+import { bomNotFound } from './boms.errors.js'
+import type { BomCostBreakdownResponse, BomCostLine, CostSource } from './boms.schemas.js'
+
+interface Node {
+  row: CostNodeRow
+  children: Node[]
+  effectiveQuantity: number
+  unitCost: number
+  source: CostSource
+  subTotal: number | null
+}
+
+/** Rolls a node's cost up from its children (sub-assembly) or takes it from the ledger / standard cost. */
+function rollUp(node: Node): number {
+  const { row } = node
+  node.effectiveQuantity = Number(row.quantity) * (1 + Number(row.scrap_percent) / 100)
+  if (row.sub_bom_id !== null) {
+    node.subTotal = node.children.reduce((sum, child) => sum + rollUp(child), 0)
+    node.unitCost = node.subTotal / Number(row.sub_output)
+    node.source = 'SubAssembly'
+  } else if (row.ledger_cost !== null) {
+    node.unitCost = Number(row.ledger_cost)
+    node.source = 'Ledger'
+  } else if (row.standard_cost !== null) {
+    node.unitCost = Number(row.standard_cost)
+    node.source = 'StandardCost'
+  } else {
+    node.unitCost = 0
+    node.source = 'None'
+  }
+  return node.effectiveQuantity * node.unitCost
+}
+
+function flatten(nodes: readonly Node[], out: BomCostLine[]): BomCostLine[] {
+  for (const node of nodes) {
+    const { row } = node
+    out.push({
+      lineItemId: row.id,
+      parentLineItemId: row.parent_id,
+      depth: row.depth,
+      productId: row.product_id,
+      sku: row.sku,
+      name: row.name,
+      quantity: Number(row.quantity),
+      scrapPercent: Number(row.scrap_percent),
+      effectiveQuantity: round(node.effectiveQuantity),
+      unitCost: round(node.unitCost),
+      extendedCost: round(node.effectiveQuantity * node.unitCost),
+      costSource: node.source,
+      subAssembly:
+        row.sub_bom_id === null
+          ? null
+          : {
+              bomId: row.sub_bom_id,
+              code: row.sub_code ?? '',
+              revision: row.sub_revision ?? 1,
+              outputQuantity: Number(row.sub_output),
+              totalCost: round(node.subTotal ?? 0),
+              unitCost: round(node.unitCost),
+            },
+    })
+    flatten(node.children, out)
+  }
+  return out
+}
+
+/** The BOM's own row (scoped to the business); sent together with the tree query. */
+export const bomHeader = (
+  db: Kysely<Tables> | Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  bomId: string,
+) =>
+  db
+    .withSchema(schema)
+    .selectFrom('boms')
+    .select(['id', 'code', 'revision', 'product_id', 'output_quantity'])
+    .where('id', '=', bomId)
+    .where('business_id', '=', businessId)
+
+/** The cost of a BOM as of an instant: the tree from one recursive query, rolled up bottom-up. */
+export async function costBom(
+  db: Kysely<Tables> | Transaction<Tables>,
+  auth: { schemaName: string; businessId: string },
+  bomId: string,
+  asOf: Date,
+): Promise<BomCostBreakdownResponse> {
+  const [bom, rows] = await Promise.all([
+    bomHeader(db, auth.schemaName, auth.businessId, bomId).executeTakeFirst(),
+    costTree(db, auth.schemaName, bomId, asOf),
+  ])
+  if (!bom) throw bomNotFound()
+  const byId = new Map<string, Node>()
+  const top: Node[] = []
+  for (const row of rows) {
+    const node: Node = {
+      row,
+      children: [],
+      effectiveQuantity: 0,
+      unitCost: 0,
+      source: 'None',
+      subTotal: null,
+    }
+    byId.set(row.node_key, node)
+    if (row.depth === 1) top.push(node)
+    else byId.get(row.parent_key)?.children.push(node)
+  }
+  const total = top.reduce((sum, node) => sum + rollUp(node), 0)
+  const outputQuantity = Number(bom.output_quantity)
+  return {
+    bomId,
+    code: bom.code,
+    revision: bom.revision,
+    productId: bom.product_id,
+    asOfDate: asOf.toISOString(),
+    outputQuantity,
+    totalCost: round(total),
+    unitCost: round(total / outputQuantity),
+    lineItems: flatten(top, []),
+  }
+}
+
+export const getBomCost = (
+  database: Database,
+  auth: BusinessAuth,
+  bomId: string,
+  asOfDate: string | undefined,
+) => costBom(database.db, auth, bomId, asOfDate === undefined ? new Date() : new Date(asOfDate))

@@ -1,0 +1,88 @@
+import { CORE_SECURITY } from '../../../apps/core/security.js'
+import type { AppDeps } from '../../../apps/deps.js'
+import { businessAuthOf } from '../../../http/auth-hook.js'
+import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
+import { errorResponses } from '../../../http/error-responses.js'
+import type { HttpApp } from '../../../http/kernel.js'
+import { ListQuery } from '../../../http/list-params.js'
+import { ProductParams } from '../products/products.schemas.js'
+import { LedgerEntryResponse, StockMovementRequest, StockQuery, StockResponse } from './stock.schemas.js'
+import { getStock, listLedger, postStockMovement } from './stock.service.js'
+
+const TAGS = ['Products']
+const access = (action: 'View' | 'Modify') => ({ access: { permission: ['Products', action] } }) as const
+
+/** The stock ledger (M4): effective-dated movements with running balance and moving-average cost. */
+export function registerStockRoutes(app: HttpApp, { database }: AppDeps) {
+  app.post(
+    '/api/v1/products/:productId/stock-movements',
+    {
+      config: access('Modify'),
+      schema: {
+        operationId: 'PostStockMovement',
+        summary: 'Receive, issue or adjust stock, at an effective date',
+        description:
+          'Returns the new ledger entry with its running balance. 409 stock_shortfall (date and shortfall in the message and reasons) when any point in time would go below zero; ' +
+          '409 service_holds_no_stock for a Service, 409 product_archived for an archived product. An issue that takes the stock to or below reorderLevel publishes StockAtReorderLevel.',
+        tags: TAGS,
+        security: CORE_SECURITY,
+        params: ProductParams,
+        body: StockMovementRequest,
+        response: {
+          200: SingleResult('core', LedgerEntryResponse),
+          ...errorResponses('core', 400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      single(
+        'core',
+        await postStockMovement(database, businessAuthOf(request), request.params.productId, request.body),
+      ),
+  )
+
+  app.get(
+    '/api/v1/products/:productId/stock',
+    {
+      config: access('View'),
+      schema: {
+        operationId: 'GetProductStock',
+        summary: 'Stock on hand, moving-average cost and value as of an instant',
+        description:
+          'asOfDate defaults to now. One indexed lookup of the last ledger entry at or before that instant.',
+        tags: TAGS,
+        security: CORE_SECURITY,
+        params: ProductParams,
+        querystring: StockQuery,
+        response: { 200: SingleResult('core', StockResponse), ...errorResponses('core', 400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      single(
+        'core',
+        await getStock(database, businessAuthOf(request), request.params.productId, request.query.asOfDate),
+      ),
+  )
+
+  app.get(
+    '/api/v1/products/:productId/ledger',
+    {
+      config: access('View'),
+      schema: {
+        operationId: 'GetProductLedger',
+        summary: "The product's ledger entries in effective-date order",
+        description:
+          'Each entry carries its running balance and the moving-average cost after it. $filter/$orderby over type, effectiveDate, quantity, reference, workOrderId, dateCreated; $search over reason and reference.',
+        tags: TAGS,
+        security: CORE_SECURITY,
+        params: ProductParams,
+        querystring: ListQuery,
+        response: {
+          200: PagedResult('core', LedgerEntryResponse),
+          ...errorResponses('core', 400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) => listLedger(database, businessAuthOf(request), request.params.productId, request.query),
+  )
+}

@@ -1,0 +1,76 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { EnumType } from '../../../http/enums.js'
+import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
+import { MAX_AMOUNT } from '../decimals.js'
+
+export const MOVEMENT_TYPES = ['Receipt', 'Issue', 'Adjustment'] as const
+export type MovementType = (typeof MOVEMENT_TYPES)[number]
+export const ENTRY_TYPES = ['Receipt', 'Issue', 'Adjustment', 'WorkOrderIssue', 'WorkOrderReceipt'] as const
+
+export const StockMovementRequest = Type.Object(
+  {
+    type: EnumType(MOVEMENT_TYPES),
+    quantity: Type.Number({
+      minimum: -MAX_AMOUNT,
+      maximum: MAX_AMOUNT,
+      description:
+        'Receipt and Issue: greater than 0 (the server signs an issue). Adjustment: signed, not 0. At most 4 decimal places.',
+    }),
+    unitCost: Type.Optional(
+      Nullable(
+        Type.Number({
+          minimum: 0,
+          maximum: MAX_AMOUNT,
+          description:
+            'Required on a Receipt; allowed on a positive Adjustment (else it moves at the moving average). At most 6 decimal places.',
+        }),
+      ),
+    ),
+    effectiveDate: Type.Optional(
+      DateTime({
+        description:
+          'when the movement happened (spec §2.1.5); defaults to now, may lie in the past, not in the future',
+      }),
+    ),
+    reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    reference: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  },
+  {
+    description:
+      'A back-dated movement re-values every later entry in the same transaction. A movement that would take the balance below zero at any point in time is a 409 stock_shortfall naming the date and the shortfall, unless the setting stock.allowNegative is true.',
+  },
+)
+export type StockMovementRequest = Static<typeof StockMovementRequest>
+
+export const LedgerEntryResponse = Type.Object({
+  id: Uuid(),
+  productId: Uuid(),
+  type: EnumType(ENTRY_TYPES),
+  quantity: Type.Number({ description: 'signed' }),
+  unitCost: Type.Number({
+    description: 'receipts: their cost; other movements: the moving average at their date',
+  }),
+  value: Type.Number({ description: 'quantity × unitCost, signed' }),
+  effectiveDate: DateTime(),
+  reason: Nullable(Type.String()),
+  reference: Nullable(Type.String()),
+  workOrderId: Nullable(Uuid()),
+  balance: Type.Number({ description: 'running balance after this entry, in effective-date order' }),
+  averageCost: Type.Number({ description: 'moving-average cost after this entry' }),
+  createdByUserId: Nullable(Uuid()),
+  dateCreated: DateTime(),
+})
+export type LedgerEntryResponse = Static<typeof LedgerEntryResponse>
+
+export const StockQuery = Type.Object({
+  asOfDate: Type.Optional(DateTime({ description: 'the instant to read the stock at; default now' })),
+})
+
+export const StockResponse = Type.Object({
+  productId: Uuid(),
+  asOfDate: DateTime(),
+  onHand: Type.Number(),
+  unitCost: Type.Number({ description: 'moving-average cost at that instant' }),
+  value: Type.Number({ description: 'onHand × unitCost, 4 decimal places' }),
+})
+export type StockResponse = Static<typeof StockResponse>

@@ -1,0 +1,141 @@
+import type { Database } from '../../../db/database.js'
+import { paged } from '../../../http/envelopes.js'
+import { conflict, invalidField, validationFailed } from '../../../http/errors.js'
+import type { ListQuery } from '../../../http/list-params.js'
+import { type ListSpec, runList } from '../../../http/list-query.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { decimalReasons, round } from '../decimals.js'
+import { findProduct, lockProduct, type ProductRow } from '../products/products.repository.js'
+import { productNotFound } from '../products/products.service.js'
+import { stockAsOf } from './ledger.repository.js'
+import { type Movement, postMovement } from './ledger.service.js'
+import { findEntry, type LedgerRow, scopedLedger } from './stock.repository.js'
+import {
+  ENTRY_TYPES,
+  type LedgerEntryResponse,
+  type StockMovementRequest,
+  type StockResponse,
+} from './stock.schemas.js'
+
+/** Clock skew tolerated on "now" for an effective date sent by a client. */
+const FUTURE_SKEW_MS = 60_000
+
+export const noStock = (product: ProductRow) =>
+  product.type === 'Service'
+    ? conflict('service_holds_no_stock', 'A Service product holds no stock.')
+    : conflict('product_archived', 'An archived product takes no stock movements.')
+
+export function toEntry(row: LedgerRow): LedgerEntryResponse {
+  const quantity = Number(row.quantity)
+  const unitCost = Number(row.unit_cost)
+  return {
+    id: row.id,
+    productId: row.product_id,
+    type: row.type as LedgerEntryResponse['type'],
+    quantity,
+    unitCost,
+    value: round(quantity * unitCost),
+    effectiveDate: row.effective_date.toISOString(),
+    reason: row.reason,
+    reference: row.reference,
+    workOrderId: row.work_order_id,
+    balance: Number(row.balance),
+    averageCost: Number(row.average_cost),
+    createdByUserId: row.created_by_user_id,
+    dateCreated: row.date_created.toISOString(),
+  }
+}
+
+/** An effective date sent by a client: default now, never in the future. */
+export function effectiveDateOf(value: string | undefined, field = 'effectiveDate'): Date {
+  if (value === undefined) return new Date()
+  const date = new Date(value)
+  if (date.getTime() > Date.now() + FUTURE_SKEW_MS) throw invalidField(field, 'must not lie in the future')
+  return date
+}
+
+function movementOf(request: StockMovementRequest): Movement {
+  const reasons = [
+    ...decimalReasons({ quantity: request.quantity }),
+    ...decimalReasons({ unitCost: request.unitCost }, 6),
+  ]
+  const cost = request.unitCost ?? null
+  const { type, quantity } = request
+  if (type !== 'Adjustment' && quantity <= 0)
+    reasons.push({ field: 'quantity', message: 'must be greater than 0' })
+  if (type === 'Adjustment' && quantity === 0) reasons.push({ field: 'quantity', message: 'must not be 0' })
+  if (type === 'Receipt' && cost === null)
+    reasons.push({ field: 'unitCost', message: 'is required on a Receipt' })
+  if (type === 'Issue' && cost !== null)
+    reasons.push({ field: 'unitCost', message: 'an Issue moves at the moving average' })
+  if (type === 'Adjustment' && quantity < 0 && cost !== null)
+    reasons.push({ field: 'unitCost', message: 'a negative Adjustment moves at the moving average' })
+  if (reasons.length > 0) throw validationFailed(reasons)
+  return {
+    type,
+    quantity: type === 'Issue' ? -quantity : quantity,
+    receivedCost: cost,
+    effectiveDate: effectiveDateOf(request.effectiveDate),
+    reason: request.reason?.trim() || null,
+    reference: request.reference?.trim() || null,
+    workOrderId: null,
+  }
+}
+
+/** Posts a receipt, issue or adjustment under the product's row lock (movements of one product queue). */
+export async function postStockMovement(
+  database: Database,
+  auth: BusinessAuth,
+  productId: string,
+  request: StockMovementRequest,
+): Promise<LedgerEntryResponse> {
+  const movement = movementOf(request)
+  const { schemaName, businessId } = auth
+  return database.db.transaction().execute(async (trx) => {
+    const product = await lockProduct(trx, schemaName, businessId, productId)
+    if (!product) throw productNotFound()
+    if (product.type === 'Service' || product.archived_at !== null) throw noStock(product)
+    const entry = await postMovement(trx, { schemaName, businessId, userId: auth.userId }, product, movement)
+    return toEntry(await findEntry(trx, schemaName, businessId, productId, entry.id))
+  })
+}
+
+export async function getStock(
+  database: Database,
+  auth: BusinessAuth,
+  productId: string,
+  asOfDate: string | undefined,
+): Promise<StockResponse> {
+  const asOf = asOfDate === undefined ? new Date() : new Date(asOfDate)
+  const row = await stockAsOf(database.db, auth.schemaName, auth.businessId, productId, asOf)
+  if (!row) throw productNotFound()
+  const onHand = Number(row.balance ?? 0)
+  const unitCost = Number(row.average_cost ?? 0)
+  return { productId, asOfDate: asOf.toISOString(), onHand, unitCost, value: round(onHand * unitCost) }
+}
+
+const LEDGER: ListSpec = {
+  fields: {
+    type: { column: 'l.type', type: 'enum', enumValues: ENTRY_TYPES },
+    effectiveDate: { column: 'l.effective_date', type: 'datetime' },
+    quantity: { column: 'l.quantity', type: 'number' },
+    reference: { column: 'l.reference', type: 'string' },
+    workOrderId: { column: 'l.work_order_id', type: 'uuid' },
+    dateCreated: { column: 'l.date_created', type: 'datetime' },
+  },
+  search: ['l.reason', 'l.reference'],
+  defaultOrder: [{ column: 'l.effective_date', direction: 'asc' }],
+  tiebreak: 'l.seq',
+}
+
+export async function listLedger(
+  database: Database,
+  auth: BusinessAuth,
+  productId: string,
+  query: ListQuery,
+) {
+  if (!(await findProduct(database.db, auth.schemaName, auth.businessId, productId))) throw productNotFound()
+  const scoped = scopedLedger(database.db, auth.schemaName, auth.businessId, productId)
+  const { rows, total, page } = await runList(scoped, query, LEDGER)
+  return paged('core', rows.map(toEntry), total, page)
+}

@@ -1,0 +1,102 @@
+import { sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import type { Db } from '../products/products.repository.js'
+
+export function scopedWorkOrders(db: Db, schema: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('work_orders as w')
+    .innerJoin('boms as b', 'b.id', 'w.bom_id')
+    .innerJoin('products as p', 'p.id', 'w.product_id')
+    .where('w.business_id', '=', businessId)
+    .select([
+      'w.id',
+      'w.business_id',
+      'w.code',
+      'w.bom_id',
+      'b.code as bom_code',
+      'b.revision as bom_revision',
+      'w.product_id',
+      'p.sku as product_sku',
+      'p.name as product_name',
+      'w.quantity',
+      'w.status',
+      'w.planned_start',
+      'w.planned_end',
+      'w.notes',
+      'w.standard_unit_cost',
+      'w.standard_total_cost',
+      'w.actual_unit_cost',
+      'w.actual_total_cost',
+      'w.quantity_produced',
+      'w.effective_date',
+      'w.released_at',
+      'w.started_at',
+      'w.completed_at',
+      'w.cancelled_at',
+      'w.date_created',
+      'w.date_modified',
+    ])
+}
+
+export type WorkOrderRow = NonNullable<Awaited<ReturnType<typeof findWorkOrder>>>
+
+export async function findWorkOrder(db: Db, schema: string, businessId: string, id: string) {
+  return scopedWorkOrders(db, schema, businessId).where('w.id', '=', id).executeTakeFirst()
+}
+
+export async function lockWorkOrder(
+  trx: Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  id: string,
+) {
+  return trx
+    .withSchema(schema)
+    .selectFrom('work_orders')
+    .selectAll()
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+/** The BOM a work order may be made from: Active, of the business; share-locked so it cannot be deleted meanwhile. */
+export async function activeBom(trx: Transaction<Tables>, schema: string, businessId: string, bomId: string) {
+  return trx
+    .withSchema(schema)
+    .selectFrom('boms')
+    .select(['id', 'product_id', 'status'])
+    .where('id', '=', bomId)
+    .where('business_id', '=', businessId)
+    .where('status', '=', 'Active')
+    .forShare()
+    .executeTakeFirst()
+}
+
+/** What one completion consumes per product: BOM quantity with scrap, scaled to the quantity produced. */
+export async function componentNeeds(
+  trx: Transaction<Tables>,
+  schema: string,
+  bomId: string,
+  produced: number,
+) {
+  return trx
+    .withSchema(schema)
+    .selectFrom('bom_lines as l')
+    .innerJoin('boms as b', 'b.id', 'l.bom_id')
+    .where('l.bom_id', '=', bomId)
+    .groupBy('l.product_id')
+    .select([
+      'l.product_id',
+      sql<string>`round(sum(l.quantity * (1 + l.scrap_percent / 100)), 4)`.as('per_batch'),
+      sql<string>`max(b.output_quantity)`.as('output_quantity'),
+    ])
+    .execute()
+    .then((rows) =>
+      rows.map((r) => ({
+        productId: r.product_id,
+        required: Math.round((Number(r.per_batch) * produced * 10_000) / Number(r.output_quantity)) / 10_000,
+      })),
+    )
+}

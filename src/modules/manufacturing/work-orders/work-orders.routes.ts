@@ -1,0 +1,191 @@
+import { CORE_SECURITY } from '../../../apps/core/security.js'
+import type { AppDeps } from '../../../apps/deps.js'
+import { businessAuthOf } from '../../../http/auth-hook.js'
+import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
+import { errorResponses } from '../../../http/error-responses.js'
+import type { HttpApp } from '../../../http/kernel.js'
+import { ListQuery } from '../../../http/list-params.js'
+import { BomParams } from '../boms/boms.schemas.js'
+import { completeWorkOrder, moveWorkOrder } from './work-order-status.service.js'
+import {
+  CompleteWorkOrderRequest,
+  WorkOrderParams,
+  WorkOrderRequest,
+  WorkOrderResponse,
+} from './work-orders.schemas.js'
+import { createWorkOrder, getWorkOrder, listWorkOrders, updateWorkOrder } from './work-orders.service.js'
+
+const TAGS = ['WorkOrders']
+const ONE = SingleResult('core', WorkOrderResponse)
+const PAGE = PagedResult('core', WorkOrderResponse)
+const access = (action: 'View' | 'Modify') => ({ access: { permission: ['WorkOrders', action] } }) as const
+const LIST_NOTE =
+  '$filter and $orderby over code, status, bomId, productId, quantity, plannedStart, plannedEnd, completedAt, dateCreated, dateModified; $search over code, notes and the product sku and name. Newest first.'
+
+const MOVES = [
+  {
+    path: 'release',
+    to: 'Released',
+    operationId: 'ReleaseWorkOrder',
+    summary: 'Release a Draft work order',
+    description: "Draft -> Released; freezes the standard cost from the BOM's cost now.",
+  },
+  {
+    path: 'start',
+    to: 'InProgress',
+    operationId: 'StartWorkOrder',
+    summary: 'Start a Released work order',
+    description: 'Released -> InProgress.',
+  },
+  {
+    path: 'cancel',
+    to: 'Cancelled',
+    operationId: 'CancelWorkOrder',
+    summary: 'Cancel a work order',
+    description: 'Draft, Released or InProgress -> Cancelled; nothing is posted.',
+  },
+] as const
+
+/** Work orders (M14): make a product from its BOM, posting consumption and output to the ledger. */
+export function registerWorkOrderRoutes(app: HttpApp, { database }: AppDeps) {
+  app.get(
+    '/api/v1/work-orders',
+    {
+      config: access('View'),
+      schema: {
+        operationId: 'GetWorkOrders',
+        summary: "The business's work orders",
+        description: LIST_NOTE,
+        tags: TAGS,
+        security: CORE_SECURITY,
+        querystring: ListQuery,
+        response: { 200: PAGE, ...errorResponses('core', 400, 401, 403) },
+      },
+    },
+    async (request) => listWorkOrders(database, businessAuthOf(request), request.query),
+  )
+
+  app.get(
+    '/api/v1/bom/:bomId/work-orders',
+    {
+      config: { access: { permission: ['Products', 'View'] } },
+      schema: {
+        operationId: 'GetBomWorkOrders',
+        summary: 'The work orders that used this BOM',
+        description: `Same page shape as GET /api/v1/work-orders. ${LIST_NOTE}`,
+        tags: ['Boms'],
+        security: CORE_SECURITY,
+        params: BomParams,
+        querystring: ListQuery,
+        response: { 200: PAGE, ...errorResponses('core', 400, 401, 403, 404) },
+      },
+    },
+    async (request) => listWorkOrders(database, businessAuthOf(request), request.query, request.params.bomId),
+  )
+
+  app.post(
+    '/api/v1/work-orders',
+    {
+      config: access('Modify'),
+      schema: {
+        operationId: 'CreateWorkOrder',
+        summary: 'Create a Draft work order from an Active BOM',
+        description: 'Code WO-000001 is assigned by the server; the product is the BOM’s.',
+        tags: TAGS,
+        security: CORE_SECURITY,
+        body: WorkOrderRequest,
+        response: { 200: ONE, ...errorResponses('core', 400, 401, 403) },
+      },
+    },
+    async (request) => single('core', await createWorkOrder(database, businessAuthOf(request), request.body)),
+  )
+
+  app.get(
+    '/api/v1/work-orders/:workOrderId',
+    {
+      config: access('View'),
+      schema: {
+        operationId: 'GetWorkOrder',
+        summary: 'One work order, standard and actual cost side by side',
+        tags: TAGS,
+        security: CORE_SECURITY,
+        params: WorkOrderParams,
+        response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      single('core', await getWorkOrder(database, businessAuthOf(request), request.params.workOrderId)),
+  )
+
+  app.put(
+    '/api/v1/work-orders/:workOrderId',
+    {
+      config: access('Modify'),
+      schema: {
+        operationId: 'UpdateWorkOrder',
+        summary: 'Replace a Draft work order',
+        description: 'Any other status is a 409 work_order_not_editable.',
+        tags: TAGS,
+        security: CORE_SECURITY,
+        params: WorkOrderParams,
+        body: WorkOrderRequest,
+        response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      single(
+        'core',
+        await updateWorkOrder(database, businessAuthOf(request), request.params.workOrderId, request.body),
+      ),
+  )
+
+  for (const move of MOVES) {
+    app.post(
+      `/api/v1/work-orders/:workOrderId/${move.path}`,
+      {
+        config: access('Modify'),
+        schema: {
+          operationId: move.operationId,
+          summary: move.summary,
+          description: `${move.description} Any other move is a 409 invalid_status_transition.`,
+          tags: TAGS,
+          security: CORE_SECURITY,
+          params: WorkOrderParams,
+          response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) =>
+        single(
+          'core',
+          await moveWorkOrder(database, businessAuthOf(request), request.params.workOrderId, move.to),
+        ),
+    )
+  }
+
+  app.post(
+    '/api/v1/work-orders/:workOrderId/complete',
+    {
+      config: access('Modify'),
+      schema: {
+        operationId: 'CompleteWorkOrder',
+        summary: 'Complete a Released or InProgress work order',
+        description: 'Publishes WorkOrderCompleted. Any other status is a 409 invalid_status_transition.',
+        tags: TAGS,
+        security: CORE_SECURITY,
+        params: WorkOrderParams,
+        body: CompleteWorkOrderRequest,
+        response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      single(
+        'core',
+        await completeWorkOrder(
+          database,
+          businessAuthOf(request),
+          request.params.workOrderId,
+          request.body ?? {},
+        ),
+      ),
+  )
+}

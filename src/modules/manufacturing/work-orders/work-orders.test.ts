@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
+import { type Core, coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { type DomainEvent, onDomainEvent } from '../../events/domain-events.js'
+import { expectAccess } from '../access.fixtures.js'
+import { createProduct, ledgerOf, ok, receive, stockOf } from '../manufacturing.fixtures.js'
+
+const ctx = useTestContext()
+
+interface WorkOrder {
+  id: string
+  code: string
+  status: string
+  standardUnitCost: number | null
+  standardTotalCost: number | null
+  actualUnitCost: number | null
+  actualTotalCost: number | null
+  costVariance: number | null
+}
+
+/** Table <- 4 Leg + 1 Top; legs 10 @ 5 and tops 5 @ 50 received on Jan 1. */
+async function tableShop(core: Core) {
+  const [table, leg, top] = await Promise.all([
+    createProduct(core, { name: 'Table', type: 'FinishedGood' }),
+    createProduct(core, { name: 'Leg' }),
+    createProduct(core, { name: 'Top' }),
+  ])
+  await receive(core, leg.id, 10, 5, '2026-01-01T00:00:00Z')
+  await receive(core, top.id, 5, 50, '2026-01-01T00:00:00Z')
+  const bom = await ok<{ id: string }>(core, 'POST', '/api/v1/bom', {
+    productId: table.id,
+    name: 'Table',
+    lineItems: [
+      { productId: leg.id, quantity: 4 },
+      { productId: top.id, quantity: 1 },
+    ],
+  })
+  await ok(core, 'POST', `/api/v1/bom/${bom.id}/activate`)
+  return { table, leg, top, bom }
+}
+
+const createOrder = (core: Core, bomId: string, quantity: number) =>
+  ok<WorkOrder>(core, 'POST', '/api/v1/work-orders', {
+    bomId,
+    quantity,
+    plannedStart: '2026-03-01T08:00:00Z',
+    plannedEnd: '2026-03-02T17:00:00Z',
+  })
+const step = (core: Core, id: string, path: string, payload?: object) =>
+  ok<WorkOrder>(core, 'POST', `/api/v1/work-orders/${id}/${path}`, payload)
+
+describe('work orders', () => {
+  it('freezes the standard cost at release and completes at actual cost (worked example)', async () => {
+    const events: DomainEvent[] = []
+    onDomainEvent('work-order-test', async (_db, _schema, event) => {
+      if (event.type === 'WorkOrderCompleted') events.push(event)
+    })
+    const owner = await ownerSession(ctx)
+    const { core } = owner
+    const { table, leg, top, bom } = await tableShop(core)
+    const order = await createOrder(core, bom.id, 2)
+    expect(order).toMatchObject({
+      code: 'WO-000001',
+      status: 'Draft',
+      standardUnitCost: null,
+      product: { id: table.id },
+    })
+    // Standard at release: 4 × 5 + 50 = 70 a table, 140 for two.
+    expect(await step(core, order.id, 'release')).toMatchObject({
+      status: 'Released',
+      standardUnitCost: 70,
+      standardTotalCost: 140,
+    })
+    // Legs now cost more: 10 @ 11 -> average (50 + 110) / 20 = 8.
+    await receive(core, leg.id, 10, 11)
+    expect(await step(core, order.id, 'start')).toMatchObject({ status: 'InProgress' })
+    // Actual: 8 legs × 8 + 2 tops × 50 = 164, 82 a table; variance 164 - 140 = 24.
+    const done = await step(core, order.id, 'complete', {})
+    expect(done).toMatchObject({
+      status: 'Completed',
+      quantityProduced: 2,
+      actualTotalCost: 164,
+      actualUnitCost: 82,
+      standardTotalCost: 140,
+      costVariance: 24,
+      completedAt: expect.any(String),
+    })
+    expect(await stockOf(core, table.id)).toMatchObject({ onHand: 2, unitCost: 82, value: 164 })
+    expect(await stockOf(core, leg.id)).toMatchObject({ onHand: 12, unitCost: 8 })
+    expect(await stockOf(core, top.id)).toMatchObject({ onHand: 3, unitCost: 50 })
+    expect((await ledgerOf(core, leg.id)).at(-1)).toMatchObject({
+      type: 'WorkOrderIssue',
+      quantity: -8,
+      unitCost: 8,
+    })
+    expect(events.filter((e) => e.businessId === owner.org.businessId)).toEqual([
+      {
+        type: 'WorkOrderCompleted',
+        businessId: owner.org.businessId,
+        userId: owner.org.userId,
+        payload: { workOrderId: order.id, code: 'WO-000001', productId: table.id, quantityProduced: 2 },
+      },
+    ])
+    const forBom = await core({ method: 'GET', url: `/api/v1/bom/${bom.id}/work-orders` })
+    expect(forBom.json()).toMatchObject({ totalCount: 1, data: [{ id: order.id, status: 'Completed' }] })
+    const inUse = await core({ method: 'DELETE', url: `/api/v1/bom/${bom.id}` })
+    expect(inUse.statusCode).toBe(409)
+  })
+
+  it('completes back-dated at the costs of that date', async () => {
+    const { core } = await ownerSession(ctx)
+    const { table, leg, bom } = await tableShop(core)
+    await receive(core, leg.id, 10, 11, '2026-02-01T00:00:00Z')
+    const order = await createOrder(core, bom.id, 1)
+    await step(core, order.id, 'release')
+    // On Jan 15 legs still cost 5: 4 × 5 + 50 = 70.
+    expect(
+      await step(core, order.id, 'complete', { effectiveDate: '2026-01-15T00:00:00Z', quantityProduced: 1 }),
+    ).toMatchObject({ actualTotalCost: 70, effectiveDate: '2026-01-15T00:00:00.000Z' })
+    expect(await stockOf(core, table.id, '2026-01-20T00:00:00Z')).toMatchObject({ onHand: 1, unitCost: 70 })
+    // The Feb 1 receipt re-averages the 6 legs left: (6 × 5 + 10 × 11) / 16 = 8.75.
+    expect(await stockOf(core, leg.id)).toMatchObject({ onHand: 16, unitCost: 8.75 })
+  })
+
+  it('refuses a completion with short components (409 listing each), posting nothing', async () => {
+    const { core } = await ownerSession(ctx)
+    const { leg, top, bom, table } = await tableShop(core)
+    const order = await createOrder(core, bom.id, 10)
+    await step(core, order.id, 'release')
+    const response = await core({
+      method: 'POST',
+      url: `/api/v1/work-orders/${order.id}/complete`,
+      payload: {},
+    })
+    expect(response.statusCode).toBe(409)
+    expect(response.json().code).toBe('component_shortfall')
+    expect(response.json().reasons).toEqual(
+      expect.arrayContaining([
+        { field: leg.sku, message: 'short by 30 (needs 40, has 10)' },
+        { field: top.sku, message: 'short by 5 (needs 10, has 5)' },
+      ]),
+    )
+    expect(await ledgerOf(core, leg.id)).toHaveLength(1)
+    expect(await ledgerOf(core, table.id)).toHaveLength(0)
+    expect(await ok(core, 'GET', `/api/v1/work-orders/${order.id}`)).toMatchObject({ status: 'Released' })
+  })
+
+  it('answers 409 for moves its status does not allow and for edits after Draft', async () => {
+    const { core } = await ownerSession(ctx)
+    const { bom } = await tableShop(core)
+    const order = await createOrder(core, bom.id, 1)
+    for (const path of ['start', 'complete']) {
+      const response = await core({
+        method: 'POST',
+        url: `/api/v1/work-orders/${order.id}/${path}`,
+        payload: {},
+      })
+      expect([response.statusCode, response.json().code], path).toEqual([409, 'invalid_status_transition'])
+    }
+    const edited = await ok(core, 'PUT', `/api/v1/work-orders/${order.id}`, {
+      bomId: bom.id,
+      quantity: 3,
+      notes: 'rush',
+    })
+    expect(edited).toMatchObject({ quantity: 3, notes: 'rush', plannedStart: null })
+    await step(core, order.id, 'release')
+    const late = await core({
+      method: 'PUT',
+      url: `/api/v1/work-orders/${order.id}`,
+      payload: { bomId: bom.id, quantity: 1 },
+    })
+    expect([late.statusCode, late.json().code]).toEqual([409, 'work_order_not_editable'])
+    await step(core, order.id, 'cancel')
+    const again = await core({ method: 'POST', url: `/api/v1/work-orders/${order.id}/cancel` })
+    expect([again.statusCode, again.json().code]).toEqual([409, 'invalid_status_transition'])
+  })
+
+  it('answers 400 naming each invalid field and 404 for foreign ids, for both credential kinds', async () => {
+    const owner = await ownerSession(ctx)
+    const apiCore = coreAs(ctx, {
+      apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId),
+    })
+    const { bom, table } = await tableShop(owner.core)
+    const draft = await ok<{ id: string }>(owner.core, 'POST', '/api/v1/bom', {
+      productId: table.id,
+      name: 'draft',
+    })
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ quantity: 1 }, ['bomId']],
+      [{ bomId: draft.id, quantity: 1 }, ['bomId']],
+      [{ bomId: randomUUID(), quantity: 1 }, ['bomId']],
+      [{ bomId: bom.id, quantity: 0 }, ['quantity']],
+      [{ bomId: bom.id, quantity: 1.00001 }, ['quantity']],
+      [
+        {
+          bomId: bom.id,
+          quantity: 1,
+          plannedStart: '2026-03-02T00:00:00Z',
+          plannedEnd: '2026-03-01T00:00:00Z',
+        },
+        ['plannedEnd'],
+      ],
+    ]
+    for (const [payload, fields] of cases) {
+      const response = await apiCore({ method: 'POST', url: '/api/v1/work-orders', payload })
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400)
+      expect(fieldsOf(response), JSON.stringify(payload)).toEqual(fields)
+    }
+    const order = await createOrder(apiCore, bom.id, 1)
+    const future = await apiCore({
+      method: 'POST',
+      url: `/api/v1/work-orders/${order.id}/complete`,
+      payload: { effectiveDate: '2999-01-01T00:00:00Z' },
+    })
+    expect(fieldsOf(future)).toEqual(['effectiveDate'])
+    const listed = await apiCore({ method: 'GET', url: "/api/v1/work-orders?$filter=status eq 'Draft'" })
+    expect(listed.json()).toMatchObject({ totalCount: 1, data: [{ id: order.id }] })
+    const stranger = await ownerSession(ctx)
+    for (const id of [order.id, randomUUID()]) {
+      for (const call of [
+        { method: 'GET' as const, url: `/api/v1/work-orders/${id}` },
+        { method: 'PUT' as const, url: `/api/v1/work-orders/${id}`, payload: { bomId: bom.id, quantity: 1 } },
+        { method: 'POST' as const, url: `/api/v1/work-orders/${id}/release` },
+        { method: 'POST' as const, url: `/api/v1/work-orders/${id}/complete`, payload: {} },
+      ]) {
+        const response = await stranger.core(call)
+        expect([response.statusCode, response.json().code], call.url).toEqual([404, 'work_order_not_found'])
+      }
+    }
+    const foreignBom = await stranger.core({ method: 'GET', url: `/api/v1/bom/${bom.id}/work-orders` })
+    expect([foreignBom.statusCode, foreignBom.json().code]).toEqual([404, 'bom_not_found'])
+  })
+
+  it('needs WorkOrders View to read and Modify to change; the BOM list needs Products View', async () => {
+    const owner = await ownerSession(ctx)
+    const { bom } = await tableShop(owner.core)
+    const order = await createOrder(owner.core, bom.id, 1)
+    await expectAccess(ctx, owner, 'WorkOrders', 1, [
+      { method: 'GET', url: '/api/v1/work-orders' },
+      { method: 'GET', url: `/api/v1/work-orders/${order.id}` },
+    ])
+    await expectAccess(ctx, owner, 'WorkOrders', 2, [
+      { method: 'POST', url: '/api/v1/work-orders', payload: { bomId: bom.id, quantity: 1 } },
+      { method: 'PUT', url: `/api/v1/work-orders/${order.id}`, payload: { bomId: bom.id, quantity: 2 } },
+      { method: 'POST', url: `/api/v1/work-orders/${order.id}/release` },
+      { method: 'POST', url: `/api/v1/work-orders/${order.id}/start` },
+      { method: 'POST', url: `/api/v1/work-orders/${order.id}/complete`, payload: {} },
+      { method: 'POST', url: `/api/v1/work-orders/${order.id}/cancel` },
+    ])
+    await expectAccess(ctx, owner, 'Products', 1, [
+      { method: 'GET', url: `/api/v1/bom/${bom.id}/work-orders` },
+    ])
+  })
+})

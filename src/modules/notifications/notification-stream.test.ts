@@ -1,0 +1,94 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createApiKey } from '../../../test/fixtures.js'
+import { credentialHeaders, secondCoreApp, useTestContext } from '../../../test/harness.js'
+import type { HttpApp } from '../../http/kernel.js'
+import { deliverySetup } from '../delivery/delivery.fixtures.js'
+
+const ctx = useTestContext()
+const apps: HttpApp[] = []
+afterAll(async () => {
+  for (const app of apps) await app.close()
+})
+
+interface Event {
+  id: string
+  data: { title: string }
+}
+
+/** Opens the stream and collects events until `count` arrived (or the timeout), then disconnects. */
+function collect(
+  port: number,
+  headers: Record<string, string>,
+  count: number,
+  onOpen?: () => Promise<unknown>,
+) {
+  return new Promise<{ status: number; type: string; events: Event[] }>((resolve, reject) => {
+    const request = http.get(
+      { host: '127.0.0.1', port, path: '/api/notifications/stream', headers },
+      (response) => {
+        const events: Event[] = []
+        let buffer = ''
+        const done = () => {
+          clearTimeout(timer)
+          request.destroy()
+          resolve({
+            status: response.statusCode ?? 0,
+            type: String(response.headers['content-type']),
+            events,
+          })
+        }
+        const timer = setTimeout(done, 8_000)
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          buffer += chunk
+          let end = buffer.indexOf('\n\n')
+          while (end >= 0) {
+            const block = buffer.slice(0, end)
+            buffer = buffer.slice(end + 2)
+            const id = /^id: (.+)$/m.exec(block)?.[1]
+            const data = /^data: (.+)$/m.exec(block)?.[1]
+            if (id && data) events.push({ id, data: JSON.parse(data) })
+            end = buffer.indexOf('\n\n')
+          }
+          if (events.length >= count) done()
+        })
+        if (response.statusCode === 200) onOpen?.().catch(reject)
+        else done()
+      },
+    )
+    request.on('error', (error) => (error.message.includes('socket hang up') ? undefined : reject(error)))
+  })
+}
+
+/** A key without Settings view. */
+const scopedKey = (s: Awaited<ReturnType<typeof deliverySetup>>) =>
+  createApiKey(ctx, s.signedIn.accessToken, s.org.businessId, { scopes: JSON.stringify({ Orders: 1 }) })
+
+describe('notification stream', () => {
+  it('pushes notifications created by another process and replays after Last-Event-ID', async () => {
+    const s = await deliverySetup(ctx)
+    const other = await secondCoreApp(ctx)
+    apps.push(other)
+    await other.listen({ port: 0, host: '127.0.0.1' })
+    const port = (other.server.address() as AddressInfo).port
+    const headers = credentialHeaders(s.credential)
+    const configure = (carrierId: number) =>
+      s.core({ method: 'POST', url: '/api/carriers/configure', payload: { carrierId } })
+    const first = await collect(port, headers, 1, () => configure(2))
+    expect(first.status).toBe(200)
+    expect(first.type).toContain('text/event-stream')
+    expect(first.events.map((e) => e.data.title)).toEqual(['Carrier configured'])
+    // Two more while disconnected: a reconnect with Last-Event-ID receives exactly those.
+    await configure(3)
+    await configure(4)
+    const resumed = await collect(port, { ...headers, 'last-event-id': first.events[0]?.id as string }, 2)
+    expect(resumed.events).toHaveLength(2)
+    expect(Number(resumed.events[0]?.id)).toBeGreaterThan(Number(first.events[0]?.id))
+    const key = await collect(port, { 'x-dispatch-api-key': 'nope' }, 1)
+    expect(key.status).toBe(401)
+    const scoped = await collect(port, credentialHeaders({ apiKey: await scopedKey(s) }), 1)
+    expect(scoped.status).toBe(403)
+  }, 90_000)
+})

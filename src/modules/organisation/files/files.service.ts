@@ -1,0 +1,168 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
+import type { AppDeps } from '../../../apps/deps.js'
+import { newId } from '../../../db/ids.js'
+import { AppError, invalidField, notFound } from '../../../http/errors.js'
+import { DETECTION_SAMPLE_BYTES, detectContentType, TextValidator } from './content-type.js'
+import { extensionFor, sanitiseFileName } from './file-name.js'
+import * as repository from './files.repository.js'
+import type { FileResponse } from './files.schemas.js'
+import type { FileStorage } from './storage.js'
+import { FileTooLarge, NotPlainText, UploadInterrupted, UploadReader } from './upload-stream.js'
+
+export interface FilesContext extends AppDeps {
+  storage: FileStorage
+}
+
+interface BusinessAuth {
+  schemaName: string
+  businessId: string
+  userId: string
+}
+
+/** Room for the multipart framing around the file when judging a declared Content-Length. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024
+
+export const fileTooLarge = (maxBytes: number) =>
+  new AppError(413, 'file_too_large', `The file is larger than the limit of ${maxBytes} bytes.`)
+const typeNotAllowed = () =>
+  new AppError(
+    415,
+    'file_type_not_allowed',
+    'This kind of file is not accepted. Allowed: PNG, JPEG, GIF, WebP, HEIC images, PDF, Word, Excel and PowerPoint (docx, xlsx, pptx), and UTF-8 plain text or CSV.',
+  )
+const malformedUpload = () =>
+  new AppError(400, 'malformed_multipart', 'The multipart/form-data body could not be read.')
+
+const toResponse = (row: Awaited<ReturnType<typeof repository.insertFile>>): FileResponse => ({
+  id: row.id,
+  fileName: row.file_name,
+  contentType: row.content_type,
+  sizeBytes: row.size_bytes,
+  sha256: row.sha256,
+  dateCreated: row.date_created.toISOString(),
+})
+
+/** The `file` part of a multipart request, refusing early what cannot succeed. */
+async function receiveFilePart(request: FastifyRequest, maxBytes: number) {
+  if (!request.isMultipart()) {
+    throw new AppError(
+      415,
+      'unsupported_media_type',
+      'Send the file as multipart/form-data with one part named file.',
+    )
+  }
+  const declared = Number(request.headers['content-length'])
+  if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD_BYTES)
+    throw fileTooLarge(maxBytes)
+  const files = request.files()
+  let part: Awaited<ReturnType<FastifyRequest['file']>>
+  try {
+    part = (await files.next()).value
+  } catch (error) {
+    const status = (error as { statusCode?: unknown }).statusCode
+    if (status === 413) throw fileTooLarge(maxBytes)
+    throw malformedUpload()
+  }
+  if (!part) throw invalidField('file', 'is required: send the file as a multipart part named file')
+  if (part.fieldname !== 'file')
+    throw invalidField('file', 'is required: send the file as a multipart part named file')
+  return { part, files }
+}
+
+const oneFileOnly = () =>
+  invalidField('file', 'must be sent once: send exactly one multipart part named file')
+
+/** After the first file was read: a second file part is a 400, never silently dropped. */
+async function refuseMoreFiles(files: AsyncIterator<unknown>) {
+  let next: IteratorResult<unknown>
+  try {
+    next = await files.next()
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'FST_FILES_LIMIT') throw oneFileOnly()
+    throw malformedUpload()
+  }
+  if (!next.done) throw oneFileOnly()
+}
+
+/**
+ * Stores an upload: detects its type from the first bytes, then streams it to storage while
+ * counting and hashing, so memory use does not grow with the file. Any failure after storage
+ * began removes the partial object.
+ */
+export async function uploadFile(
+  context: FilesContext,
+  auth: BusinessAuth,
+  request: FastifyRequest,
+  log: FastifyBaseLogger,
+): Promise<FileResponse> {
+  try {
+    return await storeUpload(context, auth, request, log)
+  } catch (error) {
+    // Read and drop the rest of the body: once parsing stopped nothing else would, and a client
+    // still sending would hold its connection open, waiting for the server to read. Unpiping
+    // first, as removing the parser's pipe later would pause the request again.
+    request.raw.unpipe()
+    request.raw.resume()
+    throw error
+  }
+}
+
+async function storeUpload(
+  context: FilesContext,
+  auth: BusinessAuth,
+  request: FastifyRequest,
+  log: FastifyBaseLogger,
+): Promise<FileResponse> {
+  const maxBytes = context.config.fileMaxBytes
+  const { part, files } = await receiveFilePart(request, maxBytes)
+  const reader = new UploadReader(part.file)
+  const storageKey = `${auth.businessId}/${newId()}`
+  let storageStarted = false
+  try {
+    const head = await reader.head(Math.min(DETECTION_SAMPLE_BYTES, maxBytes + 1))
+    if (head.length === 0) throw invalidField('file', 'must not be empty')
+    if (head.length > maxBytes) throw fileTooLarge(maxBytes)
+    const detected = await detectContentType(head, part.filename ?? '')
+    if (!detected) throw typeNotAllowed()
+    const fileName = sanitiseFileName(part.filename, extensionFor(detected.contentType))
+
+    storageStarted = true
+    const body = reader.body(maxBytes, detected.isText ? new TextValidator() : undefined)
+    const { size, sha256 } = await context.storage.put(storageKey, body)
+    await refuseMoreFiles(files)
+    const row = await repository.insertFile(context.database.db, auth.schemaName, {
+      id: newId(),
+      businessId: auth.businessId,
+      storageKey,
+      fileName,
+      contentType: detected.contentType,
+      sizeBytes: size,
+      sha256,
+      uploadedByUserId: auth.userId,
+    })
+    return toResponse(row)
+  } catch (error) {
+    await reader.discard().catch(() => {})
+    if (storageStarted) {
+      await context.storage.delete(storageKey).catch((cleanupError: unknown) => {
+        log.warn({ err: cleanupError, storageKey }, 'could not remove a failed upload')
+      })
+    }
+    throw translate(error, maxBytes)
+  }
+}
+
+function translate(error: unknown, maxBytes: number): unknown {
+  if (error instanceof FileTooLarge) return fileTooLarge(maxBytes)
+  if (error instanceof NotPlainText) return typeNotAllowed()
+  if (error instanceof UploadInterrupted) return malformedUpload()
+  return error
+}
+
+/** A file of the caller's business, opened for streaming; another business's id is a 404. */
+export async function openFile(context: FilesContext, auth: BusinessAuth, fileId: string) {
+  const row = await repository.findFile(context.database.db, auth.schemaName, auth.businessId, fileId)
+  if (!row) throw notFound('file_not_found', 'The file does not exist.')
+  const stream = await context.storage.get(row.storage_key)
+  return { row, stream }
+}

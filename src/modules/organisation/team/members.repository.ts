@@ -1,0 +1,121 @@
+import { type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import type { PageRequest } from '../../../http/envelopes.js'
+import { pageOffset } from '../../../http/list-params.js'
+import type { OrderTerm } from '../../../http/odata/index.js'
+
+type Db = Kysely<Tables> | Transaction<Tables>
+
+function members(db: Db, organizationId: string) {
+  return db
+    .selectFrom('global.memberships as m')
+    .innerJoin('global.users as u', 'u.id', 'm.user_id')
+    .leftJoin('global.roles as r', 'r.id', 'm.custom_role_id')
+    .where('m.organization_id', '=', organizationId)
+}
+
+const MEMBER_COLUMNS = [
+  'm.user_id',
+  'm.role',
+  'm.status',
+  'm.date_created',
+  'u.email',
+  'u.first_name',
+  'u.last_name',
+  'u.email_verified_at',
+  'r.id as custom_role_id',
+  'r.name as custom_role_name',
+] as const
+
+export type MemberRow = NonNullable<Awaited<ReturnType<typeof findMember>>>
+
+/** One page of members matching `where`, and how many match in all; both counted in SQL. */
+export async function listMembers(
+  db: Db,
+  organizationId: string,
+  where: RawBuilder<SqlBool>,
+  order: OrderTerm[],
+  page: PageRequest,
+) {
+  let query = members(db, organizationId).where(where).select(MEMBER_COLUMNS)
+  for (const term of order) query = query.orderBy(sql.ref(term.column), term.direction)
+  // A stable tie-break so pages never overlap or skip rows.
+  query = query.orderBy('m.date_created').orderBy('m.id')
+  const [rows, total] = await Promise.all([
+    query.limit(page.pageSize).offset(pageOffset(page)).execute(),
+    members(db, organizationId)
+      .where(where)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(total.total) }
+}
+
+export async function findMember(db: Db, organizationId: string, userId: string) {
+  return members(db, organizationId).where('m.user_id', '=', userId).select(MEMBER_COLUMNS).executeTakeFirst()
+}
+
+/**
+ * Locks the organisation's owner memberships until the transaction ends, so every change that
+ * could leave it without an owner runs one at a time (ordered by id, so lockers never deadlock).
+ */
+export async function lockOwners(trx: Transaction<Tables>, organizationId: string) {
+  return trx
+    .selectFrom('global.memberships')
+    .select(['user_id', 'status'])
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'Owner')
+    .orderBy('id')
+    .forUpdate()
+    .execute()
+}
+
+export async function lockMembership(trx: Transaction<Tables>, organizationId: string, userId: string) {
+  return trx
+    .selectFrom('global.memberships')
+    .select(['id', 'role', 'status'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+export async function setRole(
+  trx: Transaction<Tables>,
+  membershipId: string,
+  role: string,
+  customRoleId: string | null,
+) {
+  await trx
+    .updateTable('global.memberships')
+    .set({ role, custom_role_id: customRoleId, date_modified: new Date() })
+    .where('id', '=', membershipId)
+    .execute()
+}
+
+/**
+ * Deletes the membership and ends what the user could still act with in this organisation:
+ * their sessions, and the API keys they created (which would otherwise revive if they rejoined).
+ */
+export async function removeMembership(
+  trx: Transaction<Tables>,
+  membershipId: string,
+  organizationId: string,
+  userId: string,
+) {
+  await trx.deleteFrom('global.memberships').where('id', '=', membershipId).execute()
+  await trx
+    .updateTable('global.sessions')
+    .set({ revoked_at: new Date(), revoked_reason: 'membership_removed' })
+    .where('user_id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .where('revoked_at', 'is', null)
+    .execute()
+  await trx
+    .updateTable('global.api_keys')
+    .set({ revoked_at: new Date() })
+    .where('created_by_user_id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .where('revoked_at', 'is', null)
+    .execute()
+}

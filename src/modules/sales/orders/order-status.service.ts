@@ -1,0 +1,47 @@
+import type { Database } from '../../../db/database.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { invalidTransition, orderNotFound } from './orders.errors.js'
+import * as repository from './orders.repository.js'
+import type { OrderResponse, OrderStatus } from './orders.schemas.js'
+import { loadOrder, trace } from './orders.service.js'
+
+/** The allowed moves: target status, the statuses it may come from, and the trace it writes. */
+const MOVES = {
+  Confirmed: { from: ['Draft'], trace: 'OrderConfirmed', verb: 'confirmed' },
+  Fulfilled: { from: ['Confirmed'], trace: 'OrderFulfilled', verb: 'fulfilled' },
+  Cancelled: { from: ['Draft', 'Confirmed'], trace: 'OrderCancelled', verb: 'cancelled' },
+} as const satisfies Record<
+  string,
+  {
+    from: readonly OrderStatus[]
+    trace: 'OrderConfirmed' | 'OrderFulfilled' | 'OrderCancelled'
+    verb: string
+  }
+>
+
+export type OrderMove = keyof typeof MOVES
+
+/**
+ * Moves an order with one conditional UPDATE (`WHERE status IN (...)`), so of two parallel moves
+ * from the same state only one succeeds. When nothing matched, the current status tells a
+ * foreign/unknown id (404) from a move the state machine forbids (409 naming from and to).
+ */
+export async function moveOrder(
+  database: Database,
+  auth: BusinessAuth,
+  orderId: string,
+  to: OrderMove,
+): Promise<OrderResponse> {
+  const move = MOVES[to]
+  const { schemaName: schema, businessId } = auth
+  return database.db.transaction().execute(async (trx) => {
+    const moved = await repository.moveStatus(trx, schema, businessId, orderId, move.from, to)
+    if (!moved) {
+      const current = await repository.statusOf(trx, schema, businessId, orderId)
+      if (!current) throw orderNotFound()
+      throw invalidTransition(current, to)
+    }
+    await trace(trx, auth, moved.customer_id, moved.id, move.trace, `Order ${moved.code} ${move.verb}`)
+    return (await loadOrder(trx, auth, orderId))!
+  })
+}

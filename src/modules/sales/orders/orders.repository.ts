@@ -1,0 +1,188 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/schema.js'
+import type { OrderStatus } from './orders.schemas.js'
+
+type Db = Kysely<Tables> | Transaction<Tables>
+
+/** Orders of one business with their customer (deleted customers included: orders keep their history). */
+export function scopedOrders(db: Db, schema: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('orders as o')
+    .innerJoin('customers as c', (join) =>
+      join.onRef('c.id', '=', 'o.customer_id').onRef('c.business_id', '=', 'o.business_id'),
+    )
+    .where('o.business_id', '=', businessId)
+    .select([
+      'o.id',
+      'o.business_id',
+      'o.code',
+      'o.customer_id',
+      'c.name as customer_name',
+      'o.status',
+      'o.order_date',
+      'o.currency',
+      'o.delivery_address',
+      'o.notes',
+      'o.total',
+      'o.confirmed_at',
+      'o.fulfilled_at',
+      'o.cancelled_at',
+      'o.date_created',
+      'o.date_modified',
+    ])
+}
+
+export type OrderRow = NonNullable<Awaited<ReturnType<typeof findOrder>>>
+export type OrderLineRow = Awaited<ReturnType<typeof linesOf>>[number]
+
+export async function findOrder(db: Db, schema: string, businessId: string, orderId: string) {
+  return scopedOrders(db, schema, businessId).where('o.id', '=', orderId).executeTakeFirst()
+}
+
+/** The lines of several orders in one query (ids already scoped to the caller's business). */
+export async function linesOf(db: Db, schema: string, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return []
+  return db
+    .withSchema(schema)
+    .selectFrom('order_lines')
+    .select([
+      'id',
+      'order_id',
+      'line_number',
+      'product_id',
+      'description',
+      'quantity',
+      'unit_price',
+      'line_total',
+    ])
+    .where('order_id', 'in', orderIds)
+    .orderBy('order_id')
+    .orderBy('line_number')
+    .execute()
+}
+
+export async function businessCurrency(db: Db, schema: string, businessId: string): Promise<string> {
+  const row = await db
+    .withSchema(schema)
+    .selectFrom('businesses')
+    .select('currency')
+    .where('id', '=', businessId)
+    .executeTakeFirstOrThrow()
+  return row.currency
+}
+
+export interface OrderValues {
+  customer_id: string
+  order_date: Date | string
+  currency: string
+  delivery_address: string | null
+  notes: string | null
+}
+
+export interface LineValues {
+  product_id: string | null
+  description: string | null
+  quantity: string
+  unit_price: string
+}
+
+export async function insertOrder(
+  trx: Transaction<Tables>,
+  schema: string,
+  order: OrderValues & { id: string; business_id: string; code: string },
+) {
+  await trx.withSchema(schema).insertInto('orders').values(order).execute()
+}
+
+/** Locks the order row until commit; status moves (conditional UPDATEs) wait for it. */
+export async function lockOrder(
+  trx: Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  orderId: string,
+) {
+  return trx
+    .withSchema(schema)
+    .selectFrom('orders')
+    .select(['id', 'code', 'status', 'customer_id', 'order_date', 'currency'])
+    .where('id', '=', orderId)
+    .where('business_id', '=', businessId)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+export async function updateOrder(
+  trx: Transaction<Tables>,
+  schema: string,
+  orderId: string,
+  order: OrderValues,
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('orders')
+    .set({ ...order, date_modified: sql<Date>`now()` })
+    .where('id', '=', orderId)
+    .execute()
+}
+
+/** Replaces the lines (numbered 1..n) and recomputes the stored total from them, in SQL. */
+export async function replaceLines(
+  trx: Transaction<Tables>,
+  schema: string,
+  orderId: string,
+  lines: readonly (LineValues & { id: string })[],
+) {
+  const db = trx.withSchema(schema)
+  await db.deleteFrom('order_lines').where('order_id', '=', orderId).execute()
+  await db
+    .insertInto('order_lines')
+    .values(lines.map((line, index) => ({ ...line, order_id: orderId, line_number: index + 1 })))
+    .execute()
+  await db
+    .updateTable('orders')
+    .set((eb) => ({
+      total: eb
+        .selectFrom('order_lines')
+        .select(sql<string>`coalesce(sum(line_total), 0)`.as('total'))
+        .where('order_id', '=', orderId),
+    }))
+    .where('id', '=', orderId)
+    .execute()
+}
+
+const STAMPS = { Confirmed: 'confirmed_at', Fulfilled: 'fulfilled_at', Cancelled: 'cancelled_at' } as const
+
+/**
+ * Moves an order to `to` in one conditional UPDATE: only a row still in one of `from` changes,
+ * so of two parallel moves at most one can succeed. Undefined when nothing matched.
+ */
+export async function moveStatus(
+  trx: Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  orderId: string,
+  from: readonly OrderStatus[],
+  to: keyof typeof STAMPS,
+) {
+  return trx
+    .withSchema(schema)
+    .updateTable('orders')
+    .set({ status: to, [STAMPS[to]]: sql<Date>`now()`, date_modified: sql<Date>`now()` })
+    .where('id', '=', orderId)
+    .where('business_id', '=', businessId)
+    .where('status', 'in', from)
+    .returning(['id', 'code', 'customer_id'])
+    .executeTakeFirst()
+}
+
+export async function statusOf(db: Db, schema: string, businessId: string, orderId: string) {
+  const row = await db
+    .withSchema(schema)
+    .selectFrom('orders')
+    .select('status')
+    .where('id', '=', orderId)
+    .where('business_id', '=', businessId)
+    .executeTakeFirst()
+  return row?.status as OrderStatus | undefined
+}

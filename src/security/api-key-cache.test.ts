@@ -1,0 +1,160 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiKey, organizationIdOf, sleep } from '../../test/fixtures.js'
+import { ownerSession, useTestContext } from '../../test/harness.js'
+import { testDatabaseUrl } from '../../test/test-database.js'
+import { buildCoreApp } from '../apps/core/app.js'
+import { createServices, type Services } from '../apps/services.js'
+import { loadConfig } from '../config.js'
+import { type Database, openDatabase } from '../db/database.js'
+import type { HttpApp } from '../http/kernel.js'
+import { MemoryMailer } from '../mail/mailer.js'
+
+const ctx = useTestContext()
+const onPostgres = () => process.env.CARTAGE_TEST_DATABASE === 'postgres'
+
+/** A second process: its own services (and so its own key cache and listener) over the same database. */
+let other: { services: Services; core: HttpApp }
+beforeAll(async () => {
+  const services = await createServices(loadConfig({}), ctx.database, false, { mailer: new MemoryMailer() })
+  other = {
+    services,
+    core: await buildCoreApp({ config: loadConfig({}), database: ctx.database, services }, false),
+  }
+})
+afterAll(() => other.core.close())
+
+const myBusiness = (app: HttpApp, key: string) =>
+  app.inject({ url: '/api/business/my-business', headers: { 'x-dispatch-api-key': key } })
+const statusOn = async (key: string) => [
+  (await myBusiness(ctx.core, key)).statusCode,
+  (await myBusiness(other.core, key)).statusCode,
+]
+
+/** Reads until both processes hold the key in their caches (the listener starts on first use). */
+async function cachedEverywhere(key: string) {
+  for (let i = 0; i < 100; i++) {
+    expect(await statusOn(key)).toEqual([200, 200])
+    if (ctx.services.authenticator.cachedApiKeys > 0 && other.services.authenticator.cachedApiKeys > 0) return
+    await sleep(20)
+  }
+  throw new Error('the API key was never cached')
+}
+
+async function keyOfNewOwner() {
+  const { org, signedIn } = await ownerSession(ctx)
+  const key = await createApiKey(ctx, signedIn.accessToken, org.businessId)
+  return { org, key, organizationId: await organizationIdOf(ctx, org.businessId) }
+}
+
+describe('API keys cached per process', () => {
+  it('are refused at once on every process when revoked by any writer', async () => {
+    const { key } = await keyOfNewOwner()
+    await cachedEverywhere(key)
+    // Straight in SQL, as any process or an operator would: the trigger tells every listener.
+    await sql`update global.api_keys set revoked_at = now() where key_prefix = ${key.slice(0, 12)}`.execute(
+      ctx.database.db,
+    )
+    expect(await statusOn(key)).toEqual([401, 401])
+  })
+
+  it('follow a change of the creator’s membership at once on every process', async () => {
+    const { key, organizationId } = await keyOfNewOwner()
+    await cachedEverywhere(key)
+    await sql`update global.memberships set status = 'Suspended' where organization_id = ${organizationId}`.execute(
+      ctx.database.db,
+    )
+    expect(await statusOn(key)).toEqual([401, 401])
+  })
+
+  it('follow a change of the creator’s custom role at once on every process', async () => {
+    const { key, organizationId } = await keyOfNewOwner()
+    const role = crypto.randomUUID()
+    await sql`insert into global.roles (id, organization_id, name, permissions)
+      values (${role}, ${organizationId}, 'Reader', '{"Settings": 1}')`.execute(ctx.database.db)
+    await sql`update global.memberships set role = 'Custom', custom_role_id = ${role}
+      where organization_id = ${organizationId}`.execute(ctx.database.db)
+    await cachedEverywhere(key)
+    await sql`update global.roles set permissions = '{}' where id = ${role}`.execute(ctx.database.db)
+    expect(await statusOn(key)).toEqual([403, 403])
+  })
+
+  it.runIf(onPostgres())(
+    'are forgotten, and not trusted, while the listening connection is down',
+    async () => {
+      const { key } = await keyOfNewOwner()
+      await cachedEverywhere(key)
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name like '%-listener' and datname = current_database()`.execute(ctx.database.db)
+      const cached = () =>
+        ctx.services.authenticator.cachedApiKeys + other.services.authenticator.cachedApiKeys
+      for (let i = 0; i < 300 && cached() > 0; i++) await sleep(10)
+      expect(ctx.services.authenticator.cachedApiKeys).toBe(0)
+      expect(other.services.authenticator.cachedApiKeys).toBe(0)
+      // A revocation no listener hears (triggers off for this one transaction): only a fresh read sees it.
+      await ctx.database.db.transaction().execute(async (trx) => {
+        await sql`set local session_replication_role = replica`.execute(trx)
+        await sql`update global.api_keys set revoked_at = now() where key_prefix = ${key.slice(0, 12)}`.execute(
+          trx,
+        )
+      })
+      expect(await statusOn(key)).toEqual([401, 401])
+    },
+  )
+})
+
+describe.runIf(onPostgres())('API keys cached in a process with its own connections', () => {
+  let separate: { database: Database; services: Services; core: HttpApp; url: string }
+  beforeAll(async () => {
+    const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? '' })
+    const database = await openDatabase({
+      databaseUrl: testDatabaseUrl(),
+      dataDir: config.dataDir,
+      poolSize: 4,
+      applicationName: 'cartage-second-process',
+    })
+    const services = await createServices(config, database, false, { mailer: new MemoryMailer() })
+    const core = await buildCoreApp({ config, database, services }, false)
+    const url = await core.listen({ port: 0, host: '127.0.0.1' })
+    separate = { database, services, core, url }
+  })
+  afterAll(async () => {
+    await separate.core.close()
+    await separate.database.close()
+  })
+
+  it('refuses a key revoked through the API within the notification delay', async () => {
+    const { org, signedIn } = await ownerSession(ctx)
+    for (let round = 0; round < 10; round++) {
+      const key = await createApiKey(ctx, signedIn.accessToken, org.businessId)
+      for (let i = 0; i < 100 && separate.services.authenticator.cachedApiKeys === 0; i++) {
+        expect((await myBusiness(separate.core, key)).statusCode).toBe(200)
+        await sleep(10)
+      }
+      expect(separate.services.authenticator.cachedApiKeys).toBeGreaterThan(0)
+      const id = (
+        await ctx.global.inject({
+          url: '/api/auth/tokens',
+          headers: { authorization: `Bearer ${signedIn.accessToken}` },
+        })
+      ).json().data[0].id
+      const revoked = await ctx.global.inject({
+        method: 'DELETE',
+        url: `/api/auth/tokens/${id}`,
+        headers: { authorization: `Bearer ${signedIn.accessToken}` },
+      })
+      expect(revoked.statusCode).toBe(200)
+      // Over real HTTP, as a client of another process would ask. The other process hears of the
+      // revocation by NOTIFY, which PostgreSQL sends at commit: normally before the next request
+      // arrives, on a badly overloaded machine a few milliseconds later. Allow 100 ms, no more.
+      const started = Date.now()
+      let status = 0
+      do {
+        status = (
+          await fetch(`${separate.url}/api/business/my-business`, { headers: { 'x-dispatch-api-key': key } })
+        ).status
+      } while (status === 200 && Date.now() - started < 100)
+      expect(status).toBe(401)
+    }
+  })
+})

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { HttpApp } from '../src/http/kernel.js'
+import { startTestContext, type TestContext, uniqueEmail } from './harness.js'
+
+// docs/api-guide.md cannot rot: its `sh` blocks are run in order, as one bash script with
+// `set -euo pipefail`, against both APIs listening on free ports over a fresh database.
+
+const GUIDE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'api-guide.md')
+
+/** The fenced ```sh blocks of a Markdown text, in order. */
+function shellBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '')
+}
+
+let ctx: TestContext
+let endpoints: { CORE: string; GLOBAL: string }
+const urlOf = async (app: HttpApp) => {
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  if (typeof address !== 'object' || !address) throw new Error('not listening on TCP')
+  return `http://127.0.0.1:${address.port}`
+}
+
+beforeAll(async () => {
+  // Plain http on 127.0.0.1: curl keeps a Secure cookie for https (and localhost) only.
+  ctx = await startTestContext({ COOKIE_SECURE: 'false' })
+  endpoints = { CORE: await urlOf(ctx.core), GLOBAL: await urlOf(ctx.global) }
+})
+afterAll(() => ctx?.close())
+
+function runBash(script: string, env: Record<string, string>) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      'bash',
+      ['-c', script],
+      { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 10_000_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+describe('docs/api-guide.md', () => {
+  it('has its examples in sh blocks', () => {
+    const blocks = shellBlocks(readFileSync(GUIDE, 'utf8'))
+    expect(blocks.length).toBeGreaterThanOrEqual(10)
+    expect(blocks.join('\n')).toContain('x-dispatch-api-key')
+  })
+
+  it('every example answers as the guide says, with both credential kinds', async () => {
+    const blocks = shellBlocks(readFileSync(GUIDE, 'utf8'))
+    const script = [
+      'set -euo pipefail',
+      ...blocks.map((block, index) => `echo '--- block ${index + 1}' >&2\n${block}`),
+      "echo '--- done' >&2",
+    ].join('\n')
+    const env = { ...endpoints, EMAIL: uniqueEmail('guide') }
+    const { code, stdout, stderr } = await runBash(script, env)
+    const where = `${stderr
+      .split('\n')
+      .filter((line) => line.startsWith('--- block'))
+      .pop()}\n${stderr}\n${stdout}`
+    expect(code, where).toBe(0)
+    expect(stderr).toContain('--- done')
+    const lines = stdout.split('\n')
+    expect(lines, stdout).toContain('Harbour Traders') // the paged, filtered, ordered list
+    expect(lines).toEqual(expect.arrayContaining(['CUS-000001', 'CUS-000002', 'CUS-000003', 'OK', 'true']))
+    expect(stdout).toMatch(/"field":"name"/) // the 400 names the field
+    expect(stdout).toMatch(/"field":"password"/)
+  }, 90_000)
+
+  it('would fail if an example broke: a 4xx stops the script', async () => {
+    const broken =
+      'set -euo pipefail\ncurl -sS --fail-with-body "$CORE/api/v1/Customers" >/dev/null\necho reached'
+    const { code, stdout } = await runBash(broken, endpoints)
+    expect(code).not.toBe(0)
+    expect(stdout).not.toContain('reached')
+  })
+})

@@ -1,0 +1,110 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { testDatabaseUrl } from './test-database.js'
+
+// One process per embedded data directory, with real processes: a second server, the migration
+// commands, and a holder killed with SIGKILL.
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-lock-'))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+const env = () => {
+  const e: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    CARTAGE_DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    CORE_PORT: '0',
+    GLOBAL_PORT: '0',
+  }
+  delete e.DATABASE_URL
+  return e
+}
+const cli = ['--import', 'tsx', 'src/main.ts']
+
+async function startHolder() {
+  const child = spawn(process.execPath, [...cli, 'serve'], { env: env() })
+  let out = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  const deadline = Date.now() + 60_000
+  while (!/Global API: (\S+)/.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return { child, exited, core: /Core API: (\S+)/.exec(out)?.[1] ?? '', output: () => out }
+}
+
+const run = (command: string) =>
+  spawnSync(process.execPath, [...cli, command], { env: env(), encoding: 'utf8' })
+
+describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lock', () => {
+  it('refuses a second server and the migration commands while a server holds the directory', async () => {
+    const holder = await startHolder()
+    try {
+      const pid = String(holder.child.pid)
+      const second = run('serve')
+      expect(second.status).toBe(1)
+      expect(second.stderr).toContain(`in use by process ${pid}`)
+      expect(second.stdout).not.toContain('Core API')
+      for (const command of ['db:status', 'migrate']) {
+        const result = run(command)
+        expect(result.status, command).toBe(1)
+        expect(result.stderr, command).toContain(`in use by process ${pid}`)
+      }
+      // The holder is unharmed.
+      expect((await fetch(`${holder.core}/health/ready`)).status).toBe(200)
+    } finally {
+      holder.child.kill('SIGTERM')
+      expect(await holder.exited).toBe(0)
+    }
+    // A clean stop releases the lock at once.
+    expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
+    expect(run('db:status').status).toBe(0)
+  }, 180_000)
+
+  it('recovers the lock of a holder killed with SIGKILL', async () => {
+    const holder = await startHolder()
+    holder.child.kill('SIGKILL')
+    await holder.exited
+    // The dead holder's lock is still on disk; the next server waits it out and starts.
+    expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(true)
+    const next = await startHolder()
+    try {
+      expect((await fetch(`${next.core}/health/ready`)).status).toBe(200)
+    } finally {
+      next.child.kill('SIGTERM')
+      expect(await next.exited).toBe(0)
+    }
+  }, 180_000)
+
+  it('leaves no temporary folder behind when the start fails (port in use)', async () => {
+    const holder = await startHolder()
+    const port = new URL(holder.core).port
+    holder.child.kill('SIGTERM')
+    await holder.exited
+    const blocker = (await import('node:net')).createServer()
+    await new Promise<void>((resolve) => blocker.listen(Number(port), '127.0.0.1', resolve))
+    // A private TMPDIR: what the failed start leaves there is all its own.
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'cartage-lock-tmp-'))
+    try {
+      const failed = spawnSync(process.execPath, [...cli, 'serve'], {
+        env: { ...env(), CORE_PORT: port, TMPDIR: tmp },
+        encoding: 'utf8',
+      })
+      expect(failed.status).toBe(1)
+      expect(failed.stderr).toContain('EADDRINUSE')
+    } finally {
+      blocker.close()
+    }
+    expect(readdirSync(tmp).filter((n) => n.startsWith('cartage-pg-'))).toEqual([])
+    rmSync(tmp, { recursive: true, force: true })
+    expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
+  }, 180_000)
+})
