@@ -1,6 +1,6 @@
 import os from 'node:os'
 import path from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpApp } from '../../src/http/kernel.js'
 import { startTestContext, type TestContext } from '../harness.js'
@@ -60,6 +60,21 @@ async function openDocs(app: HttpApp): Promise<{ page: Page; requests: string[];
   return { page, requests, errors }
 }
 
+/**
+ * Swagger UI renders only the operations near the viewport once a document is long (the Core
+ * API's is), so scroll down until `locator` is rendered or the page ends.
+ */
+async function scrollUntilRendered(page: Page, locator: Locator): Promise<void> {
+  let lastScroll = -1
+  for (let step = 0; step < 500 && (await locator.count()) === 0; step++) {
+    await page.mouse.wheel(0, 800)
+    await page.waitForTimeout(50)
+    const scroll = await page.evaluate(() => window.scrollY)
+    if (scroll === lastScroll && step > 20) break
+    lastScroll = scroll
+  }
+}
+
 /** Only our own server: http(s) to 127.0.0.1, or inline data/blob URLs. */
 function foreignRequests(requests: string[]): string[] {
   return requests.filter((url) => {
@@ -107,6 +122,7 @@ describe('API reference at /docs', () => {
     const { page, requests, errors } = await openDocs(ctx.core)
     await expect.poll(() => page.locator('.info .title').textContent()).toContain('Cartage Core API')
     const live = page.locator('.opblock', { has: page.locator('[data-path="/health/live"]') })
+    await scrollUntilRendered(page, live)
     await expect.poll(() => live.count()).toBe(1)
     await expect
       .poll(() => live.first().locator('.opblock-summary-description').textContent())
