@@ -69,7 +69,7 @@ async function scrollUntilRendered(page: Page, locator: Locator): Promise<void> 
   for (let step = 0; step < 500 && (await locator.count()) === 0; step++) {
     await page.mouse.wheel(0, 800)
     await page.waitForTimeout(50)
-    const scroll = await page.evaluate(() => window.scrollY)
+    const scroll = await page.evaluate<number>('window.scrollY')
     if (scroll === lastScroll && step > 20) break
     lastScroll = scroll
   }
