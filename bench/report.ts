@@ -23,7 +23,7 @@ export interface DatabaseResult {
 }
 
 const num = (value: number, digits = 0) => value.toFixed(digits)
-const NAME_WIDTH = 24
+const NAME_WIDTH = 30
 const row = (cells: string[]) =>
   cells.map((cell, i) => (i < 2 ? cell.padEnd(i === 0 ? NAME_WIDTH : 10) : cell.padStart(10))).join('')
 

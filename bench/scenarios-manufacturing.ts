@@ -6,43 +6,18 @@
  * without sharing state. The baseline statements are compiled from the same builders the
  * repositories use, so the SQL is the route's own.
  */
-import { createHash } from 'node:crypto'
-import {
-  type CompiledQuery,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-} from 'kysely'
 import type pg from 'pg'
-import type { Tables } from '../src/db/schema.js'
 import { costTreeQuery } from '../src/modules/manufacturing/boms/bom-cost.repository.js'
 import { bomHeader } from '../src/modules/manufacturing/boms/bom-cost.service.js'
 import { stockAsOfQuery } from '../src/modules/manufacturing/stock/ledger.repository.js'
-import { field, type ResolvedSeed, type Scenario, type Seed, type Statement } from './scenario-types.js'
-import { apiKeyLookup } from './tenant-sql.js'
+import { benchId, compiled, compiler } from './compiled-sql.js'
+import { type Read, withEitherCredential } from './reads.js'
+import { field, type ResolvedSeed, type Seed, type Statement } from './scenario-types.js'
 
 export const LEDGER_ENTRIES = 100_000
 
-/** A stable id for a bench record of one business. */
-export function benchId(businessId: string, label: string): string {
-  const hex = createHash('sha1').update(`${businessId}:${label}`).digest('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
-}
 const stockProduct = (seed: Seed) => benchId(seed.businessId, 'stock-product')
 const topBom = (seed: Seed) => benchId(seed.businessId, 'bom-top')
-
-/** Compiles without a connection, exactly as Kysely compiles for the route. */
-const compiler = new Kysely<Tables>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-})
-const compiled = (query: { compile(db: Kysely<Tables>): CompiledQuery }) => query.compile(compiler)
 
 const stockRead: Statement = {
   sql: (seed) =>
@@ -69,23 +44,7 @@ const costTree: Statement = {
   unchecked: datePositions,
 }
 
-const credentials = {
-  bearer: {
-    headers: (seed: Seed) => ({
-      authorization: `Bearer ${seed.accessToken}`,
-      'x-business-id': seed.businessId,
-    }),
-    auth: [] as Statement[][],
-    rows: [] as number[],
-  },
-  apikey: {
-    headers: (seed: Seed) => ({ 'x-dispatch-api-key': seed.apiKey }),
-    auth: [[apiKeyLookup]],
-    rows: [1],
-  },
-}
-
-const reads = [
+const reads: Read[] = [
   {
     name: 'stock-100k',
     path: (seed: Seed) => `/api/v1/products/${stockProduct(seed)}/stock`,
@@ -102,23 +61,7 @@ const reads = [
   },
 ]
 
-export const manufacturingScenarios: Scenario[] = reads.flatMap((read) =>
-  (['bearer', 'apikey'] as const).map((kind) => ({
-    name: `${read.name}-${kind}`,
-    kind: 'read' as const,
-    cartage: {
-      api: 'core' as const,
-      method: 'GET' as const,
-      path: read.path,
-      headers: credentials[kind].headers,
-      check: read.check,
-    },
-    baseline: {
-      steps: [...credentials[kind].auth, ...read.steps],
-      rows: [...credentials[kind].rows, ...read.rows],
-    },
-  })),
-)
+export const manufacturingScenarios = withEitherCredential(reads)
 
 /**
  * Inserts, once per business: a product with LEDGER_ENTRIES alternating receipts of 2 at 10 and

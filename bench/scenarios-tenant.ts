@@ -3,50 +3,12 @@ import { toCustomer } from '../src/modules/customers/customers/customers.read.js
 import type { CustomerRow } from '../src/modules/customers/customers/customers.repository.js'
 import type { BusinessRow } from '../src/modules/organisation/business/business.repository.js'
 import { toBusinessResponse } from '../src/modules/organisation/business/business.service.js'
-import { field, type Scenario, type Seed, type Statement } from './scenario-types.js'
-import { apiKeyLookup, findBusiness, findCustomer, listCustomers } from './tenant-sql.js'
+import { bearerHeaders, hasData, listOf, type Read, withEitherCredential } from './reads.js'
+import type { Scenario } from './scenario-types.js'
+import { findBusiness, findCustomer, listCustomers } from './tenant-sql.js'
 import { createCustomerSteps, NEW_CUSTOMER } from './write-sql.js'
 
 const PAGE_SIZE = 20
-
-/**
- * The two credentials. A warm bearer request runs no authentication statement: the verified token
- * is cached until it expires and the session state for 1 s (security/authenticator.ts); the one
- * refresh a second per process is amortised over ~1,000 requests and left out of the baseline.
- * An API key is looked up on every request, so its baseline starts with that lookup (the
- * `lastUsedAt` write, at most once a minute per key and process, is left out).
- */
-const credentials = {
-  bearer: {
-    headers: (seed: Seed) => ({
-      authorization: `Bearer ${seed.accessToken}`,
-      'x-business-id': seed.businessId,
-    }),
-    auth: [] as Statement[][],
-    rows: [] as number[],
-  },
-  apikey: {
-    headers: (seed: Seed) => ({ 'x-dispatch-api-key': seed.apiKey }),
-    auth: [[apiKeyLookup]],
-    rows: [1],
-  },
-}
-
-const hasData = (json: unknown) => typeof field(json, 'data') === 'object' && field(json, 'data') !== null
-const listOf = (length: number) => (json: unknown) => {
-  const data = field(json, 'data')
-  return Array.isArray(data) && data.length === length
-}
-
-interface Read {
-  name: string
-  path: (seed: Seed) => string
-  check: (json: unknown) => boolean
-  steps: Statement[][]
-  rows: number[]
-  /** The response the bare route sends, from the rows of its last statement (the same JSON as Cartage). */
-  respond: (rows: Record<string, unknown>[]) => unknown
-}
 
 const reads: Read[] = [
   {
@@ -86,25 +48,7 @@ const reads: Read[] = [
   },
 ]
 
-/** Each read with either credential: `<read>-bearer` and `<read>-apikey`. */
-const readScenarios: Scenario[] = reads.flatMap((read) =>
-  (['bearer', 'apikey'] as const).map((kind) => ({
-    name: `${read.name}-${kind}`,
-    kind: 'read' as const,
-    cartage: {
-      api: 'core' as const,
-      method: 'GET' as const,
-      path: read.path,
-      headers: credentials[kind].headers,
-      check: read.check,
-    },
-    baseline: {
-      steps: [...credentials[kind].auth, ...read.steps],
-      rows: [...credentials[kind].rows, ...read.rows],
-      respond: (results) => read.respond(results.at(-1) ?? []),
-    },
-  })),
-)
+const readScenarios = withEitherCredential(reads)
 
 const writeScenario: Scenario = {
   name: 'create-customer-bearer',
@@ -113,7 +57,7 @@ const writeScenario: Scenario = {
     api: 'core',
     method: 'POST',
     path: () => '/api/v1/Customers',
-    headers: credentials.bearer.headers,
+    headers: bearerHeaders,
     body: () => NEW_CUSTOMER,
     check: hasData,
   },

@@ -4,6 +4,8 @@
  * scenario adds customers, which would change the list page the reads were seeded with.
  */
 import type { Scenario } from './scenario-types.js'
+import { deliveryScenarios } from './scenarios-delivery.js'
+import { manufacturingScenarios } from './scenarios-manufacturing.js'
 import { publicScenarios } from './scenarios-public.js'
 import { tenantScenarios } from './scenarios-tenant.js'
 
@@ -13,9 +15,12 @@ export type { ResolvedSeed, Scenario, Seed, Statement } from './scenario-types.j
 export const READ_GOAL = 0.8
 export const WRITE_GOAL = 0.75
 
-export const scenarios: Scenario[] = [...publicScenarios, ...tenantScenarios].sort(
-  (a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'),
-)
+export const scenarios: Scenario[] = [
+  ...publicScenarios,
+  ...tenantScenarios,
+  ...manufacturingScenarios,
+  ...deliveryScenarios,
+].sort((a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'))
 
 /** BENCH_ONLY=a,b runs only the scenarios so named (e.g. to profile one route). */
 export function selectedScenarios(): Scenario[] {

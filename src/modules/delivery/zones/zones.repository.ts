@@ -84,7 +84,8 @@ export function deleteZone(db: Db, schema: string, businessId: string, id: strin
  * the box expression (plain PostgreSQL geometry, present in PGlite too). The exact test follows
  * in the application.
  */
-export function zonesAroundPoint(
+/** Active zones whose bounding box holds the point (GiST on box()); the exact test comes after. */
+export function zonesAroundPointQuery(
   db: Db,
   schema: string,
   businessId: string,
@@ -98,7 +99,16 @@ export function zonesAroundPoint(
     )
     .orderBy('name')
     .orderBy('id')
-    .execute()
+}
+
+export function zonesAroundPoint(
+  db: Db,
+  schema: string,
+  businessId: string,
+  longitude: number,
+  latitude: number,
+) {
+  return zonesAroundPointQuery(db, schema, businessId, longitude, latitude).execute()
 }
 
 /** Active zones of the business, or only those named (for autobatch). */
