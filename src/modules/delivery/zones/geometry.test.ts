@@ -19,6 +19,42 @@ describe('zone geometry', () => {
     })
   })
 
+  it('requires each hole inside its outer ring: positions inside or on it, no edge crossing it', () => {
+    const outer = square(0, 0, 10, 10)
+    expect(reasonsOf({ type: 'Polygon', coordinates: [outer, square(8, 8, 12, 9)] })).toEqual([
+      { field: 'polygon.coordinates[1][1]', message: expect.stringContaining('inside the outer ring') },
+    ])
+    // Every position inside, yet an edge leaves and comes back through a notch of the outer ring.
+    const notched = [
+      [0, 0],
+      [10, 0],
+      [10, 10],
+      [6, 10],
+      [5, 4],
+      [4, 10],
+      [0, 10],
+      [0, 0],
+    ]
+    const across = [
+      [3, 6],
+      [7, 6],
+      [7, 7],
+      [3, 7],
+      [3, 6],
+    ]
+    expect(reasonsOf({ type: 'Polygon', coordinates: [notched, across] })).toEqual([
+      { field: 'polygon.coordinates[1]', message: expect.stringContaining('crosses edge') },
+    ])
+    // Touching the outer ring at a position is allowed.
+    const touching = [
+      [0, 5],
+      [5, 3],
+      [5, 7],
+      [0, 5],
+    ]
+    expect(reasonsOf({ type: 'Polygon', coordinates: [outer, touching] })).toEqual([])
+  })
+
   it('names the problem: open ring, too few positions, ranges, self-intersection, type', () => {
     expect(
       reasonsOf({

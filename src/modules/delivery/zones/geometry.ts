@@ -63,6 +63,7 @@ export function parseGeometry(
         polygon.push(checked)
       }
     })
+    if (polygon.length === rings.length) checkHoles(polygon, polygonAt, reasons)
     polygons.push(polygon)
   })
   if (total > MAX_TOTAL_POSITIONS)
@@ -171,6 +172,64 @@ export function selfIntersection(ring: readonly Position[]): [number, number] | 
     if (a[0] === b[0] && a[1] === b[1]) return [i, i + 1]
   }
   return undefined
+}
+
+/**
+ * Each hole lies inside its polygon's outer ring: every position inside or on the outer ring, and
+ * no edge of the hole crossing an edge of the outer ring (touching is allowed, as in GeoJSON's
+ * simple-features model). A hole outside its shell would make the even-odd test disagree with
+ * what the map shows.
+ */
+function checkHoles(polygon: readonly Position[][], at: string, reasons: Reason[]) {
+  const [outer, ...holes] = polygon
+  if (!outer) return
+  holes.forEach((hole, h) => {
+    const ringAt = `${at}[${h + 1}]`
+    const outside = hole.findIndex(
+      (p) =>
+        !inRing(outer, p[0], p[1]) &&
+        !outer.some(
+          (a, i) =>
+            i > 0 &&
+            orientation(outer[i - 1] as Position, a, p) === 0 &&
+            onSegment(outer[i - 1] as Position, a, p),
+        ),
+    )
+    if (outside >= 0) {
+      reasons.push({
+        field: `${ringAt}[${outside}]`,
+        message: "a hole's positions must lie inside the outer ring",
+      })
+      return
+    }
+    for (let i = 1; i < hole.length; i++) {
+      for (let j = 1; j < outer.length; j++) {
+        if (
+          properlyCross(
+            hole[i - 1] as Position,
+            hole[i] as Position,
+            outer[j - 1] as Position,
+            outer[j] as Position,
+          )
+        ) {
+          reasons.push({
+            field: ringAt,
+            message: `edge ${i - 1} of this hole crosses edge ${j - 1} of the outer ring`,
+          })
+          return
+        }
+      }
+    }
+  })
+}
+
+/** The segments cross at a point interior to both (touching at an end or along a line does not count). */
+function properlyCross(a: Position, b: Position, c: Position, d: Position): boolean {
+  const o1 = orientation(a, b, c)
+  const o2 = orientation(a, b, d)
+  const o3 = orientation(c, d, a)
+  const o4 = orientation(c, d, b)
+  return o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0 && o1 !== o2 && o3 !== o4
 }
 
 export function boundingBox(polygons: readonly Polygon[]): BoundingBox {

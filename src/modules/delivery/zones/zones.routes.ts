@@ -13,7 +13,7 @@ const ONE = SingleResult('core', DeliveryZoneResponse)
 const VIEW = ['Shipments', 'View'] as const
 const MODIFY = ['Shipments', 'Modify'] as const
 const GEOMETRY_NOTE =
-  'polygon is a GeoJSON Polygon or MultiPolygon in WGS84: closed rings of at least four positions, longitude -180..180, latitude -90..90, no ring crossing itself; ' +
+  'polygon is a GeoJSON Polygon or MultiPolygon in WGS84: closed rings of at least four positions, longitude -180..180, latitude -90..90, no ring crossing itself, each hole inside its outer ring (it may touch it, not cross it); ' +
   'each problem is a 400 reason naming its position (e.g. polygon.coordinates[0][3][1]).'
 
 /** Delivery zones (M2): areas plans deliver to; a point lookup finds every active zone holding a point. */

@@ -99,6 +99,14 @@ describe('delivery zones', () => {
     expect(
       fieldsOf(await post(core, ZONES, { name: 'x', polygon: { type: 'Point', coordinates: [1] } })),
     ).toEqual(['polygon.type'])
+    // A hole outside its outer ring (here in a MultiPolygon's second polygon) names the position.
+    const strayHole = {
+      type: 'MultiPolygon',
+      coordinates: [[square(0, 0, 1, 1)], [square(10, 10, 20, 20), square(15, 15, 25, 18)]],
+    }
+    expect(fieldsOf(await post(core, ZONES, { name: 'x', polygon: strayHole }))).toEqual([
+      'polygon.coordinates[1][1][1]',
+    ])
     expect(
       (await post(core, ZONES, { name: 'x', polygon: SQUARE_WITH_HOLE, colour: 'red' })).statusCode,
     ).toBe(400)
