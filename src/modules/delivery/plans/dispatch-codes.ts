@@ -4,26 +4,26 @@ import { readSetting } from '../../organisation/settings/settings.reader.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>
 
-/** yyyymmdd of a moment in UTC. */
-export const dayStamp = (at: Date) => at.toISOString().slice(0, 10).replaceAll('-', '')
-
 /**
  * Reserves the next dispatch code of the day, `<prefix>-<yyyymmdd>-<sequence>` (prefix from the
- * `dispatch.codePrefix` setting): one atomic upsert on the business's counter for that day, so
- * parallel reservations never share a number, then the reservation row SaveDispatch will consume.
+ * `dispatch.codePrefix` setting; the day is the business's own, in its time zone): one atomic
+ * upsert on the business's counter for that day, so parallel reservations never share a number,
+ * then the reservation row SaveDispatch will consume.
  */
 export async function reserveDispatchCode(db: Db, schema: string, businessId: string, at = new Date()) {
   const prefix = await readSetting(db, schema, businessId, 'dispatch.codePrefix')
-  const day = dayStamp(at)
   const { rows } = await sql<{ code: string }>`
-    WITH counter AS (
+    WITH day AS (
+      SELECT to_char(${at}::timestamptz AT TIME ZONE b.timezone, 'YYYYMMDD') AS stamp
+      FROM ${sql.table(`${schema}.businesses`)} AS b WHERE b.id = ${businessId}
+    ), counter AS (
       INSERT INTO ${sql.table(`${schema}.sequences`)} AS s (business_id, name, last_value)
-      VALUES (${businessId}, ${`dispatch-${day}`}, 1)
+      SELECT ${businessId}, 'dispatch-' || day.stamp, 1 FROM day
       ON CONFLICT (business_id, name) DO UPDATE SET last_value = s.last_value + 1
-      RETURNING last_value
+      RETURNING name, last_value
     )
     INSERT INTO ${sql.table(`${schema}.dispatch_codes`)} (business_id, code)
-    SELECT ${businessId}, ${`${prefix}-${day}-`} || lpad(last_value::text, 4, '0') FROM counter
+    SELECT ${businessId}, ${`${prefix}-`} || substr(name, 10) || '-' || lpad(last_value::text, 4, '0') FROM counter
     RETURNING code`.execute(db)
   return rows[0]?.code as string
 }

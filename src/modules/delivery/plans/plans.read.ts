@@ -25,7 +25,7 @@ export async function unassignedShipments(database: Database, auth: BusinessAuth
   return paged('core', rows.map(toShipment), total, page)
 }
 
-/** Counts by status, today's plans (UTC day) and the number of unassigned shipments. */
+/** Counts by status, today's plans (the business's day, in its time zone) and the number of unassigned shipments. */
 export async function overview(database: Database, auth: BusinessAuth): Promise<DispatchOverviewResponse> {
   const { schemaName: schema, businessId } = auth
   const db = database.db.withSchema(schema)
@@ -42,7 +42,11 @@ export async function overview(database: Database, auth: BusinessAuth): Promise<
           .as('shipment_count'),
       )
       .where('p.business_id', '=', businessId)
-      .where('p.scheduled_date', '=', sql<string>`(now() at time zone 'UTC')::date`)
+      .where(
+        'p.scheduled_date',
+        '=',
+        sql<string>`(now() at time zone (select timezone from ${sql.table(`${schema}.businesses`)} where id = ${businessId}))::date`,
+      )
       .orderBy('p.code')
       .execute(),
     db

@@ -48,6 +48,7 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
     operation(VIEW, {
       operationId: 'GetDispatchOverview',
       summary: 'Plan counts by status, today’s plans and the number of unassigned shipments',
+      description: 'Today is the business’s own day, in its time zone.',
       tags: TAGS,
       response: SingleResult('core', DispatchOverviewResponse),
       errors: [],
@@ -88,7 +89,7 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
       operationId: 'GetDispatchCode',
       summary: 'Reserve the next dispatch code, <prefix>-<yyyymmdd>-<sequence>',
       description:
-        'Unique per business even under parallel requests; the prefix is the dispatch.codePrefix setting; the day is UTC.',
+        'Unique per business even under parallel requests; the prefix is the dispatch.codePrefix setting; the day is the business’s own, in its time zone (business timezone).',
       tags: TAGS,
       response: SingleResult('core', DispatchCodeResponse),
       errors: [],

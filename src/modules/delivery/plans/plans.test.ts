@@ -39,6 +39,32 @@ describe('delivery plans', () => {
     expect(auto.code).toBe(`DSP-${today}-0003`)
   })
 
+  it("dates codes and today's plans by the business's own day, in its time zone", async () => {
+    const { core, org } = await deliverySetup(ctx)
+    const now = new Date()
+    // A zone whose date differs from UTC's at this moment: UTC+14 from 10:00 UTC, UTC-11 before 11:00.
+    const timezone = now.getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago'
+    const localDay = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(now)
+    expect(localDay).not.toBe(now.toISOString().slice(0, 10))
+    const moved = await put(core, `/api/business/${org.businessId}`, {
+      registeredName: 'Local Time Ltd',
+      displayName: 'Local Time',
+      timezone,
+    })
+    expect(moved.statusCode, moved.body).toBe(200)
+    const code = (await core({ url: `${PLANS}/code` })).json().data.code
+    expect(code).toBe(`DSP-${localDay.replaceAll('-', '')}-0001`)
+    const local = await plan(core, { scheduledDate: localDay, name: 'Local today' })
+    await plan(core, { scheduledDate: now.toISOString().slice(0, 10), name: 'UTC today' })
+    const overview = (await core({ url: `${PLANS}/overview` })).json().data
+    expect(overview.todaysPlans.map((p: { id: string }) => p.id)).toEqual([local.id])
+  })
+
   it('validates references with 400 naming each field', async () => {
     const { core } = await deliverySetup(ctx)
     const bad = await post(core, PLANS, {
