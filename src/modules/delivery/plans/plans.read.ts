@@ -94,9 +94,9 @@ export async function timeline(
   auth: BusinessAuth,
   id: string,
 ): Promise<DeliveryPlanTimelineResponse> {
-  const plan = await repository.findPlan(database.db, auth.schemaName, auth.businessId, id)
-  if (!plan) throw planNotFound()
-  const shipments = await repository.shipmentsOnPlans(database.db, auth.schemaName, [id])
+  const found = await repository.findPlanWithShipments(database.db, auth.schemaName, auth.businessId, id)
+  if (!found) throw planNotFound()
+  const { plan, shipments } = found
   const entries: (DeliveryPlanTimelineResponse['entries'][number] & { rank: number })[] = []
   for (const [column, milestone] of PLAN_MILESTONES) {
     const at = plan[column]

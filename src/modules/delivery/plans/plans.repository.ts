@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Tables } from '../../../db/schema.js'
-import { SHIPMENT_COLUMNS } from '../shipments/shipments.repository.js'
+import { SHIPMENT_COLUMNS, type ShipmentRow } from '../shipments/shipments.repository.js'
 import type { PlanStatus } from './plans.schemas.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>
@@ -40,6 +40,54 @@ export type PlanRow = NonNullable<Awaited<ReturnType<typeof findPlan>>>
 
 export function findPlan(db: Db, schema: string, businessId: string, id: string) {
   return scopedPlans(db, schema, businessId).where('p.id', '=', id).executeTakeFirst()
+}
+
+/**
+ * A plan with its shipments in stop order (then code), in one statement: the shipments come as
+ * one JSON array of whole rows (`to_jsonb`), turned back into rows by `shipmentRowsFromJson`.
+ */
+export async function findPlanWithShipments(db: Db, schema: string, businessId: string, id: string) {
+  const row = await scopedPlans(db, schema, businessId)
+    .select(
+      sql<Record<string, unknown>[]>`coalesce((
+        select jsonb_agg(to_jsonb(s) order by s.stop_sequence nulls last, s.code)
+        from ${sql.table(`${schema}.shipments`)} as s where s.delivery_plan_id = p.id
+      ), '[]'::jsonb)`.as('shipments'),
+    )
+    .where('p.id', '=', id)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { shipments, ...plan } = row
+  return { plan, shipments: shipmentRowsFromJson(shipments) }
+}
+
+const SHIPMENT_STAMPS = [
+  'assigned_at',
+  'dispatched_at',
+  'delivered_at',
+  'failed_at',
+  'returned_at',
+  'cancelled_at',
+  'scheduled_date',
+] as const
+
+/** Rows as the driver would have typed them: timestamps as Date, numeric as its text. */
+function shipmentRowsFromJson(rows: readonly Record<string, unknown>[]): ShipmentRow[] {
+  const stamp = (value: unknown) => (value === null || value === undefined ? null : new Date(String(value)))
+  const decimal = (value: unknown) => (value === null || value === undefined ? null : String(value))
+  return rows.map((json) => {
+    const row: Record<string, unknown> = {}
+    for (const column of SHIPMENT_COLUMNS) {
+      const name = column.slice(2)
+      row[name] = json[name] ?? null
+    }
+    for (const name of SHIPMENT_STAMPS) row[name] = stamp(json[name])
+    row.date_created = new Date(String(json.date_created))
+    row.date_modified = new Date(String(json.date_modified))
+    row.weight = decimal(json.weight)
+    row.volume = decimal(json.volume)
+    return row as unknown as ShipmentRow
+  })
 }
 
 export function findPlanByCode(db: Db, schema: string, businessId: string, code: string) {

@@ -24,9 +24,9 @@ import { planValues } from './plans.validation.js'
 type Db = Kysely<Tables> | Transaction<Tables>
 
 export async function loadPlan(db: Db, auth: BusinessAuth, id: string): Promise<DispatchResponse> {
-  const row = await repository.findPlan(db, auth.schemaName, auth.businessId, id)
-  if (!row) throw planNotFound()
-  return toPlan(row, await repository.shipmentsOnPlans(db, auth.schemaName, [row.id]))
+  const found = await repository.findPlanWithShipments(db, auth.schemaName, auth.businessId, id)
+  if (!found) throw planNotFound()
+  return toPlan(found.plan, found.shipments)
 }
 
 export const getPlan = (database: Database, auth: BusinessAuth, id: string) => loadPlan(database.db, auth, id)
