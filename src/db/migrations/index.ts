@@ -15,6 +15,7 @@ import * as addOrderStatusAndCreatedIndexes from './tenant/20261122130000-add-or
 import * as addCustomerListOrderIndexes from './tenant/20261122220000-add-customer-list-order-indexes.js'
 import * as createManufacturingTables from './tenant/20261123090000-create-manufacturing-tables.js'
 import * as createDeliveryTables from './tenant/20261123100000-create-delivery-tables.js'
+import * as unitSettingsUseEnumNames from './tenant/20261124100000-unit-settings-use-enum-names.js'
 
 export interface Migration {
   name: string
@@ -38,4 +39,5 @@ export const tenantMigrations: readonly Migration[] = [
   { name: '20261122220000-add-customer-list-order-indexes', sql: addCustomerListOrderIndexes.sql },
   { name: '20261123090000-create-manufacturing-tables', sql: createManufacturingTables.sql },
   { name: '20261123100000-create-delivery-tables', sql: createDeliveryTables.sql },
+  { name: '20261124100000-unit-settings-use-enum-names', sql: unitSettingsUseEnumNames.sql },
 ]

@@ -196,13 +196,13 @@ export async function defaultDimensions(
   const country = address?.country ? String(address.country).toUpperCase() : null
   const imperial = country !== null && IMPERIAL.has(country)
   const dimension =
-    settings['packages.defaultDimensionUnit'] !== 'cm'
+    String(settings['packages.defaultDimensionUnit']) !== 'Cm'
       ? pascal(settings['packages.defaultDimensionUnit'])
       : imperial
         ? 'In'
         : 'Cm'
   const weight =
-    settings['packages.defaultWeightUnit'] !== 'kg'
+    String(settings['packages.defaultWeightUnit']) !== 'Kg'
       ? pascal(settings['packages.defaultWeightUnit'])
       : imperial
         ? 'Lb'

@@ -1,16 +1,15 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
+import { DIMENSION_UNITS, WEIGHT_UNITS } from '../../organisation/business/reference-data.js'
 import { MAX_AMOUNT } from '../decimals.js'
 
 export const PRODUCT_TYPES = ['RawMaterial', 'Component', 'FinishedGood', 'Service'] as const
 export type ProductType = (typeof PRODUCT_TYPES)[number]
 export const ProductTypeType = EnumType(PRODUCT_TYPES, { description: 'A Service holds no stock.' })
 
-export const DIMENSION_UNITS = ['Mm', 'Cm', 'M', 'In', 'Ft'] as const
 export type DimensionUnit = (typeof DIMENSION_UNITS)[number]
 export const DimensionUnitType = EnumType(DIMENSION_UNITS)
-export const WEIGHT_UNITS = ['G', 'Kg', 'Lb', 'Oz'] as const
 export type WeightUnit = (typeof WEIGHT_UNITS)[number]
 export const WeightUnitType = EnumType(WEIGHT_UNITS)
 

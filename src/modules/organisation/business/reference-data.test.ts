@@ -47,16 +47,16 @@ describe('GET /api/business/default-configuration', () => {
     for (const c of data.countries) expect(c.code).toMatch(/^[A-Z]{2}$/)
 
     expect(data.units).toEqual({
-      weight: ['kg', 'g', 'lb', 'oz'],
-      dimension: ['cm', 'mm', 'm', 'in', 'ft'],
+      weight: ['G', 'Kg', 'Lb', 'Oz'],
+      dimension: ['Mm', 'Cm', 'M', 'In', 'Ft'],
       volume: ['m3', 'cm3', 'l', 'ml', 'ft3', 'in3'],
     })
     expect(data.defaults).toEqual({
       currency: 'USD',
       timezone: 'UTC',
       country: null,
-      weightUnit: 'kg',
-      dimensionUnit: 'cm',
+      weightUnit: 'Kg',
+      dimensionUnit: 'Cm',
       dateFormat: 'yyyy-MM-dd',
     })
   })

@@ -18,16 +18,20 @@ export interface CountryInfo {
   name: string
 }
 
-export const WEIGHT_UNITS = ['kg', 'g', 'lb', 'oz'] as const
-export const DIMENSION_UNITS = ['cm', 'mm', 'm', 'in', 'ft'] as const
+/**
+ * The unit names products, presets and packages use (their enums: any letter case or the number
+ * on the way in, these names on the way out), in their enum order.
+ */
+export const WEIGHT_UNITS = ['G', 'Kg', 'Lb', 'Oz'] as const
+export const DIMENSION_UNITS = ['Mm', 'Cm', 'M', 'In', 'Ft'] as const
 export const VOLUME_UNITS = ['m3', 'cm3', 'l', 'ml', 'ft3', 'in3'] as const
 
 export const DEFAULTS = {
   currency: 'USD',
   timezone: 'UTC',
   country: null,
-  weightUnit: 'kg',
-  dimensionUnit: 'cm',
+  weightUnit: 'Kg',
+  dimensionUnit: 'Cm',
   dateFormat: 'yyyy-MM-dd',
 } as const
 

@@ -72,8 +72,8 @@ describe('GET /api/settings/business', () => {
       type: 'uuid',
       isDefault: true,
     })
-    expect(item(page.data, 'packages.defaultWeightUnit')).toMatchObject({ value: 'kg', type: 'enum' })
-    expect(item(page.data, 'packages.defaultDimensionUnit')).toMatchObject({ value: 'cm', type: 'enum' })
+    expect(item(page.data, 'packages.defaultWeightUnit')).toMatchObject({ value: 'Kg', type: 'enum' })
+    expect(item(page.data, 'packages.defaultDimensionUnit')).toMatchObject({ value: 'Cm', type: 'enum' })
     expect(item(page.data, 'notifications.emailEnabled')).toMatchObject({ value: 'true', type: 'boolean' })
   })
 
@@ -105,7 +105,7 @@ describe('PATCH /api/settings/business', () => {
     const after = (await list(core)).data
     expect(item(after, 'stock.allowNegative')).toMatchObject({ value: 'true', isDefault: false })
     expect(item(after, 'currency.default')).toMatchObject({ value: 'ZAR', isDefault: false })
-    expect(item(after, 'packages.defaultWeightUnit')).toMatchObject({ value: 'lb' })
+    expect(item(after, 'packages.defaultWeightUnit')).toMatchObject({ value: 'Lb' })
     expect(item(after, 'packages.defaultPresetId')).toMatchObject({
       value: '6f9619ff-8b86-d011-b42d-00c04fc964ff',
     })
@@ -269,7 +269,7 @@ describe('readSettings / readSetting', () => {
       'currency.default': 'USD',
       'orders.codePrefix': 'ORD',
       'packages.defaultPresetId': null,
-      'packages.defaultWeightUnit': 'kg',
+      'packages.defaultWeightUnit': 'Kg',
     })
     await patch(core, {
       'stock.allowNegative': 'true',
@@ -279,7 +279,7 @@ describe('readSettings / readSetting', () => {
     const settings = await readSettings(db, schema, org.businessId)
     expect(settings['stock.allowNegative']).toBe(true)
     expect(settings['orders.codePrefix']).toBe('SO')
-    expect(settings['packages.defaultDimensionUnit']).toBe('in')
+    expect(settings['packages.defaultDimensionUnit']).toBe('In')
     expect(await readSetting(db, schema, org.businessId, 'stock.allowNegative')).toBe(true)
     expect(await readSetting(db, schema, org.businessId, 'notifications.emailEnabled')).toBe(true)
     // A stored value that no longer fits its type reads as the default.
