@@ -6,7 +6,8 @@
  * RATE_LIMIT_PER_IP (1000000 here, so the load is not refused), ACCESS_TOKEN_TTL_SECONDS (86400
  * here, so the seeded token outlives a long run), BENCH_ONLY (scenario names), BENCH_DATABASES
  * (postgres,embedded), BENCH_CPU_PROF (directory: profile both servers, see bench/profile.ts).
- * `npm run bench -- --scale` adds the heavy scale scenarios (bench/scale.ts: 1,000,000 customers).
+ * `npm run bench -- --scale` adds the heavy scale scenarios (bench/scale.ts: 1,000,000 customers;
+ * bench/schemas.ts: 1,000 organisation schemas).
  * `BENCH_DATABASES=none npm run bench -- --scale` runs only those.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -24,6 +25,7 @@ import type { Seed } from './scenario-types.js'
 import { type Scenario, selectedScenarios } from './scenarios.js'
 import { runAutobatch, seedZones } from './scenarios-delivery.js'
 import { seedManufacturing } from './scenarios-manufacturing.js'
+import { benchSchemas } from './schemas.js'
 import { seed } from './seed.js'
 import { targets } from './targets.js'
 
@@ -202,15 +204,17 @@ if (process.env.DATABASE_URL && !process.env.BENCH_ONLY) {
   )
 }
 
-if (process.argv.includes('--scale'))
-  extraSections.push(
-    await benchScale({
-      RATE_LIMIT_PER_IP: '1000000',
-      ACCESS_TOKEN_TTL_SECONDS: '86400',
-      ...process.env,
-      LOG_LEVEL: 'silent',
-    }),
-  )
+if (process.argv.includes('--scale')) {
+  const scaleEnv = {
+    RATE_LIMIT_PER_IP: '1000000',
+    RATE_LIMIT_PER_ACCOUNT: '1000000',
+    ACCESS_TOKEN_TTL_SECONDS: '86400',
+    ...process.env,
+    LOG_LEVEL: 'silent',
+  }
+  extraSections.push(await benchScale(scaleEnv))
+  extraSections.push(await benchSchemas(scaleEnv))
+}
 
 const summary =
   `Cartage vs a bare Fastify + pg route (hand-written, prepared, one statement per item or page, same JSON); ` +

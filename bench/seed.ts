@@ -49,9 +49,9 @@ function registration(tag: string, email: string) {
 
 /**
  * Through the real APIs: registers an organisation (same body as test/harness.ts), signs in,
- * creates an API key and CUSTOMERS customers, and reads the first list page.
+ * creates an API key and `customers` customers (CUSTOMERS by default), and reads the first list page.
  */
-export async function seed(globalBase: string, coreBase: string): Promise<Seed> {
+export async function seed(globalBase: string, coreBase: string, customers = CUSTOMERS): Promise<Seed> {
   const tag = randomBytes(4).toString('hex')
   const email = `bench-${tag}@example.com`
   const org = await call<{ id: string; currentUser: { id: string } }>(`${globalBase}/api/organizations`, {
@@ -74,7 +74,7 @@ export async function seed(globalBase: string, coreBase: string): Promise<Seed> 
   if (!key.token) throw new Error('seeding: POST /api/auth/tokens returned no token')
   const inBusiness = { ...bearer, 'x-business-id': businessId }
   let customerId = ''
-  for (let i = 1; i <= CUSTOMERS; i++) {
+  for (let i = 1; i <= customers; i++) {
     const customer = await call<{ id: string }>(`${coreBase}/api/v1/Customers`, {
       method: 'POST',
       headers: inBusiness,
