@@ -175,7 +175,14 @@ export interface ActivityTracesTable {
   date_created: Stamp
 }
 
+/** Live customers per business, kept by a trigger on customers. */
+export interface CustomerCountsTable {
+  business_id: string
+  live: ColumnType<string, never, never>
+}
+
 export interface CustomerTenantTables {
+  customer_counts: CustomerCountsTable
   sequences: SequencesTable
   settings: SettingsTable
   customer_groups: CustomerGroupsTable

@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
+import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
 import type { PageRequest } from './envelopes.js'
 import { type ListQuery, pageOffset, pageRequest } from './list-params.js'
 import { buildFilter, buildOrderBy, escapeLike, type FieldMap, type OrderTerm } from './odata/index.js'
@@ -34,6 +34,8 @@ export async function runList<DB, TB extends keyof DB, O>(
   scoped: SelectQueryBuilder<DB, TB, O>,
   query: ListQuery,
   spec: ListSpec,
+  /** The total when nothing filters, read from where it is kept (instead of counting every row). */
+  unfilteredTotal?: RawBuilder<number>,
 ): Promise<{ rows: O[]; total: number; page: PageRequest }> {
   const page = pageRequest(query)
   let filtered = scoped
@@ -43,8 +45,9 @@ export async function runList<DB, TB extends keyof DB, O>(
   let ordered = filtered
   for (const term of order) ordered = ordered.orderBy(sql.ref(term.column), term.direction)
   ordered = ordered.orderBy(sql.ref(spec.tiebreak))
+  const unfiltered = unfilteredTotal && !query.$filter?.trim() && !query.$search?.trim()
   const rows = (await ordered
-    .select(sql<number>`count(*) over ()`.as('__total'))
+    .select(unfiltered ? unfilteredTotal.as('__total') : sql<number>`count(*) over ()`.as('__total'))
     .limit(page.pageSize)
     .offset(pageOffset(page))
     .execute()) as (O & { __total: number })[]

@@ -16,6 +16,7 @@ import * as addCustomerListOrderIndexes from './tenant/20261122220000-add-custom
 import * as createManufacturingTables from './tenant/20261123090000-create-manufacturing-tables.js'
 import * as createDeliveryTables from './tenant/20261123100000-create-delivery-tables.js'
 import * as unitSettingsUseEnumNames from './tenant/20261124100000-unit-settings-use-enum-names.js'
+import * as countLiveCustomers from './tenant/20261124110000-count-live-customers.js'
 
 export interface Migration {
   name: string
@@ -40,4 +41,5 @@ export const tenantMigrations: readonly Migration[] = [
   { name: '20261123090000-create-manufacturing-tables', sql: createManufacturingTables.sql },
   { name: '20261123100000-create-delivery-tables', sql: createDeliveryTables.sql },
   { name: '20261124100000-unit-settings-use-enum-names', sql: unitSettingsUseEnumNames.sql },
+  { name: '20261124110000-count-live-customers', sql: countLiveCustomers.sql },
 ]

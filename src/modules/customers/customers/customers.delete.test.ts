@@ -167,3 +167,40 @@ describe('PUT /api/v1/Customers/delete-customers', () => {
     expect(fieldsOf(empty)).toEqual(['customerIds'])
   })
 })
+
+describe('the total of an unfiltered list (the live-customer count kept by a trigger)', () => {
+  const totals = async (core: Core) =>
+    Promise.all(
+      ['', '?$orderby=name', `?$filter=${encodeURIComponent("name ne 'nobody'")}`].map(
+        async (query) => (await core({ url: `${CUSTOMERS}${query}` })).json().totalCount as number,
+      ),
+    )
+
+  it('follows creates, single and bulk deletes, and agrees with a filtered count', async () => {
+    const { core } = await ownerSession(ctx)
+    const created = []
+    for (let i = 0; i < 5; i++) created.push(await createCustomer(core, { name: `Counted ${i}` }))
+    expect(await totals(core)).toEqual([5, 5, 5])
+    expect((await core({ method: 'DELETE', url: `${CUSTOMERS}/${created[0]?.id}` })).statusCode).toBe(200)
+    // A second delete of the same customer is a 404 and changes no count.
+    expect((await core({ method: 'DELETE', url: `${CUSTOMERS}/${created[0]?.id}` })).statusCode).toBe(404)
+    const bulk = await core({
+      method: 'PUT',
+      url: BULK,
+      payload: { customerIds: [created[1]?.id, created[2]?.id] },
+    })
+    expect(bulk.statusCode).toBe(200)
+    expect(await totals(core)).toEqual([2, 2, 2])
+  })
+
+  it('counts parallel creates exactly, each business on its own', async () => {
+    const first = await ownerSession(ctx)
+    const second = await ownerSession(ctx)
+    await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => createCustomer(first.core, { name: `Parallel ${i}` })),
+      ...Array.from({ length: 7 }, (_, i) => createCustomer(second.core, { name: `Other ${i}` })),
+    ])
+    expect(await totals(first.core)).toEqual([12, 12, 12])
+    expect(await totals(second.core)).toEqual([7, 7, 7])
+  })
+})

@@ -131,7 +131,12 @@ export async function listCustomers(db: Kysely<Tables>, auth: CustomerScope, que
   }
   let scoped = repository.scopedCustomers(db, auth.schemaName, auth.businessId)
   if (query.$search?.trim()) scoped = withSearch(scoped, query.$search)
-  const { rows, total, page } = await runList(scoped, { ...query, $search: undefined }, LIST)
+  const { rows, total, page } = await runList(
+    scoped,
+    { ...query, $search: undefined },
+    LIST,
+    query.$search?.trim() ? undefined : repository.liveCustomerCount(auth.schemaName, auth.businessId),
+  )
   return paged('core', rows.map(toCustomer), total, page)
 }
 
