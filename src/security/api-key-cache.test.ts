@@ -103,6 +103,35 @@ describe('API keys cached per process', () => {
   )
 })
 
+describe('session states trusted per process until a change', () => {
+  const meAs = (app: HttpApp, token: string, businessId: string) =>
+    app.inject({
+      url: '/api/business/my-business',
+      headers: { authorization: `Bearer ${token}`, 'x-business-id': businessId },
+    })
+
+  it('are trusted until a change, and refused at once on every process when the session ends', async () => {
+    const { org, signedIn } = await ownerSession(ctx)
+    const statuses = async () => [
+      (await meAs(ctx.core, signedIn.accessToken, org.businessId)).statusCode,
+      (await meAs(other.core, signedIn.accessToken, org.businessId)).statusCode,
+    ]
+    const trusted = () =>
+      ctx.services.authenticator.trustedBearerStates > 0 &&
+      other.services.authenticator.trustedBearerStates > 0
+    for (let i = 0; i < 100 && !trusted(); i++) {
+      expect(await statuses()).toEqual([200, 200])
+      await sleep(20)
+    }
+    expect(trusted()).toBe(true)
+    // Straight in SQL, as an operator would: the trigger tells every listener.
+    await sql`update global.sessions set revoked_at = now() where user_id = ${org.userId}`.execute(
+      ctx.database.db,
+    )
+    expect(await statuses()).toEqual([401, 401])
+  })
+})
+
 describe.runIf(onPostgres())('API keys cached in a process with its own connections', () => {
   let separate: { database: Database; services: Services; core: HttpApp; url: string }
   beforeAll(async () => {

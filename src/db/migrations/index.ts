@@ -8,6 +8,7 @@ import * as createCredentialTables from './global/20261122090000-create-credenti
 import * as makeRateLimitsUnlogged from './global/20261122150000-make-rate-limits-unlogged.js'
 import * as notifyCredentialChanges from './global/20261122220000-notify-credential-changes.js'
 import * as createUsedSelectionTokens from './global/20261123110000-create-used-selection-tokens.js'
+import * as notifySessionChanges from './global/20261124105000-notify-session-changes.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
 import * as createCustomerAndOrderTables from './tenant/20261122100000-create-customer-and-order-tables.js'
 import * as addCustomerPrimaryContactIndex from './tenant/20261122120000-add-customer-primary-contact-index.js'
@@ -29,6 +30,7 @@ export const globalMigrations: readonly Migration[] = [
   { name: '20261122150000-make-rate-limits-unlogged', sql: makeRateLimitsUnlogged.sql },
   { name: '20261122220000-notify-credential-changes', sql: notifyCredentialChanges.sql },
   { name: '20261123110000-create-used-selection-tokens', sql: createUsedSelectionTokens.sql },
+  { name: '20261124105000-notify-session-changes', sql: notifySessionChanges.sql },
 ]
 
 /** Run inside each organisation schema (search_path set to it), on creation and at start-up. */
