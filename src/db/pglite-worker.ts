@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 
 export interface PgliteWorkerData {
@@ -31,7 +32,8 @@ const port = parentPort
 if (!port) throw new Error('pglite-worker must run as a worker thread')
 
 try {
-  const db = await PGlite.create(dataDir, { startParams: START_PARAMS })
+  // pg_trgm: the trigram indexes of $search (migration enable-pg-trgm).
+  const db = await PGlite.create(dataDir, { startParams: START_PARAMS, extensions: { pg_trgm } })
   const server = new PGLiteSocketServer({ db, path: socketPath })
   await server.start()
   port.on('message', async (message: unknown) => {

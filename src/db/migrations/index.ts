@@ -9,6 +9,7 @@ import * as makeRateLimitsUnlogged from './global/20261122150000-make-rate-limit
 import * as notifyCredentialChanges from './global/20261122220000-notify-credential-changes.js'
 import * as createUsedSelectionTokens from './global/20261123110000-create-used-selection-tokens.js'
 import * as notifySessionChanges from './global/20261124105000-notify-session-changes.js'
+import * as enablePgTrgm from './global/20261124106000-enable-pg-trgm.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
 import * as createCustomerAndOrderTables from './tenant/20261122100000-create-customer-and-order-tables.js'
 import * as addCustomerPrimaryContactIndex from './tenant/20261122120000-add-customer-primary-contact-index.js'
@@ -17,6 +18,7 @@ import * as addCustomerListOrderIndexes from './tenant/20261122220000-add-custom
 import * as createManufacturingTables from './tenant/20261123090000-create-manufacturing-tables.js'
 import * as createDeliveryTables from './tenant/20261123100000-create-delivery-tables.js'
 import * as unitSettingsUseEnumNames from './tenant/20261124100000-unit-settings-use-enum-names.js'
+import * as addCustomerSearchIndexes from './tenant/20261124107000-add-customer-search-indexes.js'
 import * as countLiveCustomers from './tenant/20261124110000-count-live-customers.js'
 
 export interface Migration {
@@ -31,6 +33,7 @@ export const globalMigrations: readonly Migration[] = [
   { name: '20261122220000-notify-credential-changes', sql: notifyCredentialChanges.sql },
   { name: '20261123110000-create-used-selection-tokens', sql: createUsedSelectionTokens.sql },
   { name: '20261124105000-notify-session-changes', sql: notifySessionChanges.sql },
+  { name: '20261124106000-enable-pg-trgm', sql: enablePgTrgm.sql },
 ]
 
 /** Run inside each organisation schema (search_path set to it), on creation and at start-up. */
@@ -43,5 +46,6 @@ export const tenantMigrations: readonly Migration[] = [
   { name: '20261123090000-create-manufacturing-tables', sql: createManufacturingTables.sql },
   { name: '20261123100000-create-delivery-tables', sql: createDeliveryTables.sql },
   { name: '20261124100000-unit-settings-use-enum-names', sql: unitSettingsUseEnumNames.sql },
+  { name: '20261124107000-add-customer-search-indexes', sql: addCustomerSearchIndexes.sql },
   { name: '20261124110000-count-live-customers', sql: countLiveCustomers.sql },
 ]

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely'
+import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/schema.js'
 import { nextCode } from '../../../db/sequences.js'
@@ -89,28 +89,31 @@ export async function lockLiveCustomer(
 }
 
 /**
- * Name, email or phone number, or the first/last/full name of one of its contacts. EXISTS keeps one
- * row per customer, so totalCount and pages stay exact.
+ * Name, email or phone number, or the full name (so the first or last name too) of one of its
+ * contacts. Written as `id IN (matching customers UNION customers of matching contacts)` so each
+ * side is a trigram-index lookup (migration add-customer-search-indexes) rather than a scan of
+ * every customer; IN keeps one row per customer, so totalCount and pages stay exact.
  */
 function withSearch(scoped: ReturnType<typeof repository.scopedCustomers>, text: string) {
   const pattern = `%${escapeLike(text.trim())}%`
-  const matches = (expression: RawBuilder<unknown>) =>
-    sql<SqlBool>`${expression} ilike ${pattern} escape '\\'`
+  // Query-builder subqueries (not raw SQL), so withSchema qualifies their tables too.
   return scoped.where((eb) =>
-    eb.or([
-      searchCondition(text, ['c.name', 'c.email', 'c.phone_number']),
-      eb.exists(
-        // A query-builder subquery (not raw SQL), so withSchema qualifies customer_contacts too.
-        eb
-          .selectFrom('customer_contacts as cc')
-          .select(sql`1`.as('one'))
-          .whereRef('cc.customer_id', '=', 'c.id')
-          .where(
-            sql<SqlBool>`(${matches(sql.ref('cc.first_name'))} or ${matches(sql.ref('cc.last_name'))}
-              or ${matches(sql`(cc.first_name || ' ' || coalesce(cc.last_name, ''))`)})`,
-          ),
-      ),
-    ]),
+    eb(
+      'c.id',
+      'in',
+      eb
+        .selectFrom('customers as m')
+        .select('m.id')
+        .where(searchCondition(text, ['m.name', 'm.email', 'm.phone_number']))
+        .union(
+          eb
+            .selectFrom('customer_contacts as cc')
+            .select('cc.customer_id as id')
+            .where(
+              sql<SqlBool>`(cc.first_name || ' ' || coalesce(cc.last_name, '')) ilike ${pattern} escape '\\'`,
+            ),
+        ),
+    ),
   )
 }
 
