@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { CLI, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // One process per embedded data directory, with real processes: a second server, the migration
@@ -21,25 +22,9 @@ const env = () => {
   delete e.DATABASE_URL
   return e
 }
-const cli = ['--import', 'tsx', 'src/main.ts']
+const cli = CLI
 
-async function startHolder() {
-  const child = spawn(process.execPath, [...cli, 'serve'], { env: env() })
-  let out = ''
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString()
-  })
-  child.stderr.on('data', (chunk: Buffer) => {
-    out += chunk.toString()
-  })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
-  const deadline = Date.now() + 60_000
-  while (!/Global API: (\S+)/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return { child, exited, core: /Core API: (\S+)/.exec(out)?.[1] ?? '', output: () => out }
-}
+const startHolder = () => startServerProcess(env())
 
 const run = (command: string) =>
   spawnSync(process.execPath, [...cli, command], { env: env(), encoding: 'utf8' })

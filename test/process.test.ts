@@ -1,9 +1,10 @@
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
+import { CLI, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // The real binary over real sockets: start-up, configuration errors, SIGTERM draining, restart.
@@ -26,39 +27,9 @@ const baseEnv = () => {
   else delete env.DATABASE_URL
   return env
 }
-const cli = ['--import', 'tsx', 'src/main.ts']
+const cli = CLI
 
-interface Server {
-  child: ChildProcessWithoutNullStreams
-  core: string
-  global: string
-  output: () => string
-  exited: Promise<number | null>
-}
-
-async function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, [...cli, 'serve'], { env: baseEnv() })
-  let out = ''
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString()
-  })
-  child.stderr.on('data', (chunk: Buffer) => {
-    out += chunk.toString()
-  })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
-  const deadline = Date.now() + 45_000
-  while (!/Global API: (\S+)/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return {
-    child,
-    core: /Core API: (\S+)/.exec(out)?.[1] ?? '',
-    global: /Global API: (\S+)/.exec(out)?.[1] ?? '',
-    output: () => out,
-    exited,
-  }
-}
+const startServer = () => startServerProcess(baseEnv(), 45_000)
 
 describe('cartage serve', () => {
   it('stops at start-up with one line per bad variable', () => {

@@ -1,0 +1,40 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+
+/** The CLI as `npx cartage` runs it, from the sources. */
+export const CLI = ['--import', 'tsx', 'src/main.ts']
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams
+  core: string
+  global: string
+  /** Everything the process printed so far (stdout and stderr). */
+  output: () => string
+  exited: Promise<number | null>
+}
+
+/** `cartage serve` as a real process; resolves once both APIs announce their addresses. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...CLI, 'serve'], { env })
+  let out = ''
+  const collect = (chunk: Buffer) => {
+    out += chunk.toString()
+  }
+  child.stdout.on('data', collect)
+  child.stderr.on('data', collect)
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  const deadline = Date.now() + timeoutMs
+  while (!/Global API: (\S+)/.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return {
+    child,
+    core: /Core API: (\S+)/.exec(out)?.[1] ?? '',
+    global: /Global API: (\S+)/.exec(out)?.[1] ?? '',
+    output: () => out,
+    exited,
+  }
+}
