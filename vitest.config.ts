@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // One database per test file (a copy of a migrated template, or the shared PostgreSQL with a
@@ -10,6 +11,11 @@ export default defineConfig({
     // Checks every response against the schema its route declares (test/response-check.ts).
     setupFiles: ['test/setup.ts'],
     pool: 'forks',
+    // An embedded test file waits on its database's own thread about half the time: one more file
+    // than cores keeps the cores busy (measured on 2 cores: 5.7 min instead of 7.2).
+    ...(process.env.CARTAGE_TEST_DATABASE === 'postgres'
+      ? {}
+      : { maxWorkers: os.availableParallelism() + 1 }),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/summary-reporter.ts'],
