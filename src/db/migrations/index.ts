@@ -17,6 +17,7 @@ import * as createManufacturingTables from './tenant/20261123090000-create-manuf
 import * as createDeliveryTables from './tenant/20261123100000-create-delivery-tables.js'
 import * as unitSettingsUseEnumNames from './tenant/20261124100000-unit-settings-use-enum-names.js'
 import * as countLiveCustomers from './tenant/20261124110000-count-live-customers.js'
+import * as addInsightsIndexes from './tenant/20261124140000-add-insights-indexes.js'
 
 export interface Migration {
   name: string
@@ -42,4 +43,5 @@ export const tenantMigrations: readonly Migration[] = [
   { name: '20261123100000-create-delivery-tables', sql: createDeliveryTables.sql },
   { name: '20261124100000-unit-settings-use-enum-names', sql: unitSettingsUseEnumNames.sql },
   { name: '20261124110000-count-live-customers', sql: countLiveCustomers.sql },
+  { name: '20261124140000-add-insights-indexes', sql: addInsightsIndexes.sql },
 ]
