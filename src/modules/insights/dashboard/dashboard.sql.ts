@@ -40,11 +40,11 @@ const rangeCtes = ({ schema, businessId, from, to, maxDays }: RangeInput) => sql
     FROM ${table(schema, 'businesses')} b WHERE b.id = ${businessId}
   ),
   r AS (
-    SELECT tz, currency, to_day, coalesce(${from}::date, to_day - ${DEFAULT_DAYS - 1}) AS from_day FROM biz
+    SELECT tz, currency, to_day, coalesce(${from}::date, to_day - ${sql.lit(DEFAULT_DAYS - 1)}) AS from_day FROM biz
   ),
   range AS (
     SELECT tz, currency, from_day, to_day, to_day - from_day + 1 AS days,
-      from_day <= to_day AND to_day - from_day + 1 <= ${maxDays} AS ok
+      from_day <= to_day AND to_day - from_day + 1 <= ${maxDays}::int AS ok
     FROM r
   ),
   bounds AS (
