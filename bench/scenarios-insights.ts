@@ -64,7 +64,7 @@ function seedStatements(schema: string, businessId: string) {
     orders: sql`
       INSERT INTO ${t('orders')} (id, business_id, code, customer_id, status, order_date, currency, total)
       SELECT gen_random_uuid(), ${businessId}, 'BO-' || g,
-        ${customerId(sql`1 + (g * 7919) % ${CUSTOMERS}::int`)},
+        ${customerId(sql`1 + (g::bigint * 7919) % ${CUSTOMERS}::int`)},
         (ARRAY['Confirmed','Confirmed','Confirmed','Confirmed','Confirmed','Confirmed','Confirmed',
                'Fulfilled','Fulfilled','Draft','Cancelled'])[1 + g % 11],
         now() - make_interval(secs => (g::bigint * 104729) % 31536000),
@@ -72,7 +72,7 @@ function seedStatements(schema: string, businessId: string) {
       FROM generate_series(1, ${ORDERS}::int) g`,
     shipments: sql`
       INSERT INTO ${t('shipments')} (id, business_id, code, customer_id, status, scheduled_date, delivered_at, date_created, date_modified)
-      SELECT gen_random_uuid(), ${businessId}, 'BS-' || g, ${customerId(sql`1 + (g * 7919) % ${CUSTOMERS}::int`)},
+      SELECT gen_random_uuid(), ${businessId}, 'BS-' || g, ${customerId(sql`1 + (g::bigint * 7919) % ${CUSTOMERS}::int`)},
         status, created + make_interval(days => 1 + g % 3),
         CASE WHEN status = 'Delivered' THEN created + make_interval(hours => 1 + g % 80) END,
         created, created
