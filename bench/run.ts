@@ -24,6 +24,7 @@ import { benchScale } from './scale.js'
 import type { Seed } from './scenario-types.js'
 import { type Scenario, selectedScenarios } from './scenarios.js'
 import { runAutobatch, seedZones } from './scenarios-delivery.js'
+import { insightsMarkdown, runInsights } from './scenarios-insights.js'
 import { seedManufacturing } from './scenarios-manufacturing.js'
 import { benchSchemas } from './schemas.js'
 import { seed } from './seed.js'
@@ -214,6 +215,11 @@ if (process.argv.includes('--scale')) {
   }
   extraSections.push(await benchScale(scaleEnv))
   extraSections.push(await benchSchemas(scaleEnv))
+}
+
+if (process.env.DATABASE_URL && (process.argv.includes('--scale') || process.argv.includes('--insights'))) {
+  process.stdout.write('\npostgres: dashboard insights with 1,000,000 shipments and 200,000 orders\n')
+  extraSections.push(insightsMarkdown(await runInsights(process.env.DATABASE_URL)))
 }
 
 const summary =

@@ -11,6 +11,7 @@ import { registerShipmentRoutes } from '../../modules/delivery/shipments/shipmen
 import { registerVehicleRoutes } from '../../modules/delivery/vehicles/vehicles.routes.js'
 import { registerZoneRoutes } from '../../modules/delivery/zones/zones.routes.js'
 import { registerInvitationRoutes } from '../../modules/identity/invitations/invitations.routes.js'
+import { registerDashboardRoutes } from '../../modules/insights/dashboard/dashboard.routes.js'
 import { registerBomLineRoutes } from '../../modules/manufacturing/boms/bom-lines.routes.js'
 import { registerBomRoutes } from '../../modules/manufacturing/boms/boms.routes.js'
 import { registerDimensionRoutes } from '../../modules/manufacturing/dimensions/dimensions.routes.js'
@@ -79,6 +80,7 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
       },
       { name: 'Vehicles', description: 'The fleet: vehicles with weight and volume capacity (Vehicles)' },
       { name: 'Notifications', description: "The caller's in-app notifications, and a live stream of them" },
+      { name: 'Insights', description: 'Dashboard figures: summary, volumes, top customers (Insights)' },
       // (module tags: one line each)
     ],
   })
@@ -105,6 +107,7 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
   registerPlanRoutes(app, deps)
   registerCarrierRoutes(app, deps)
   registerNotificationRoutes(app, deps)
+  registerDashboardRoutes(app, deps)
   // (module registrations: one line each)
   return app
 }

@@ -20,6 +20,7 @@ import * as createDeliveryTables from './tenant/20261123100000-create-delivery-t
 import * as unitSettingsUseEnumNames from './tenant/20261124100000-unit-settings-use-enum-names.js'
 import * as addCustomerSearchIndexes from './tenant/20261124107000-add-customer-search-indexes.js'
 import * as countLiveCustomers from './tenant/20261124110000-count-live-customers.js'
+import * as addInsightsIndexes from './tenant/20261124140000-add-insights-indexes.js'
 
 export interface Migration {
   name: string
@@ -48,4 +49,5 @@ export const tenantMigrations: readonly Migration[] = [
   { name: '20261124100000-unit-settings-use-enum-names', sql: unitSettingsUseEnumNames.sql },
   { name: '20261124107000-add-customer-search-indexes', sql: addCustomerSearchIndexes.sql },
   { name: '20261124110000-count-live-customers', sql: countLiveCustomers.sql },
+  { name: '20261124140000-add-insights-indexes', sql: addInsightsIndexes.sql },
 ]
