@@ -56,6 +56,10 @@ export interface Config {
    * absent = generated on first start into `<dataDir>/carrier-credentials.key` (mode 0600).
    */
   carrierCredentialsKey: Buffer | undefined
+  /** A Nominatim-compatible geocoder asked first by the address lookup; absent = the offline parser only. */
+  geocoderUrl: string | undefined
+  /** How long the address lookup waits for the geocoder before using the offline parser, in ms. */
+  geocoderTimeoutMs: number
 }
 
 /** Where uploaded files go when `S3_BUCKET` is set. Credentials absent = the SDK's default chain (e.g. an instance role). */
@@ -164,6 +168,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsEnabled: read('METRICS_ENABLED', false, boolean),
     metricsPort: read<number | undefined>('METRICS_PORT', undefined, integer(0, 65535)),
     carrierCredentialsKey: carrierKey(env.CARRIER_CREDENTIALS_KEY, problems),
+    geocoderUrl: read('GEOCODER_URL', '', url).replace(/\/+$/, '') || undefined,
+    geocoderTimeoutMs: read('GEOCODER_TIMEOUT_MS', 2_000, integer(100, 30_000)),
   }
   const s3Bucket = env.S3_BUCKET?.trim() || undefined
   if (s3Bucket !== undefined) {

@@ -60,6 +60,9 @@ describe.each(['core', 'global'] as const)('%s API OpenAPI document', (api) => {
   })
 })
 
+/** Contract operations not served yet (each one listed here is a known gap, not a test to weaken). */
+const NOT_YET_SERVED: string[] = ['ExecuteQuery']
+
 describe('Core API operation names', () => {
   it('use the spec operationId for every spec operation that exists', () => {
     const byRoute = new Map(
@@ -76,6 +79,14 @@ describe('Core API operation names', () => {
       expect(id, `${row.method} ${row.path}`).toBe(row.operationId)
     }
     expect(matched).toBeGreaterThan(20)
+  })
+
+  it('serve every operation of the contract, found by operationId', () => {
+    const served = new Set(operations(documents.core).map((o) => o.operation.operationId))
+    // The spec names a few operations in words ("Get user notifications"): their id is those words in PascalCase.
+    const idOf = (name: string) => name.replace(/(^|\s+)(\w)/g, (_m, _s, c: string) => c.toUpperCase())
+    const missing = SPEC_PERMISSIONS.map((row) => idOf(row.operationId)).filter((id) => !served.has(id))
+    expect(missing).toEqual(NOT_YET_SERVED)
   })
 })
 

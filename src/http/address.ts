@@ -36,7 +36,7 @@ export const AddressOutput = Type.Object(
     latitude: Nullable(Type.Number()),
     longitude: Nullable(Type.Number()),
   },
-  { title: 'AddressResponse' },
+  { title: 'Address' },
 )
 export type AddressOutput = Static<typeof AddressOutput>
 

@@ -10,6 +10,7 @@ import { registerPlanRoutes } from '../../modules/delivery/plans/plans.routes.js
 import { registerShipmentRoutes } from '../../modules/delivery/shipments/shipments.routes.js'
 import { registerVehicleRoutes } from '../../modules/delivery/vehicles/vehicles.routes.js'
 import { registerZoneRoutes } from '../../modules/delivery/zones/zones.routes.js'
+import { registerAddressRoutes } from '../../modules/geo/address/address.routes.js'
 import { registerInvitationRoutes } from '../../modules/identity/invitations/invitations.routes.js'
 import { registerDashboardRoutes } from '../../modules/insights/dashboard/dashboard.routes.js'
 import { registerBomLineRoutes } from '../../modules/manufacturing/boms/bom-lines.routes.js'
@@ -79,6 +80,7 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
         description: 'Delivery zones as GeoJSON polygons, with point lookup (Shipments)',
       },
       { name: 'Vehicles', description: 'The fleet: vehicles with weight and volume capacity (Vehicles)' },
+      { name: 'Address', description: 'Address from free text: offline parser and gazetteer, or a geocoder' },
       { name: 'Notifications', description: "The caller's in-app notifications, and a live stream of them" },
       { name: 'Insights', description: 'Dashboard figures: summary, volumes, top customers (Insights)' },
       // (module tags: one line each)
@@ -107,6 +109,7 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
   registerPlanRoutes(app, deps)
   registerCarrierRoutes(app, deps)
   registerNotificationRoutes(app, deps)
+  registerAddressRoutes(app, deps)
   registerDashboardRoutes(app, deps)
   // (module registrations: one line each)
   return app

@@ -1,0 +1,39 @@
+import { CORE_SECURITY } from '../../../apps/core/security.js'
+import type { AppDeps } from '../../../apps/deps.js'
+import { SingleResult, single } from '../../../http/envelopes.js'
+import { errorResponses } from '../../../http/error-responses.js'
+import type { HttpApp } from '../../../http/kernel.js'
+import { AddressQuery, AddressResponse, MAX_ADDRESS_TEXT } from './address.schemas.js'
+import { addressFromText } from './address.service.js'
+import { Geocoder } from './geocoder.js'
+
+/** Address from text (no permission declared in the contract: any valid credential). */
+export function registerAddressRoutes(app: HttpApp, { config }: AppDeps) {
+  const geocoder = config.geocoderUrl ? new Geocoder(config.geocoderUrl, config.geocoderTimeoutMs) : undefined
+  app.get(
+    '/api/Address/get-from-text',
+    {
+      config: { access: { signedIn: true, business: false } },
+      schema: {
+        operationId: 'GetAddressFromText',
+        summary: 'Parse free text into an address with coordinates',
+        description:
+          'Offline by default: postcode, street, unit, suburb, city, province and country formats of South Africa, the ' +
+          'United States, the United Kingdom, Germany and Australia, with the city (and its coordinates, at city ' +
+          'precision) resolved against the GeoNames gazetteer of places with 1,000 or more inhabitants. When the ' +
+          'server has GEOCODER_URL (a Nominatim-compatible service) it is asked first, and the offline parser answers ' +
+          `if it fails or times out. confidence (0..1) says how much was recognised. Blank text, text over ` +
+          `${MAX_ADDRESS_TEXT} characters, control characters or no letter or digit: 400 naming text; nothing ` +
+          'recognisable (no known place, nor a postcode with a street): 404 address_not_found.',
+        tags: ['Address'],
+        security: CORE_SECURITY,
+        querystring: AddressQuery,
+        response: {
+          200: SingleResult('core', AddressResponse),
+          ...errorResponses('core', 400, 401, 404),
+        },
+      },
+    },
+    async (request) => single('core', await addressFromText(request.query.text, geocoder)),
+  )
+}

@@ -1,0 +1,29 @@
+import { AppError, invalidField } from '../../../http/errors.js'
+import type { AddressResponse } from './address.schemas.js'
+import { parseAddress } from './address-parser.js'
+import type { Geocoder } from './geocoder.js'
+
+/** Text no address could be: control characters, no letter or digit, absurdly long words or too many parts. */
+function checkText(text: string) {
+  if (/\p{Cc}/u.test(text.replace(/[\t\n\r]/g, ' ')))
+    throw invalidField('text', 'must not contain control characters')
+  if (!/[\p{L}\p{N}]/u.test(text)) throw invalidField('text', 'must contain letters or digits')
+  if (text.split(/\s+/).some((word) => word.length > 60))
+    throw invalidField('text', 'has a word longer than 60 characters')
+  if (text.split(/[,;]/).length > 12) throw invalidField('text', 'has more than 12 comma-separated parts')
+}
+
+/** The geocoder first when configured (with the offline parser as the fallback), else the parser. */
+export async function addressFromText(
+  text: string,
+  geocoder: Geocoder | undefined,
+): Promise<AddressResponse> {
+  const trimmed = text.trim()
+  if (trimmed === '') throw invalidField('text', 'must not be blank')
+  checkText(trimmed)
+  const online = geocoder ? await geocoder.lookup(trimmed) : undefined
+  if (online) return online
+  const parsed = parseAddress(trimmed)
+  if (!parsed) throw new AppError(404, 'address_not_found', 'No address could be recognised in the text.')
+  return parsed
+}
