@@ -10,6 +10,7 @@ import { migrate, migrationStatus } from './db/migrator.js'
 import type { HttpApp } from './http/kernel.js'
 import { createLogger } from './http/logging.js'
 import { startMetricsServer } from './http/metrics.js'
+import { rotateSigningKey, signingKeyFile } from './security/signing.js'
 
 function configOrExit(): Config {
   try {
@@ -153,6 +154,28 @@ async function runMigrate() {
   }
 }
 
+async function rotateKeys() {
+  const config = configOrExit()
+  if (config.jwtPrivateKey) {
+    process.stderr.write(
+      'cartage: JWT_PRIVATE_KEY is set: rotate by setting a new key there and restarting\n',
+    )
+    process.exitCode = 2
+    return
+  }
+  const database = await open(config, 'cartage-keys')
+  try {
+    await migrate(database)
+    const kid = await rotateSigningKey(database.db, signingKeyFile(config.dataDir))
+    process.stdout.write(
+      `new signing key ${kid} in ${signingKeyFile(config.dataDir)}; restart running servers to sign with it ` +
+        '(tokens signed with earlier keys stay valid until they expire)\n',
+    )
+  } finally {
+    await database.close()
+  }
+}
+
 async function status() {
   const config = configOrExit()
   const database = await open(config, 'cartage-status')
@@ -184,6 +207,10 @@ program
   .description('apply pending global and organisation-schema migrations')
   .action(runMigrate)
 program.command('db:status').description('show migration status (exit 1 when behind)').action(status)
+program
+  .command('keys:rotate')
+  .description('make a new access-token signing key (earlier keys keep verifying until their tokens expire)')
+  .action(rotateKeys)
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`cartage: ${error instanceof Error ? error.message : String(error)}\n`)

@@ -14,6 +14,8 @@ import { MemoryMailer } from '../src/mail/mailer.js'
 import { testDatabaseUrl } from './test-database.js'
 
 export interface TestContext {
+  /** The context's private data directory (embedded database, files, mail, signing key). */
+  dataDir: string
   core: HttpApp
   global: HttpApp
   database: Database
@@ -73,6 +75,7 @@ export async function startTestContext(
   const core = await buildCoreApp(deps, logger)
   const global = await buildGlobalApp(deps, logger)
   return {
+    dataDir,
     core,
     global,
     database,
@@ -104,8 +107,10 @@ export function useTestContext(env: Record<string, string> = {}, afterClose?: ()
 
 /** A second "process" for the Core API: its own services and caches over the same database. Close it. */
 export async function secondCoreApp(ctx: TestContext): Promise<HttpApp> {
-  const services = await createServices(loadConfig({}), ctx.database, false, { mailer: new MemoryMailer() })
-  return buildCoreApp({ config: loadConfig({}), database: ctx.database, services }, false)
+  // The same deployment: the same data directory (and so the same signing key file).
+  const config = { ...loadConfig({}), dataDir: ctx.dataDir }
+  const services = await createServices(config, ctx.database, false, { mailer: new MemoryMailer() })
+  return buildCoreApp({ config, database: ctx.database, services }, false)
 }
 
 export const uniqueEmail = (label = 'user') => `${label}-${shortId(6)}@example.com`

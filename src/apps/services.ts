@@ -6,7 +6,7 @@ import { createMailer, type Mailer } from '../mail/mailer.js'
 import { Authenticator, CREDENTIAL_CHANNEL } from '../security/authenticator.js'
 import { RateLimiter } from '../security/rate-limiter.js'
 import { loadSecretHasher, type SecretHasher } from '../security/secrets.js'
-import { TokenSigner } from '../security/signing.js'
+import { signingKeyFile, TokenSigner } from '../security/signing.js'
 
 /** Long-lived collaborators shared by both apps in a process. */
 export interface Services {
@@ -23,7 +23,12 @@ export async function createServices(
   logger: FastifyBaseLogger | false,
   overrides: { mailer?: Mailer } = {},
 ): Promise<Services> {
-  const signer = await TokenSigner.load(database.db, config.accessTokenTtlSeconds, config.jwtPrivateKey)
+  const signer = await TokenSigner.load(
+    database.db,
+    config.accessTokenTtlSeconds,
+    config.jwtPrivateKey,
+    signingKeyFile(config.dataDir),
+  )
   const hasher = await loadSecretHasher(database.db)
   const onBackgroundError = (error: unknown) => {
     if (logger) logger.warn({ err: error }, 'background write failed')

@@ -14,9 +14,9 @@ const apps = {} as Record<ApiFlavor, HttpApp>
 
 async function buildApp(
   flavor: ApiFlavor,
-  database: Awaited<ReturnType<typeof openTestDatabase>>['database'],
+  { database, dataDir }: Awaited<ReturnType<typeof openTestDatabase>>,
 ) {
-  const services = await createServices(loadConfig({}), database, false)
+  const services = await createServices({ ...loadConfig({}), dataDir }, database, false)
   const app = await createHttpApp({
     flavor,
     title: 'test',
@@ -63,8 +63,8 @@ async function buildApp(
 
 beforeAll(async () => {
   const opened = await openTestDatabase()
-  apps.core = await buildApp('core', opened.database)
-  apps.global = await buildApp('global', opened.database)
+  apps.core = await buildApp('core', opened)
+  apps.global = await buildApp('global', opened)
   close = async () => {
     await Promise.all([apps.core.close(), apps.global.close()])
     await opened.close()

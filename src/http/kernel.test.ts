@@ -16,11 +16,14 @@ const Priority = EnumType(['Low', 'Medium', 'High', 'Maximum'] as const)
 const Module = EnumType(['Orders', 'Shipments', 'Customers'] as const, { base: 1 })
 
 let database: Database
+let dataDir: string
 let close: () => Promise<void>
 const apps: Record<ApiFlavor, HttpApp> = {} as Record<ApiFlavor, HttpApp>
 
 async function buildApp(flavor: ApiFlavor) {
-  const services = await createServices(loadConfig({}), database, false, { mailer: new MemoryMailer() })
+  const services = await createServices({ ...loadConfig({}), dataDir }, database, false, {
+    mailer: new MemoryMailer(),
+  })
   const app = await createHttpApp({
     flavor,
     title: 'test',
@@ -75,6 +78,7 @@ async function buildApp(flavor: ApiFlavor) {
 beforeAll(async () => {
   const opened = await openTestDatabase()
   database = opened.database
+  dataDir = opened.dataDir
   apps.core = await buildApp('core')
   apps.global = await buildApp('global')
   close = async () => {

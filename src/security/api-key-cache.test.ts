@@ -16,11 +16,9 @@ const onPostgres = () => process.env.CARTAGE_TEST_DATABASE === 'postgres'
 /** A second process: its own services (and so its own key cache and listener) over the same database. */
 let other: { services: Services; core: HttpApp }
 beforeAll(async () => {
-  const services = await createServices(loadConfig({}), ctx.database, false, { mailer: new MemoryMailer() })
-  other = {
-    services,
-    core: await buildCoreApp({ config: loadConfig({}), database: ctx.database, services }, false),
-  }
+  const config = { ...loadConfig({}), dataDir: ctx.dataDir }
+  const services = await createServices(config, ctx.database, false, { mailer: new MemoryMailer() })
+  other = { services, core: await buildCoreApp({ config, database: ctx.database, services }, false) }
 })
 afterAll(() => other.core.close())
 
@@ -135,7 +133,8 @@ describe('session states trusted per process until a change', () => {
 describe.runIf(onPostgres())('API keys cached in a process with its own connections', () => {
   let separate: { database: Database; services: Services; core: HttpApp; url: string }
   beforeAll(async () => {
-    const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? '' })
+    // Another process of the same deployment: its own connections, the same data directory.
+    const config = { ...loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? '' }), dataDir: ctx.dataDir }
     const database = await openDatabase({
       databaseUrl: testDatabaseUrl(),
       dataDir: config.dataDir,

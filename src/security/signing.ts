@@ -1,4 +1,6 @@
 import { createPublicKey, randomUUID } from 'node:crypto'
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import {
   type CryptoKey,
   calculateJwkThumbprint,
@@ -66,52 +68,36 @@ export class TokenSigner {
     private readonly accessTtlSeconds: number,
   ) {}
 
-  /** Loads the active key pair, generating and persisting one on first start. */
+  /**
+   * The signing key: JWT_PRIVATE_KEY when configured, otherwise the key in `keyFile` (generated on
+   * first start, mode 0600). The database holds public keys only, so a copy of it cannot sign a
+   * token; a private key an older version kept there is moved to `keyFile` and erased first.
+   */
   static async load(
     db: Kysely<Tables>,
     accessTtlSeconds: number,
-    configuredPkcs8?: string,
+    configuredPkcs8: string | undefined,
+    keyFile: string,
   ): Promise<TokenSigner> {
+    await moveStoredPrivateKeys(db, keyFile)
     if (configuredPkcs8) return TokenSigner.fromConfiguredKey(db, accessTtlSeconds, configuredPkcs8)
-    let row = await db
-      .selectFrom('global.signing_keys')
-      .selectAll()
-      .where('active', '=', true)
-      .executeTakeFirst()
-    if (!row) {
-      const { publicKey, privateKey } = await generateKeyPair(ALGORITHM, {
-        crv: 'Ed25519',
-        extractable: true,
-      })
-      const kid = randomUUID()
-      await db
-        .insertInto('global.signing_keys')
-        .values({
-          kid,
-          algorithm: ALGORITHM,
-          public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' }),
-          private_pkcs8: await exportPKCS8(privateKey),
-        })
-        // Two processes starting together: the unique partial index lets only one key be active.
-        .onConflict((oc) => oc.column('active').where('active', '=', true).doNothing())
-        .execute()
-      row = await db
-        .selectFrom('global.signing_keys')
-        .selectAll()
-        .where('active', '=', true)
-        .executeTakeFirstOrThrow()
+    const stored = readKeyFile(keyFile) ?? (await createKeyFile(keyFile, false))
+    const privateKey = await importPKCS8(stored.privateKey, ALGORITHM)
+    const jwk: JWK = {
+      ...(await exportJWK(createPublicKey(stored.privateKey))),
+      kid: stored.kid,
+      alg: ALGORITHM,
+      use: 'sig',
     }
-    const signer = new TokenSigner(
-      db,
-      {
-        kid: row.kid,
-        privateKey: await importPKCS8(row.private_pkcs8, ALGORITHM),
-        publicJwk: row.public_jwk as JWK,
-      },
-      accessTtlSeconds,
-    )
+    await publishPublicKey(db, jwk, false)
+    const signer = new TokenSigner(db, { kid: stored.kid, privateKey, publicJwk: jwk }, accessTtlSeconds)
     await signer.loadPublicKeys()
     return signer
+  }
+
+  /** This process's key id (the `kid` of the tokens it signs). */
+  get keyId(): string {
+    return this.active.kid
   }
 
   /**
@@ -128,17 +114,7 @@ export class TokenSigner {
     const publicJwk = await exportJWK(createPublicKey(pem))
     const kid = await calculateJwkThumbprint(publicJwk)
     const jwk: JWK = { ...publicJwk, kid, alg: ALGORITHM, use: 'sig' }
-    await db
-      .insertInto('global.signing_keys')
-      .values({
-        kid,
-        algorithm: ALGORITHM,
-        public_jwk: JSON.stringify(jwk),
-        private_pkcs8: '',
-        active: false,
-      })
-      .onConflict((oc) => oc.column('kid').doNothing())
-      .execute()
+    await publishPublicKey(db, jwk, false)
     const signer = new TokenSigner(db, { kid, privateKey, publicJwk: jwk }, accessTtlSeconds)
     await signer.loadPublicKeys()
     return signer
@@ -147,8 +123,12 @@ export class TokenSigner {
   private async loadPublicKeys() {
     const rows = await this.db.selectFrom('global.signing_keys').select(['kid', 'public_jwk']).execute()
     for (const row of rows) {
-      if (!this.publicKeys.has(row.kid))
+      if (this.publicKeys.has(row.kid)) continue
+      try {
         this.publicKeys.set(row.kid, (await importJWK(row.public_jwk as JWK, ALGORITHM)) as CryptoKey)
+      } catch {
+        // A row that is not an Ed25519 public key verifies nothing; it must not stop the others.
+      }
     }
   }
 
@@ -262,3 +242,100 @@ export class TokenSigner {
     }
   }
 }
+
+interface StoredKey {
+  kid: string
+  /** PKCS#8 PEM. */
+  privateKey: string
+}
+
+function readKeyFile(keyFile: string): StoredKey | undefined {
+  if (!existsSync(keyFile)) return undefined
+  const stored = JSON.parse(readFileSync(keyFile, 'utf8')) as Partial<StoredKey>
+  if (typeof stored.kid !== 'string' || typeof stored.privateKey !== 'string')
+    throw new Error(`${keyFile} is not a Cartage signing key file`)
+  return { kid: stored.kid, privateKey: stored.privateKey }
+}
+
+/**
+ * Writes a key file atomically with mode 0600: to a temporary file, then linked into place (never
+ * replacing one another process wrote first) or, when `replace`, renamed over the old one.
+ */
+function writeKeyFile(keyFile: string, key: StoredKey, replace: boolean): StoredKey {
+  mkdirSync(path.dirname(keyFile), { recursive: true })
+  const temporary = `${keyFile}.${process.pid}.${randomUUID()}.tmp`
+  writeFileSync(temporary, `${JSON.stringify(key)}\n`, { mode: 0o600, flag: 'wx' })
+  try {
+    if (replace) renameSync(temporary, keyFile)
+    else linkSync(temporary, keyFile)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return readKeyFile(keyFile) as StoredKey
+  } finally {
+    rmSync(temporary, { force: true })
+  }
+  return key
+}
+
+async function createKeyFile(keyFile: string, replace: boolean): Promise<StoredKey> {
+  const { privateKey } = await generateKeyPair(ALGORITHM, { crv: 'Ed25519', extractable: true })
+  return writeKeyFile(keyFile, { kid: randomUUID(), privateKey: await exportPKCS8(privateKey) }, replace)
+}
+
+async function publishPublicKey(db: Kysely<Tables>, jwk: JWK, active: boolean) {
+  await db
+    .insertInto('global.signing_keys')
+    .values({
+      kid: jwk.kid as string,
+      algorithm: ALGORITHM,
+      public_jwk: JSON.stringify(jwk),
+      private_pkcs8: '',
+      active,
+    })
+    .onConflict((oc) => oc.column('kid').doNothing())
+    .execute()
+}
+
+/** Earlier versions kept the generated private key in the database: move the newest to `keyFile`, erase all. */
+async function moveStoredPrivateKeys(db: Kysely<Tables>, keyFile: string) {
+  const rows = await db
+    .selectFrom('global.signing_keys')
+    .select(['kid', 'private_pkcs8'])
+    .where('private_pkcs8', '<>', '')
+    .orderBy('active', 'desc')
+    .orderBy('date_created', 'desc')
+    .execute()
+  const newest = rows[0]
+  if (!newest) return
+  if (!existsSync(keyFile))
+    writeKeyFile(keyFile, { kid: newest.kid, privateKey: newest.private_pkcs8 }, false)
+  await db
+    .updateTable('global.signing_keys')
+    .set({ private_pkcs8: '' })
+    .where('private_pkcs8', '<>', '')
+    .execute()
+}
+
+/**
+ * `cartage keys:rotate`: a new key in `keyFile` (the old one's public half stays in the database,
+ * so its tokens verify until they expire). Servers sign with the new key once restarted; until
+ * then they verify its tokens by reading its public half on first sight of its kid.
+ */
+export async function rotateSigningKey(db: Kysely<Tables>, keyFile: string): Promise<string> {
+  await moveStoredPrivateKeys(db, keyFile)
+  const stored = await createKeyFile(keyFile, true)
+  const jwk: JWK = {
+    ...(await exportJWK(createPublicKey(stored.privateKey))),
+    kid: stored.kid,
+    alg: ALGORITHM,
+    use: 'sig',
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('global.signing_keys').set({ active: false }).where('active', '=', true).execute()
+    await publishPublicKey(trx, jwk, true)
+  })
+  return stored.kid
+}
+
+/** Where the generated signing key lives. */
+export const signingKeyFile = (dataDir: string) => path.join(dataDir, 'signing-key.json')

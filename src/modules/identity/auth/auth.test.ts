@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { importPKCS8, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { addMembership, organizationIdOf, PAST_STATE_TTL, sleep } from '../../../../test/fixtures.js'
@@ -11,7 +12,7 @@ import {
   uniqueEmail,
   useTestContext,
 } from '../../../../test/harness.js'
-import { ACCESS_AUDIENCE, ISSUER } from '../../../security/signing.js'
+import { ACCESS_AUDIENCE, ISSUER, signingKeyFile } from '../../../security/signing.js'
 
 const ctx = useTestContext()
 
@@ -207,11 +208,11 @@ describe('access tokens', () => {
     claims: Record<string, unknown>,
     options: { typ?: string; audience?: string; expiresAt?: number },
   ) {
-    const key = await ctx.database.db
-      .selectFrom('global.signing_keys')
-      .selectAll()
-      .where('active', '=', true)
-      .executeTakeFirstOrThrow()
+    // The server's own key, from its key file (the database holds public keys only).
+    const key = JSON.parse(readFileSync(signingKeyFile(ctx.dataDir), 'utf8')) as {
+      kid: string
+      privateKey: string
+    }
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: options.typ ?? 'at+jwt' })
       .setIssuer(ISSUER)
@@ -219,7 +220,7 @@ describe('access tokens', () => {
       .setSubject(String(claims.sub))
       .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
       .setExpirationTime(options.expiresAt ?? Math.floor(Date.now() / 1000) + 600)
-      .sign(await importPKCS8(key.private_pkcs8, 'EdDSA'))
+      .sign(await importPKCS8(key.privateKey, 'EdDSA'))
   }
 
   it('answers an expired token with 403 on the Core API and 401 on the Global API', async () => {
