@@ -35,6 +35,9 @@ export interface MembershipsTable {
   role: string
   custom_role_id: string | null
   invited_by_user_id: string | null
+  /** What the inviter wrote; shown instead of the account's names until the invitation is accepted. */
+  invited_first_name: string | null
+  invited_last_name: string | null
   /** Active | Invited */
   status: Generated<string>
   date_created: CreatedAt

@@ -36,6 +36,9 @@ export interface Invitation {
   role: string
   customRoleId: string | null
   invitedByUserId: string
+  /** The names the inviter wrote (empty when none). */
+  firstName: string
+  lastName: string
 }
 
 export async function insertInvitedMembership(db: Db, id: string, invitation: Invitation) {
@@ -48,6 +51,8 @@ export async function insertInvitedMembership(db: Db, id: string, invitation: In
       role: invitation.role,
       custom_role_id: invitation.customRoleId,
       invited_by_user_id: invitation.invitedByUserId,
+      invited_first_name: invitation.firstName,
+      invited_last_name: invitation.lastName,
       status: 'Invited',
     })
     .execute()
@@ -61,6 +66,8 @@ export async function updateInvitedMembership(db: Db, membershipId: string, invi
       role: invitation.role,
       custom_role_id: invitation.customRoleId,
       invited_by_user_id: invitation.invitedByUserId,
+      invited_first_name: invitation.firstName,
+      invited_last_name: invitation.lastName,
       date_modified: sql<Date>`now()`,
     })
     .where('id', '=', membershipId)

@@ -42,14 +42,16 @@ export async function inviteTeamMember(
   if (body.role === 'Owner' && !auth.isOwner) throw ownerRequired()
   const customRoleId = await customRoleOf(deps, auth.organizationId, body.role, body.customRoleId)
   const email = body.email.trim()
-  let invited: { user: { id: string; email: string; first_name: string; last_name: string }; secret: string }
+  const firstName = body.firstName?.trim() ?? ''
+  const lastName = body.lastName?.trim() ?? ''
+  let invited: { user: { id: string; email: string }; secret: string }
   try {
     invited = await database.db.transaction().execute(async (trx) => {
       const user = await repository.ensureUser(trx, {
         id: newId(),
         email,
-        firstName: body.firstName?.trim() ?? '',
-        lastName: body.lastName?.trim() ?? '',
+        firstName,
+        lastName,
       })
       const invitation: repository.Invitation = {
         organizationId: auth.organizationId,
@@ -57,6 +59,8 @@ export async function inviteTeamMember(
         role: body.role,
         customRoleId,
         invitedByUserId: auth.userId,
+        firstName,
+        lastName,
       }
       const existing = await repository.findMembership(trx, auth.organizationId, user.id)
       if (existing && existing.status !== 'Invited') throw alreadyMember()
@@ -80,11 +84,12 @@ export async function inviteTeamMember(
     throw error
   }
   await sendInvitation(deps, auth, invited.user.email, invited.secret, log)
+  // Only what the inviter sent: an existing account's names stay private until it accepts.
   return {
     userId: invited.user.id,
     email: invited.user.email,
-    firstName: invited.user.first_name,
-    lastName: invited.user.last_name,
+    firstName,
+    lastName,
     role: body.role,
     customRoleId,
     status: 'Invited',

@@ -118,12 +118,29 @@ describe('invitation end to end', () => {
       role: 'Member',
     })
     expect(response.statusCode).toBe(200)
+    // Only what the inviter sent: the account's own names ("Ada Lovelace") stay private until it accepts.
     expect(response.json().data).toMatchObject({
-      userId: other.userId,
       email: other.email,
-      firstName: 'Ada',
+      firstName: 'Ignored',
+      lastName: '',
       role: 'Member',
+      status: 'Invited',
     })
+    const memberOf = async () =>
+      ((await owner.core({ url: '/api/team/members?PageSize=50' })).json().data as { email: string }[]).find(
+        (m) => m.email === other.email,
+      )
+    expect(await memberOf()).toMatchObject({ firstName: 'Ignored', lastName: '', emailVerified: false })
+    // Nor can a search or filter on the account's names find it (the owner here is an "Ada Lovelace" too).
+    for (const query of ['$search=Lovelace', "$filter=lastName eq 'Lovelace'"]) {
+      const found = (await owner.core({ url: `/api/team/members?${encodeURI(query)}` })).json().data as {
+        email: string
+      }[]
+      expect(
+        found.map((m) => m.email),
+        query,
+      ).not.toContain(other.email)
+    }
     const { businessId, token } = invitationLink(other.email)
 
     // Still one active organisation until the invitation is accepted.
@@ -135,6 +152,7 @@ describe('invitation end to end', () => {
     expect(
       (await complete(businessId, { email: other.email, password: other.password }, token)).statusCode,
     ).toBe(200)
+    expect(await memberOf()).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', status: 'Active' })
     const signed = await login(other.email, other.password)
     expect(signed.statusCode).toBe(200)
     const data = signed.json().data

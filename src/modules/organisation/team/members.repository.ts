@@ -6,10 +6,32 @@ import type { OrderTerm } from '../../../http/odata/index.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>
 
+/**
+ * The members of the organisation with the person as the organisation may see them (`u`): until
+ * an invitation is accepted, the names the inviter wrote and no verified email, never what an
+ * existing account holds. Lists, filters, search and order all read these columns.
+ */
 function members(db: Db, organizationId: string) {
+  const people = db
+    .selectFrom('global.memberships as pm')
+    .innerJoin('global.users as pu', 'pu.id', 'pm.user_id')
+    .where('pm.organization_id', '=', organizationId)
+    .select([
+      'pm.id as membership_id',
+      'pu.email',
+      sql<string>`case when pm.status = 'Invited' then coalesce(pm.invited_first_name, '') else pu.first_name end`.as(
+        'first_name',
+      ),
+      sql<string>`case when pm.status = 'Invited' then coalesce(pm.invited_last_name, '') else pu.last_name end`.as(
+        'last_name',
+      ),
+      sql<Date | null>`case when pm.status = 'Invited' then null else pu.email_verified_at end`.as(
+        'email_verified_at',
+      ),
+    ])
   return db
     .selectFrom('global.memberships as m')
-    .innerJoin('global.users as u', 'u.id', 'm.user_id')
+    .innerJoin(people.as('u'), 'u.membership_id', 'm.id')
     .leftJoin('global.roles as r', 'r.id', 'm.custom_role_id')
     .where('m.organization_id', '=', organizationId)
 }
