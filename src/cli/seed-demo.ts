@@ -70,9 +70,9 @@ const STOPS = [
   },
 ]
 
-export async function demoExists(globalApp: HttpApp): Promise<boolean> {
+export async function demoExists(globalApp: HttpApp, email = DEMO_EMAIL): Promise<boolean> {
   const response = await globalApp.inject({
-    url: `/api/organizations/soft-check?emailAddress=${encodeURIComponent(DEMO_EMAIL)}`,
+    url: `/api/organizations/soft-check?emailAddress=${encodeURIComponent(email)}`,
   })
   if (response.statusCode !== 200) throw new Error(`soft-check: ${response.statusCode} ${response.body}`)
   return (response.json() as { data: boolean }).data === true
@@ -81,8 +81,10 @@ export async function demoExists(globalApp: HttpApp): Promise<boolean> {
 export async function seedDemo(
   apps: { core: HttpApp; global: HttpApp },
   progress: (line: string) => void = () => {},
+  /** The owner's address; another one only lets tests seed a shared database more than once. */
+  email = DEMO_EMAIL,
 ): Promise<SeedResult> {
-  if (await demoExists(apps.global)) return { created: false, email: DEMO_EMAIL }
+  if (await demoExists(apps.global, email)) return { created: false, email }
 
   const started = Date.now()
   let steps = 0
@@ -132,7 +134,7 @@ export async function seedDemo(
       user: {
         firstName: 'Thandi',
         lastName: 'Mokoena',
-        email: DEMO_EMAIL,
+        email,
         phoneNumber: '+27 82 555 0100',
         password,
         confirmPassword: password,
@@ -142,7 +144,7 @@ export async function seedDemo(
   )
   const businessId = registered.id
   const login = await call<{ session: { accessToken: string } }>(apps.global, 'POST', '/api/auth/login', {
-    email: DEMO_EMAIL,
+    email,
     password,
   })
   const auth = { authorization: `Bearer ${login.session.accessToken}`, 'x-business-id': businessId }
@@ -370,5 +372,5 @@ export async function seedDemo(
     }),
   )
 
-  return { created: true, email: DEMO_EMAIL, password, businessId, branchId: branch.id }
+  return { created: true, email, password, businessId, branchId: branch.id }
 }
