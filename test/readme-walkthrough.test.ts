@@ -104,7 +104,10 @@ describe('README.md walk-through', () => {
       ...rest.map((block, index) => `echo '--- block ${index + 2}' >&2\n${block}`),
       "echo '--- done' >&2",
     ].join('\n')
-    const { code, stdout, stderr } = await runBash(script, { core: host(server.core), global: host(server.global) })
+    const { code, stdout, stderr } = await runBash(script, {
+      core: host(server.core),
+      global: host(server.global),
+    })
     expect(code, `${stderr}\n${stdout}\n${server.output()}`).toBe(0)
     expect(stderr).toContain('--- done')
 
