@@ -71,7 +71,10 @@ describe('seed --demo', () => {
   it('as a command: prints the credentials, then says the demo exists (exit 0 both times)', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-seed-'))
     try {
-      const env = { ...(process.env as Record<string, string>), CARTAGE_DATA_DIR: dataDir }
+      const env: Record<string, string> = {
+        ...(process.env as Record<string, string>),
+        CARTAGE_DATA_DIR: dataDir,
+      }
       // A fresh embedded data directory, whatever database the suite runs on.
       delete env.DATABASE_URL
       const run = () => spawnSync(process.execPath, [...CLI, 'seed', '--demo'], { env, encoding: 'utf8' })
