@@ -4,6 +4,7 @@ import { Command, Option } from 'commander'
 import { buildCoreApp } from './apps/core/app.js'
 import { buildGlobalApp } from './apps/global/app.js'
 import { createServices } from './apps/services.js'
+import { seedDemo } from './cli/seed-demo.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate, migrationStatus } from './db/migrator.js'
@@ -192,6 +193,44 @@ async function status() {
   }
 }
 
+async function seed(options: { demo?: boolean }) {
+  if (!options.demo) {
+    process.stderr.write('cartage: say what to seed: `cartage seed --demo`\n')
+    process.exitCode = 2
+    return
+  }
+  const config = configOrExit()
+  const started = Date.now()
+  const database = await open(config, 'cartage-seed')
+  const apps: HttpApp[] = []
+  try {
+    await migrate(database)
+    const logger = createLogger('error')
+    const deps = { config, database, services: await createServices(config, database, logger) }
+    const core = await buildCoreApp(deps, false)
+    apps.push(core)
+    const global = await buildGlobalApp(deps, false)
+    apps.push(global)
+    process.stdout.write(`seeding the demo organisation on ${describeDb(config)}\n`)
+    const result = await seedDemo({ core, global }, (line) => process.stdout.write(`${line}\n`))
+    if (!result.created) {
+      process.stdout.write(
+        `the demo organisation already exists; its owner is ${result.email} ` +
+          '(the password was printed when it was created)\n',
+      )
+      return
+    }
+    process.stdout.write(
+      `demo ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n` +
+        `  email:    ${result.email}\n  password: ${result.password}\n` +
+        `  business: ${result.businessId} (branch ${result.branchId})\n`,
+    )
+  } finally {
+    await Promise.allSettled(apps.map((app) => app.close()))
+    await database.close()
+  }
+}
+
 const program = new Command('cartage')
   .description('Cartage supply chain platform: Core API and Global API')
   .version(version, '-v, --version')
@@ -211,6 +250,11 @@ program
   .command('keys:rotate')
   .description('make a new access-token signing key (earlier keys keep verifying until their tokens expire)')
   .action(rotateKeys)
+program
+  .command('seed')
+  .description('create a demo organisation with data in every area (idempotent)')
+  .option('--demo', "the demo organisation: prints its owner's email and a generated password")
+  .action(seed)
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`cartage: ${error instanceof Error ? error.message : String(error)}\n`)

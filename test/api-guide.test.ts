@@ -5,16 +5,12 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpApp } from '../src/http/kernel.js'
 import { startTestContext, type TestContext, uniqueEmail } from './harness.js'
+import { shellBlocks } from './markdown.js'
 
 // docs/api-guide.md cannot rot: its `sh` blocks are run in order, as one bash script with
 // `set -euo pipefail`, against both APIs listening on free ports over a fresh database.
 
 const GUIDE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'api-guide.md')
-
-/** The fenced ```sh blocks of a Markdown text, in order. */
-function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '')
-}
 
 let ctx: TestContext
 let endpoints: { CORE: string; GLOBAL: string }

@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { coreAs, signIn, uniqueEmail, useTestContext } from '../../test/harness.js'
+import { CLI } from '../../test/server-process.js'
+import { DEMO_EMAIL, seedDemo } from './seed-demo.js'
+
+const ctx = useTestContext()
+
+describe('seed --demo', () => {
+  it('creates the demo organisation through the APIs, once', async () => {
+    const email = uniqueEmail('demo')
+    const lines: string[] = []
+    const result = await seedDemo(ctx, (line) => lines.push(line), email)
+    expect(result).toMatchObject({ created: true, email, password: expect.stringMatching(/^demo-.{12}$/) })
+    expect(lines).toHaveLength(13)
+
+    const signedIn = await signIn(ctx, { email, password: result.password ?? '' })
+    const core = coreAs(ctx, { accessToken: signedIn.accessToken, businessId: result.businessId ?? '' })
+    const get = async (url: string) => {
+      const response = await core({ url })
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(200)
+      return response.json() as { data: unknown; totalCount?: number }
+    }
+    const total = async (url: string) => (await get(url)).totalCount
+
+    const me = (await get('/api/me')).data as {
+      businesses: { id: string; parentBusinessId: string | null }[]
+    }
+    expect(me.businesses).toHaveLength(2)
+    expect(me.businesses.find((b) => b.id === result.branchId)?.parentBusinessId).toBe(result.businessId)
+    expect(await total('/api/v1/Customers')).toBe(8)
+    expect(await total('/api/v1/CustomerGroups')).toBe(2)
+    const customers = (await get('/api/v1/Customers?PageSize=50')).data as { contacts: unknown[] }[]
+    expect(customers.every((c) => c.contacts.length === 1)).toBe(true)
+    expect(await total('/api/v1/products')).toBe(7)
+    expect(await total('/api/v1/bom')).toBe(2)
+    const workOrders = (await get('/api/v1/work-orders')).data as { status: string }[]
+    expect(workOrders.map((w) => w.status)).toEqual(['Completed'])
+    expect(await total('/api/v1/orders')).toBe(8)
+    expect(await total('/api/v1/DeliveryZones')).toBe(3)
+    expect(await total('/api/v1/vehicles')).toBe(2)
+    expect(await total('/api/v1/shipments')).toBe(8)
+    const plans = (await get('/api/v1/plans')).data as {
+      shipments: unknown[]
+      autobatchedAt: string | null
+    }[]
+    expect(plans).toHaveLength(1)
+    expect(plans[0]?.shipments).toHaveLength(8)
+    expect(plans[0]?.autobatchedAt).not.toBeNull()
+    expect(await total('/api/carriers?configured=true')).toBe(1)
+    const notifications = (await get('/api/notifications/user')).data as { title: string }[]
+    expect(notifications.map((n) => n.title)).toEqual(
+      expect.arrayContaining(['Work order completed', 'Stock at reorder level', 'Autobatch finished']),
+    )
+    // A back-dated receipt: the stock 45 days ago already holds the first deliveries.
+    const products = (await get('/api/v1/products?PageSize=50')).data as { id: string; sku: string }[]
+    const flour = products.find((p) => p.sku === 'RM-FLOUR')
+    const past = new Date(Date.now() - 45 * 86_400_000).toISOString()
+    const stock = (await get(`/api/v1/products/${flour?.id}/stock?asOfDate=${encodeURIComponent(past)}`)).data
+    expect(stock).toMatchObject({ onHand: 100, unitCost: 14.5 })
+
+    const again = await seedDemo(ctx, () => lines.push('again'), email)
+    expect(again).toEqual({ created: false, email })
+    expect(lines).toHaveLength(13)
+    expect(await total('/api/v1/Customers')).toBe(8)
+  })
+
+  it('as a command: prints the credentials, then says the demo exists (exit 0 both times)', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-seed-'))
+    try {
+      const env: Record<string, string> = {
+        ...(process.env as Record<string, string>),
+        CARTAGE_DATA_DIR: dataDir,
+      }
+      // A fresh embedded data directory, whatever database the suite runs on.
+      delete env.DATABASE_URL
+      const run = () => spawnSync(process.execPath, [...CLI, 'seed', '--demo'], { env, encoding: 'utf8' })
+      const first = run()
+      expect(first.status, first.stderr).toBe(0)
+      expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
+      expect(first.stdout).toMatch(/password: demo-\S{12}\n/)
+      expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(13)
+      const second = run()
+      expect(second.status, second.stderr).toBe(0)
+      expect(second.stdout).toContain(`already exists; its owner is ${DEMO_EMAIL}`)
+      expect(second.stdout).not.toContain('password:')
+      const bare = spawnSync(process.execPath, [...CLI, 'seed'], { env, encoding: 'utf8' })
+      expect(bare.status).toBe(2)
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})

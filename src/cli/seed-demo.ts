@@ -1,0 +1,392 @@
+import { randomBytes } from 'node:crypto'
+import type { HttpApp } from '../http/kernel.js'
+
+/**
+ * `cartage seed --demo`: a realistic organisation built through the HTTP apps in-process
+ * (`inject`), so the demo data passes exactly the validation, permissions and events user data does.
+ */
+
+export const DEMO_EMAIL = 'demo.owner@example.com'
+
+export interface SeedResult {
+  created: boolean
+  email: string
+  /** Only when created: it is stored as a hash and cannot be shown again. */
+  password?: string
+  businessId?: string
+  branchId?: string
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+type Json = Record<string, unknown>
+
+const day = (offsetDays: number) => {
+  const date = new Date()
+  date.setUTCHours(0, 0, 0, 0)
+  date.setUTCDate(date.getUTCDate() + offsetDays)
+  return date
+}
+const iso = (offsetDays: number) => day(offsetDays).toISOString()
+const today = () => day(0).toISOString().slice(0, 10)
+
+/** A rectangle as a closed GeoJSON ring (longitude, latitude). */
+const box = (west: number, south: number, east: number, north: number) => [
+  [west, south],
+  [east, south],
+  [east, north],
+  [west, north],
+  [west, south],
+]
+
+const CAPE_TOWN_ZONES = [
+  { name: 'City Bowl & Atlantic Seaboard', colour: '#1f77b4', ring: box(18.35, -33.98, 18.46, -33.89) },
+  { name: 'Southern Suburbs', colour: '#ff7f0e', ring: box(18.42, -34.06, 18.52, -33.96) },
+  { name: 'Northern Suburbs', colour: '#2ca02c', ring: box(18.5, -33.92, 18.72, -33.82) },
+]
+
+const STOPS = [
+  { name: 'Bree Street Deli', address: '112 Bree Street, Cape Town', latitude: -33.9195, longitude: 18.4172 },
+  { name: 'Sea Point Pantry', address: '45 Main Road, Sea Point', latitude: -33.9155, longitude: 18.3885 },
+  { name: 'Gardens Grocer', address: '8 Kloof Street, Gardens', latitude: -33.9332, longitude: 18.4112 },
+  { name: 'Claremont Kitchen', address: '3 Main Road, Claremont', latitude: -33.9803, longitude: 18.4651 },
+  {
+    name: 'Rondebosch Market',
+    address: '20 Belmont Road, Rondebosch',
+    latitude: -33.9626,
+    longitude: 18.4735,
+  },
+  { name: 'Wynberg Wholesale', address: '14 Main Road, Wynberg', latitude: -34.0032, longitude: 18.4686 },
+  {
+    name: 'Bellville Traders',
+    address: '9 Voortrekker Road, Bellville',
+    latitude: -33.9001,
+    longitude: 18.6292,
+  },
+  {
+    name: 'Durbanville Farm Shop',
+    address: '2 Wellington Road, Durbanville',
+    latitude: -33.8321,
+    longitude: 18.6474,
+  },
+]
+
+export async function demoExists(globalApp: HttpApp, email = DEMO_EMAIL): Promise<boolean> {
+  const response = await globalApp.inject({
+    url: `/api/organizations/soft-check?emailAddress=${encodeURIComponent(email)}`,
+  })
+  if (response.statusCode !== 200) throw new Error(`soft-check: ${response.statusCode} ${response.body}`)
+  return (response.json() as { data: boolean }).data === true
+}
+
+export async function seedDemo(
+  apps: { core: HttpApp; global: HttpApp },
+  progress: (line: string) => void = () => {},
+  /** The owner's address; another one only lets tests seed a shared database more than once. */
+  email = DEMO_EMAIL,
+): Promise<SeedResult> {
+  if (await demoExists(apps.global, email)) return { created: false, email }
+
+  const started = Date.now()
+  let steps = 0
+  const step = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+    const result = await work()
+    steps += 1
+    progress(`[${String(steps).padStart(2)}] ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+    return result
+  }
+  const call = async <T = Json>(
+    app: HttpApp,
+    method: Method,
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> => {
+    const response = await app.inject({
+      method,
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as Json }),
+    })
+    if (response.statusCode !== 200)
+      throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
+    return (response.json() as { data: T }).data
+  }
+
+  // Long enough to be strong, readable enough to type from a terminal.
+  const password = `demo-${randomBytes(9).toString('base64url')}`
+  const registered = await step('organisation, head office and owner', () =>
+    call<{ id: string }>(apps.global, 'POST', '/api/organizations', {
+      business: {
+        registeredName: 'Table Mountain Provisions (Pty) Ltd',
+        displayName: 'Table Mountain Provisions',
+        email: 'ops@example.com',
+        phoneNumber: '+27 21 555 0100',
+        registrationNumber: '2026/123456/07',
+        requiresDispatchBuilder: true,
+        address: {
+          fullAddress: '10 Dock Road, V&A Waterfront, Cape Town',
+          city: 'Cape Town',
+          country: 'ZA',
+          latitude: -33.9036,
+          longitude: 18.4207,
+        },
+      },
+      user: {
+        firstName: 'Thandi',
+        lastName: 'Mokoena',
+        email,
+        phoneNumber: '+27 82 555 0100',
+        password,
+        confirmPassword: password,
+        acceptedTerms: true,
+      },
+    }),
+  )
+  const businessId = registered.id
+  try {
+    return await fill()
+  } catch (error) {
+    // A second run would find the owner and stop: say plainly that this demo is not whole.
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\n` +
+        `the demo organisation (owner ${email}) is left incomplete; seed a fresh data directory or database`,
+    )
+  }
+
+  async function fill(): Promise<SeedResult> {
+    const login = await call<{ session: { accessToken: string } }>(apps.global, 'POST', '/api/auth/login', {
+      email,
+      password,
+    })
+    const auth = { authorization: `Bearer ${login.session.accessToken}`, 'x-business-id': businessId }
+    const core = <T = Json>(method: Method, url: string, payload?: unknown) =>
+      call<T>(apps.core, method, url, payload, auth)
+
+    const branch = await step('branch business', () =>
+      core<{ id: string }>('POST', '/api/business', {
+        registeredName: 'Table Mountain Provisions Bellville',
+        displayName: 'TMP Bellville',
+        parentBusinessId: businessId,
+      }),
+    )
+
+    const customers = await step('customer groups and customers with contacts', async () => {
+      const wholesale = await core<{ id: string }>('POST', '/api/v1/CustomerGroups', {
+        name: 'Wholesale',
+        description: 'Trade buyers on account',
+      })
+      const retail = await core<{ id: string }>('POST', '/api/v1/CustomerGroups', {
+        name: 'Retail',
+        description: 'Shops paying on delivery',
+      })
+      const created: { id: string; stop: (typeof STOPS)[number] }[] = []
+      for (const [index, stop] of STOPS.entries()) {
+        const [first, last] = [
+          ['Lerato', 'Dlamini'],
+          ['Pieter', 'van Wyk'],
+          ['Aisha', 'Davids'],
+          ['Sipho', 'Ndlovu'],
+        ][index % 4] as [string, string]
+        const customer = await core<{ id: string }>('POST', '/api/v1/Customers', {
+          name: stop.name,
+          email: `orders@${stop.name.toLowerCase().replace(/[^a-z]+/g, '-')}.example.com`,
+          phoneNumber: `+27 21 555 01${String(10 + index)}`,
+          customerGroupId: index % 3 === 0 ? wholesale.id : retail.id,
+          type: 'company',
+          billingAddress: {
+            fullAddress: stop.address,
+            city: 'Cape Town',
+            country: 'ZA',
+            latitude: stop.latitude,
+            longitude: stop.longitude,
+          },
+          notes: index % 3 === 0 ? 'Pays on 30 days' : null,
+          contacts: [
+            {
+              firstName: first,
+              lastName: last,
+              email: `${first.toLowerCase()}@example.com`,
+              role: 'Buyer',
+              isPrimary: true,
+            },
+          ],
+        })
+        created.push({ id: customer.id, stop })
+      }
+      return created
+    })
+
+    const products = await step('products, with stock received 60 and 30 days ago', async () => {
+      const make = (sku: string, name: string, type: string, reorderLevel: number | null = null) =>
+        core<{ id: string }>('POST', '/api/v1/products', { sku, name, type, reorderLevel })
+      const flour = await make('RM-FLOUR', 'Stone-ground flour (kg)', 'RawMaterial', 20)
+      const honey = await make('RM-HONEY', 'Fynbos honey (kg)', 'RawMaterial', 5)
+      const oats = await make('RM-OATS', 'Rolled oats (kg)', 'RawMaterial', 20)
+      const jar = await make('PK-JAR', 'Glass jar 500 ml', 'RawMaterial', 50)
+      const box = await make('PK-BOX', 'Gift box', 'RawMaterial', 10)
+      const granola = await make('SA-GRANOLA', 'Honey granola (jar)', 'Component')
+      const hamper = await make('FG-HAMPER', 'Breakfast hamper', 'FinishedGood')
+      const receive = (id: string, quantity: number, unitCost: number, daysAgo: number) =>
+        core('POST', `/api/v1/products/${id}/stock-movements`, {
+          type: 'Receipt',
+          quantity,
+          unitCost,
+          effectiveDate: iso(-daysAgo),
+        })
+      await receive(flour.id, 100, 14.5, 60)
+      await receive(flour.id, 50, 16, 30)
+      await receive(honey.id, 30, 120, 60)
+      await receive(honey.id, 10, 135, 30)
+      await receive(oats.id, 80, 22, 45)
+      await receive(jar.id, 200, 6.5, 60)
+      await receive(box.id, 40, 18, 30)
+      return { flour, honey, oats, jar, box, granola, hamper }
+    })
+
+    const bom = await step(
+      'three-level bill of materials (hamper <- granola <- honey, oats, flour)',
+      async () => {
+        const granolaBom = await core<{ id: string }>('POST', '/api/v1/bom', {
+          productId: products.granola.id,
+          name: 'Honey granola',
+          lineItems: [
+            { productId: products.oats.id, quantity: 0.4 },
+            { productId: products.honey.id, quantity: 0.1 },
+            { productId: products.flour.id, quantity: 0.05 },
+            { productId: products.jar.id, quantity: 1 },
+          ],
+        })
+        await core('POST', `/api/v1/bom/${granolaBom.id}/activate`)
+        const hamperBom = await core<{ id: string }>('POST', '/api/v1/bom', {
+          productId: products.hamper.id,
+          name: 'Breakfast hamper',
+          lineItems: [
+            { productId: products.granola.id, quantity: 2 },
+            { productId: products.box.id, quantity: 1 },
+          ],
+        })
+        await core('POST', `/api/v1/bom/${hamperBom.id}/activate`)
+        return { granola: granolaBom, hamper: hamperBom }
+      },
+    )
+
+    await step('work order for 20 jars of granola, released and completed 7 days ago', async () => {
+      const order = await core<{ id: string }>('POST', '/api/v1/work-orders', {
+        bomId: bom.granola.id,
+        quantity: 20,
+        plannedStart: iso(-8),
+        plannedEnd: iso(-7),
+      })
+      await core('POST', `/api/v1/work-orders/${order.id}/release`)
+      await core('POST', `/api/v1/work-orders/${order.id}/complete`, { effectiveDate: iso(-7) })
+    })
+
+    await step('stock issued below a reorder level (a notification)', () =>
+      core('POST', `/api/v1/products/${products.box.id}/stock-movements`, {
+        type: 'Issue',
+        quantity: 32,
+        effectiveDate: iso(-1),
+      }),
+    )
+
+    const orders = await step('sales orders', async () => {
+      const created: { id: string }[] = []
+      for (const [index, { id, stop }] of customers.entries()) {
+        created.push(
+          await core<{ id: string }>('POST', '/api/v1/orders', {
+            customerId: id,
+            deliveryAddress: {
+              fullAddress: stop.address,
+              latitude: stop.latitude,
+              longitude: stop.longitude,
+            },
+            lines: [
+              { description: 'Breakfast hamper', quantity: 1 + (index % 3), unitPrice: 450 },
+              { description: 'Honey granola (jar)', quantity: 6, unitPrice: 89.5 },
+            ],
+          }),
+        )
+      }
+      return created
+    })
+
+    const zones = await step('delivery zones around Cape Town', async () => {
+      const ids: string[] = []
+      for (const zone of CAPE_TOWN_ZONES)
+        ids.push(
+          (
+            await core<{ id: string }>('POST', '/api/v1/DeliveryZones', {
+              name: zone.name,
+              colour: zone.colour,
+              polygon: { type: 'Polygon', coordinates: [zone.ring] },
+            })
+          ).id,
+        )
+      return ids
+    })
+
+    const vehicles = await step('vehicles', async () => [
+      await core<{ id: string }>('POST', '/api/v1/vehicles', {
+        registration: 'CA 123-456',
+        name: 'Isuzu NPR 4-ton',
+        maxWeight: 4000,
+        maxVolume: 20,
+      }),
+      await core<{ id: string }>('POST', '/api/v1/vehicles', {
+        registration: 'CA 987-654',
+        name: 'Toyota Hiace panel van',
+        maxWeight: 1200,
+        maxVolume: 6,
+      }),
+    ])
+
+    const shipments = await step("today's shipments", async () => {
+      const ids: string[] = []
+      for (const [index, { id, stop }] of customers.entries())
+        ids.push(
+          (
+            await core<{ id: string }>('POST', '/api/v1/shipments', {
+              customerId: id,
+              orderId: orders[index]?.id,
+              deliveryAddress: {
+                fullAddress: stop.address,
+                latitude: stop.latitude,
+                longitude: stop.longitude,
+              },
+              weight: 12 + index * 3,
+              volume: 0.1 + index * 0.02,
+              scheduledDate: `${today()}T08:00:00Z`,
+            })
+          ).id,
+        )
+      return ids
+    })
+
+    await step("today's delivery plan, autobatched", async () => {
+      const plan = await core<{ id: string }>('POST', '/api/v1/plans', {
+        name: 'Morning run',
+        scheduledDate: today(),
+        vehicleId: vehicles[0]?.id,
+        deliveryZoneIds: zones,
+        depot: {
+          fullAddress: '10 Dock Road, V&A Waterfront, Cape Town',
+          latitude: -33.9036,
+          longitude: 18.4207,
+        },
+        driverName: 'Johan Pretorius',
+      })
+      await core('POST', `/api/v1/plans/${plan.id}/autobatch`)
+      return { plan, shipments }
+    })
+
+    await step('carrier configured', () =>
+      core('POST', '/api/carriers/configure', {
+        carrierId: 2,
+        isDefault: true,
+        accountReference: 'TMP-0001',
+      }),
+    )
+
+    return { created: true, email, password, businessId, branchId: branch.id }
+  }
+}

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { shellBlocks } from './markdown.js'
+import { CLI, type ServerProcess, startServerProcess } from './server-process.js'
+
+// README.md's "First requests" walk-through cannot rot: its sh blocks run for real, from a fresh
+// embedded data directory, with `npx cartage` mapped to the sources and the servers on free ports.
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
+const MARKER = '<!-- walk-through:'
+// Built in parallel: answering 404 until their modules are registered is accepted for these only.
+const NOT_YET_BUILT = ['/api/v1/insights/dashboard/summary', '/api/ai-studio/query']
+
+function walkThrough(): string[] {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  const start = readme.indexOf(MARKER)
+  if (start < 0) throw new Error(`README.md has no ${MARKER} marker`)
+  const end = readme.indexOf('\n## ', start)
+  return shellBlocks(readme.slice(start, end < 0 ? undefined : end))
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-readme-'))
+const workDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-readme-cwd-'))
+let server: ServerProcess | undefined
+afterAll(async () => {
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+  rmSync(dataDir, { recursive: true, force: true })
+  rmSync(workDir, { recursive: true, force: true })
+})
+
+const env = (): Record<string, string> => {
+  const base: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    CARTAGE_DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    CORE_PORT: '0',
+    GLOBAL_PORT: '0',
+    LOG_LEVEL: 'warn',
+    // curl keeps a Secure cookie for https (and localhost) only; the test talks to 127.0.0.1.
+    COOKIE_SECURE: 'false',
+  }
+  // A fresh data directory is the point: the embedded database, whatever the suite runs on.
+  delete base.DATABASE_URL
+  return base
+}
+
+/** Runs `script` with bash in a scratch directory; every curl reports `HTTP <status> <url>` on stderr. */
+function runBash(script: string, ports: { core: string; global: string }) {
+  const prelude = [
+    'set -euo pipefail',
+    `npx() { if [ "$1" = cartage ]; then shift; (cd ${JSON.stringify(ROOT)} && node ${CLI.join(' ')} "$@"); else command npx "$@"; fi; }`,
+    `curl() { command curl -w '%{stderr}HTTP %{http_code} %{url_effective}\\n' "$@"; }`,
+  ].join('\n')
+  const body = script.replaceAll('localhost:8080', ports.core).replaceAll('localhost:8081', ports.global)
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      'bash',
+      ['-c', `${prelude}\n${body}`],
+      { cwd: workDir, env: env(), timeout: 60_000, maxBuffer: 10_000_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
+      },
+    )
+  })
+}
+
+describe('README.md walk-through', () => {
+  it('is marked, starts with the demo and covers every area', () => {
+    const blocks = walkThrough()
+    expect(blocks[0]).toContain('npx cartage seed --demo')
+    const all = blocks.join('\n')
+    for (const path of [
+      '/api/auth/login',
+      '/api/me',
+      '/stock',
+      '/cost',
+      '/api/v1/plans',
+      '/api/v1/DeliveryZones',
+      ...NOT_YET_BUILT,
+    ])
+      expect(all).toContain(path)
+  })
+
+  it('every request answers 2xx, run from a fresh data directory', async () => {
+    const [seed, ...rest] = walkThrough()
+    const statusLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('HTTP '))
+    // The seed needs the data directory to itself, as the README says: before the server starts.
+    const first = await runBash(seed ?? '', { core: '', global: '' })
+    expect(first.code, `${first.stderr}\n${first.stdout}`).toBe(0)
+    expect(first.stdout).toMatch(/password: \S+/)
+
+    server = await startServerProcess(env(), 45_000)
+    const host = (url: string) => url.replace(/^https?:\/\//, '')
+    // The seed block wrote demo.txt; the later blocks read PASSWORD from it again.
+    const script = [
+      "PASSWORD=$(sed -n 's/^ *password: //p' demo.txt)",
+      ...rest.map((block, index) => `echo '--- block ${index + 2}' >&2\n${block}`),
+      "echo '--- done' >&2",
+    ].join('\n')
+    const { code, stdout, stderr } = await runBash(script, {
+      core: host(server.core),
+      global: host(server.global),
+    })
+    expect(code, `${stderr}\n${stdout}\n${server.output()}`).toBe(0)
+    expect(stderr).toContain('--- done')
+
+    const requests = statusLines(stderr).map((line) => {
+      const [, status, url] = line.split(' ')
+      return { status: Number(status), path: new URL(url ?? '').pathname }
+    })
+    expect(requests.length).toBeGreaterThanOrEqual(15)
+    for (const request of requests) {
+      const accepted =
+        (request.status >= 200 && request.status < 300) ||
+        (request.status === 404 && NOT_YET_BUILT.includes(request.path))
+      expect(accepted, `${request.status} ${request.path}\n${stderr}\n${stdout}`).toBe(true)
+    }
+    expect(stdout.includes('Harbour Traders'), 'created customer').toBe(true)
+    expect(stdout.includes('"costSource":"SubAssembly"'), 'BOM cost with a sub-assembly').toBe(true) // the BOM cost rolls up a level
+    expect(stdout.includes('Morning run'), 'the demo plan').toBe(true)
+  }, 90_000)
+})
