@@ -44,7 +44,7 @@ export async function inviteTeamMember(
   const email = body.email.trim()
   const firstName = body.firstName?.trim() ?? ''
   const lastName = body.lastName?.trim() ?? ''
-  let invited: { user: { id: string; email: string }; secret: string }
+  let invited: { user: { id: string; email: string }; membershipId: string; secret: string }
   try {
     invited = await database.db.transaction().execute(async (trx) => {
       const user = await repository.ensureUser(trx, {
@@ -64,19 +64,20 @@ export async function inviteTeamMember(
       }
       const existing = await repository.findMembership(trx, auth.organizationId, user.id)
       if (existing && existing.status !== 'Invited') throw alreadyMember()
+      const membershipId = existing?.id ?? newId()
       if (existing) {
         if (existing.role === 'Owner' && !auth.isOwner) throw ownerRequired()
         await repository.updateInvitedMembership(trx, existing.id, invitation)
         await retireEmailTokens(trx, user.id, 'invitation', auth.organizationId)
       } else {
-        await repository.insertInvitedMembership(trx, newId(), invitation)
+        await repository.insertInvitedMembership(trx, membershipId, invitation)
       }
       const secret = await createEmailToken(trx, services.hasher, {
         userId: user.id,
         purpose: 'invitation',
         organizationId: auth.organizationId,
       })
-      return { user, secret }
+      return { user, membershipId, secret }
     })
   } catch (error) {
     // Two parallel invitations of one person: the membership's unique key lets one through.
@@ -86,7 +87,8 @@ export async function inviteTeamMember(
   await sendInvitation(deps, auth, invited.user.email, invited.secret, log)
   // Only what the inviter sent: an existing account's names stay private until it accepts.
   return {
-    userId: invited.user.id,
+    // The membership's id until accepted (as the team list shows it): the account's id is not ours to know.
+    userId: invited.membershipId,
     email: invited.user.email,
     firstName,
     lastName,

@@ -80,7 +80,8 @@ describe('invitation end to end', () => {
     const row = await ctx.database.db
       .selectFrom('global.memberships')
       .select(['status', 'invited_by_user_id', 'role'])
-      .where('user_id', '=', userId)
+      // While invited, the id the API shows is the membership's.
+      .where('id', '=', userId)
       .executeTakeFirstOrThrow()
     expect(row).toEqual({ status: 'Invited', invited_by_user_id: owner.org.userId, role: 'Admin' })
 
@@ -130,7 +131,13 @@ describe('invitation end to end', () => {
       ((await owner.core({ url: '/api/team/members?PageSize=50' })).json().data as { email: string }[]).find(
         (m) => m.email === other.email,
       )
-    expect(await memberOf()).toMatchObject({ firstName: 'Ignored', lastName: '', emailVerified: false })
+    expect(response.json().data.userId).not.toBe(other.userId)
+    expect(await memberOf()).toMatchObject({
+      userId: response.json().data.userId,
+      firstName: 'Ignored',
+      lastName: '',
+      emailVerified: false,
+    })
     // Nor can a search or filter on the account's names find it (the owner here is an "Ada Lovelace" too).
     for (const query of ['$search=Lovelace', "$filter=lastName eq 'Lovelace'"]) {
       const found = (await owner.core({ url: `/api/team/members?${encodeURI(query)}` })).json().data as {
@@ -152,7 +159,12 @@ describe('invitation end to end', () => {
     expect(
       (await complete(businessId, { email: other.email, password: other.password }, token)).statusCode,
     ).toBe(200)
-    expect(await memberOf()).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', status: 'Active' })
+    expect(await memberOf()).toMatchObject({
+      userId: other.userId,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      status: 'Active',
+    })
     const signed = await login(other.email, other.password)
     expect(signed.statusCode).toBe(200)
     const data = signed.json().data

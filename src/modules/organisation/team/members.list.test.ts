@@ -66,7 +66,10 @@ describe('GET /api/team/members', () => {
       emailVerified: true,
     })
     // A user who has not set a name yet is shown by email.
-    expect(byId.get(t.invited.userId)).toMatchObject({ status: 'Invited', displayName: t.invited.email })
+    // While invited: shown by the membership's id, by email (the inviter gave no name here).
+    const invited = body.data.find((m: Member) => m.email === t.invited.email)
+    expect(invited).toMatchObject({ status: 'Invited', displayName: t.invited.email })
+    expect(invited.userId).not.toBe(t.invited.userId)
     expect(byId.get(t.unverified.userId)).toMatchObject({ emailVerified: false })
   })
 

@@ -37,6 +37,7 @@ function members(db: Db, organizationId: string) {
 }
 
 const MEMBER_COLUMNS = [
+  'm.id as membership_id',
   'm.user_id',
   'm.role',
   'm.status',
@@ -92,12 +93,21 @@ export async function lockOwners(trx: Transaction<Tables>, organizationId: strin
     .execute()
 }
 
-export async function lockMembership(trx: Transaction<Tables>, organizationId: string, userId: string) {
+/**
+ * Locks a membership by the id the API shows for it: the user's id once active, the membership's
+ * own id while invited (an invited account's user id is not the organisation's to know).
+ */
+export async function lockMembership(trx: Transaction<Tables>, organizationId: string, memberId: string) {
   return trx
     .selectFrom('global.memberships')
-    .select(['id', 'role', 'status'])
+    .select(['id', 'user_id', 'role', 'status'])
     .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '<>', 'Invited'), eb('user_id', '=', memberId)]),
+        eb.and([eb('status', '=', 'Invited'), eb('id', '=', memberId)]),
+      ]),
+    )
     .forUpdate()
     .executeTakeFirst()
 }

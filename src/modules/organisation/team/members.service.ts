@@ -41,7 +41,8 @@ function searchCondition(text: string | undefined) {
 export function toMember(row: repository.MemberRow): TeamMember {
   const name = `${row.first_name} ${row.last_name}`.trim()
   return {
-    userId: row.user_id,
+    // While invited, the membership's id: an existing account's user id stays private until it accepts.
+    userId: row.status === 'Invited' ? row.membership_id : row.user_id,
     email: row.email,
     firstName: row.first_name,
     lastName: row.last_name,
@@ -84,14 +85,15 @@ function checkCustomRoleId(request: ChangeRoleRequest): string | null {
 export async function changeRole(
   database: Database,
   auth: AuthContext,
-  userId: string,
+  memberId: string,
   request: ChangeRoleRequest,
 ): Promise<TeamMember> {
   const customRoleId = checkCustomRoleId(request)
   return database.db.transaction().execute(async (trx) => {
     const owners = await repository.lockOwners(trx, auth.organizationId)
-    const target = await repository.lockMembership(trx, auth.organizationId, userId)
+    const target = await repository.lockMembership(trx, auth.organizationId, memberId)
     if (!target) throw memberNotFound()
+    const userId = target.user_id
     const customRole = customRoleId ? await lockRole(trx, auth.organizationId, customRoleId) : undefined
     if (customRoleId && !customRole) throw invalidField('customRoleId', 'must be a role of this organisation')
 
@@ -116,11 +118,16 @@ export async function changeRole(
 }
 
 /** Removes a member and ends their sessions here; same locking as changeRole for the last owner. */
-export async function removeMember(database: Database, auth: AuthContext, userId: string): Promise<boolean> {
+export async function removeMember(
+  database: Database,
+  auth: AuthContext,
+  memberId: string,
+): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
     const owners = await repository.lockOwners(trx, auth.organizationId)
-    const target = await repository.lockMembership(trx, auth.organizationId, userId)
+    const target = await repository.lockMembership(trx, auth.organizationId, memberId)
     if (!target) throw memberNotFound()
+    const userId = target.user_id
     const callerIsOwner = owners.some((o) => o.user_id === auth.userId && o.status === 'Active')
     if (target.role === 'Owner' && !callerIsOwner) throw ownerRequired('remove an owner')
     const removesOwner = target.role === 'Owner' && target.status === 'Active'

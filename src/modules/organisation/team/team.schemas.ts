@@ -12,7 +12,10 @@ export const MemberRoleType = EnumType(MEMBER_ROLES, {
 })
 
 export const TeamMember = Type.Object({
-  userId: Uuid(),
+  userId: Uuid({
+    description:
+      "The member's user id; while the invitation is pending, the invitation's own id (an invited account’s user id is not shown). The member routes take the id shown here.",
+  }),
   email: Type.String(),
   firstName: Type.String(),
   lastName: Type.String(),
