@@ -5,12 +5,32 @@ export const EXPOSED: Record<string, { source: string; filter: string; columns: 
   customers: {
     source: 'customers',
     filter: 'deleted_at IS NULL',
-    columns: ['id', 'code', 'name', 'email', 'phone_number', 'customer_group_id', 'type', 'status', 'date_created'],
+    columns: [
+      'id',
+      'code',
+      'name',
+      'email',
+      'phone_number',
+      'customer_group_id',
+      'type',
+      'status',
+      'date_created',
+    ],
   },
   orders: {
     source: 'orders',
     filter: 'TRUE',
-    columns: ['id', 'code', 'customer_id', 'status', 'order_date', 'currency', 'total', 'confirmed_at', 'date_created'],
+    columns: [
+      'id',
+      'code',
+      'customer_id',
+      'status',
+      'order_date',
+      'currency',
+      'total',
+      'confirmed_at',
+      'date_created',
+    ],
   },
   shipments: {
     source: 'shipments',
@@ -31,7 +51,17 @@ export const EXPOSED: Record<string, { source: string; filter: string; columns: 
   products: {
     source: 'products',
     filter: 'archived_at IS NULL',
-    columns: ['id', 'sku', 'name', 'type', 'unit_of_measure', 'unit_cost', 'unit_price', 'on_hand', 'date_created'],
+    columns: [
+      'id',
+      'sku',
+      'name',
+      'type',
+      'unit_of_measure',
+      'unit_cost',
+      'unit_price',
+      'on_hand',
+      'date_created',
+    ],
   },
 }
 
@@ -98,11 +128,13 @@ export async function checkQuery(query: string, parameterCount: number): Promise
   const statements = tree.stmts ?? []
   if (statements.length !== 1) throw new GateError('exactly one statement is allowed')
   const statement = statements[0]?.stmt ?? {}
-  if (!('SelectStmt' in statement)) throw new GateError(`only SELECT is allowed (got ${Object.keys(statement)[0]})`)
+  if (!('SelectStmt' in statement))
+    throw new GateError(`only SELECT is allowed (got ${Object.keys(statement)[0]})`)
   const cteNames = new Set<string>()
   walk(statement, (kind, node) => {
     if (kind in REFUSED_NODES) throw new GateError(REFUSED_NODES[kind] as string)
-    if (kind === 'WithClause' && node.recursive) throw new GateError('recursive CTEs are not allowed')
+    if (kind === 'SelectStmt' && (node.withClause as Node | undefined)?.recursive)
+      throw new GateError('recursive CTEs are not allowed')
     if (kind === 'CommonTableExpr') {
       const inner = node.ctequery as Node | undefined
       if (!inner || !('SelectStmt' in inner)) throw new GateError('only SELECT is allowed inside WITH')
@@ -113,8 +145,10 @@ export async function checkQuery(query: string, parameterCount: number): Promise
       throw new GateError('locking clauses (FOR UPDATE/SHARE) are not allowed')
     if (kind === 'FuncCall') {
       const name = strings(node.funcname)
-      const plain = name.length === 1 ? name[0] : name.length === 2 && name[0] === 'pg_catalog' ? name[1] : null
-      if (!plain || !ALLOWED_FUNCTIONS.has(plain)) throw new GateError(`function ${name.join('.')} is not allowed`)
+      const plain =
+        name.length === 1 ? name[0] : name.length === 2 && name[0] === 'pg_catalog' ? name[1] : null
+      if (!plain || !ALLOWED_FUNCTIONS.has(plain))
+        throw new GateError(`function ${name.join('.')} is not allowed`)
     }
     if (kind === 'TypeCast') {
       const type = strings((node.typeName as Node | undefined)?.names).at(-1) ?? ''
@@ -130,7 +164,8 @@ export async function checkQuery(query: string, parameterCount: number): Promise
   walk(statement, (kind, node) => {
     if (kind !== 'RangeVar') return
     const name = String(node.relname)
-    if (node.schemaname || node.catalogname) throw new GateError(`relation ${node.schemaname}.${name} is not allowed`)
+    if (node.schemaname || node.catalogname)
+      throw new GateError(`relation ${node.schemaname}.${name} is not allowed`)
     if (!(name in EXPOSED) && !cteNames.has(name)) throw new GateError(`relation ${name} is not allowed`)
   })
   const start = statements[0]?.stmt_location ?? 0
@@ -145,7 +180,8 @@ function walk(value: unknown, visit: (kind: string, node: Node) => void): void {
   }
   if (value === null || typeof value !== 'object') return
   for (const [key, inner] of Object.entries(value as Node)) {
-    if (/^[A-Z]/.test(key) && inner && typeof inner === 'object' && !Array.isArray(inner)) visit(key, inner as Node)
+    if (/^[A-Z]/.test(key) && inner && typeof inner === 'object' && !Array.isArray(inner))
+      visit(key, inner as Node)
     walk(inner, visit)
   }
 }

@@ -8,7 +8,11 @@ export const MAX_RESULT_BYTES = 2_000_000
 
 export const ExecuteSqlRequest = Type.Object(
   {
-    query: Type.String({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'one SELECT (WITH allowed)' }),
+    query: Type.String({
+      minLength: 1,
+      maxLength: MAX_QUERY_LENGTH,
+      description: 'one SELECT (WITH allowed)',
+    }),
     parameters: Type.Optional(
       Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
         maxItems: 100,

@@ -70,15 +70,16 @@ export async function executeQuery(
     await client.query(`SET LOCAL search_path TO "${auth.schemaName}"`)
     await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`)
     await client.query(`SET LOCAL work_mem = '16MB'`)
-    if (database.kind === 'postgres') await client.query('SET LOCAL temp_file_limit = 102400').catch(() => undefined)
+    if (database.kind === 'postgres')
+      await client.query('SET LOCAL temp_file_limit = 102400').catch(() => undefined)
     const plan = await runUser(client, `EXPLAIN (FORMAT JSON) ${sql}`, parameters)
-    const cost = Number(
-      (plan.rows[0] as { 'QUERY PLAN': { Plan: { 'Total Cost': number } }[] } | undefined)?.['QUERY PLAN'][0]?.Plan[
-        'Total Cost'
-      ] ?? 0,
-    )
+    const planRow = plan.rows[0] as [{ Plan?: { 'Total Cost'?: number } }[]] | undefined
+    const cost = Number(planRow?.[0]?.[0]?.Plan?.['Total Cost'] ?? 0)
     if (cost > MAX_PLAN_COST)
-      throw invalidField('query', `the query is estimated too expensive (cost ${Math.round(cost)} > ${MAX_PLAN_COST})`)
+      throw invalidField(
+        'query',
+        `the query is estimated too expensive (cost ${Math.round(cost)} > ${MAX_PLAN_COST})`,
+      )
     const result = await runUser(client, sql, parameters)
     const types = await dataTypes(client, result.fields)
     let truncated = result.rows.length > maxRows

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { addMember, addRole, createApiKey, fieldsOf, insertCustomer, organizationIdOf } from '../../../../test/fixtures.js'
+import {
+  addMember,
+  addRole,
+  createApiKey,
+  fieldsOf,
+  insertCustomer,
+  organizationIdOf,
+} from '../../../../test/fixtures.js'
 import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
 
 const ctx = useTestContext()
 
 type Client = ReturnType<typeof coreAs>
-const run = (core: Client, payload: unknown) => core.inject({ method: 'POST', url: '/api/ai-studio/query', payload })
+const run = (core: Client, payload: unknown) => core({ method: 'POST', url: '/api/ai-studio/query', payload })
 
 /** Row counts of every table of every schema the application owns, to prove nothing changed. */
 async function rowCounts(): Promise<Record<string, number>> {
@@ -15,13 +22,19 @@ async function rowCounts(): Promise<Record<string, number>> {
   )
   const counts: Record<string, number> = {}
   for (const { s, t } of tables.rows) {
-    const result = await ctx.database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${s}"."${t}"`)
+    const result = await ctx.database.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${s}"."${t}"`,
+    )
     counts[`${s}.${t}`] = result.rows[0]?.n ?? -1
   }
   return counts
 }
 
-const ABUSE: [string, string][] = [
+/** A hundred rows the planner counts exactly, so a cross join of them is priced honestly. */
+const HUNDRED = `(VALUES ${Array.from({ length: 100 }, (_, i) => `(${i})`).join(', ')})`
+
+/** [label, query, outcome]: refused with a 400 naming query, or answered harmlessly (text stays text). */
+const ABUSE: [string, string, ('harmless' | 'refused')?][] = [
   ['insert', "INSERT INTO customers (id) VALUES ('x')"],
   ['update', "UPDATE customers SET name = 'x'"],
   ['delete', 'DELETE FROM customers'],
@@ -64,17 +77,23 @@ const ABUSE: [string, string][] = [
   ['unicode escape identifier', 'SELECT * FROM U&"\\0070g_roles"'],
   ['unicode escape function', 'SELECT U&"\\0070g_sleep"(1)'],
   ['generate_series bomb', 'SELECT * FROM generate_series(1, 1000000000)'],
-  ['recursive CTE bomb', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r'],
+  [
+    'recursive CTE bomb',
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+  ],
   [
     'cross-join bomb',
-    'SELECT count(*) FROM customers a, customers b, customers c, customers d, customers e, customers f, customers g, customers h',
+    `SELECT count(*) FROM ${HUNDRED} a(x), ${HUNDRED} b(x), ${HUNDRED} c(x), ${HUNDRED} d(x), ${HUNDRED} e(x), customers f`,
   ],
   ['copy', 'COPY customers TO STDOUT'],
   ['explain analyze', 'EXPLAIN ANALYZE SELECT 1'],
   ['prepare', 'PREPARE p AS SELECT 1'],
-  ['do block', "DO $$ BEGIN PERFORM pg_sleep(1); END $$"],
+  ['do block', 'DO $$ BEGIN PERFORM pg_sleep(1); END $$'],
   ['dollar-quoted escape', 'SELECT $q$ ) x; DELETE FROM customers; -- $q$, pg_sleep(1)'],
-  ['comment closing the wrapper', 'SELECT 1 -- ) x; DELETE FROM customers'],
+  ['dollar-quoted text only', 'SELECT $q$ ) x; DELETE FROM customers; -- $q$ AS t', 'harmless'],
+  ['comment closing the wrapper', 'SELECT 1 -- ) x; DELETE FROM customers', 'harmless'],
+  ['block comment closing the wrapper', 'SELECT 1 /* ) x; DELETE FROM customers */', 'harmless'],
+  ['string closing the wrapper', "SELECT ') x; DELETE FROM customers; --' AS t", 'harmless'],
   ['lock table', 'LOCK TABLE customers'],
   ['listen', 'LISTEN c'],
   ['vacuum', 'VACUUM'],
@@ -103,7 +122,9 @@ describe('POST /api/ai-studio/query', () => {
       truncated: false,
     })
     expect(typeof response.json().data.elapsedMs).toBe('number')
-    const all = await run(core, { query: 'WITH c AS (SELECT name FROM customers) SELECT count(*) AS n FROM c' })
+    const all = await run(core, {
+      query: 'WITH c AS (SELECT name FROM customers) SELECT count(*) AS n FROM c',
+    })
     expect(all.json().data.rows).toEqual([[2]])
   })
 
@@ -114,7 +135,9 @@ describe('POST /api/ai-studio/query', () => {
       maxRows: 3,
     })
     expect(response.json().data).toMatchObject({ rows: [[1], [2], [3]], rowCount: 3, truncated: true })
-    const big = await run(core, { query: "SELECT repeat('x', 1000000) AS a, repeat('y', 1000000) AS b, repeat('z', 1000000) AS c" })
+    const big = await run(core, {
+      query: "SELECT repeat('x', 1000000) AS a, repeat('y', 1000000) AS b, repeat('z', 1000000) AS c",
+    })
     expect(big.statusCode).toBe(200)
     expect(big.json().data).toMatchObject({ rowCount: 0, truncated: true })
   })
@@ -137,10 +160,10 @@ describe('POST /api/ai-studio/query', () => {
     await insertCustomer(ctx, other.org.businessId, { name: 'Secret' })
     const before = await rowCounts()
     expect(ABUSE.length).toBeGreaterThanOrEqual(40)
-    for (const [label, query] of ABUSE) {
+    for (const [label, query, outcome = 'refused'] of ABUSE) {
       const response = await run(core, { query })
-      expect(response.statusCode, `${label}: ${response.body}`).toBe(400)
-      expect(fieldsOf(response), label).toEqual(['query'])
+      expect(response.statusCode, `${label}: ${response.body}`).toBe(outcome === 'refused' ? 400 : 200)
+      if (outcome === 'refused') expect(fieldsOf(response), label).toEqual(['query'])
       expect(response.body, label).not.toContain('Secret')
     }
     expect(await rowCounts()).toEqual(before)
@@ -187,15 +210,17 @@ describe('POST /api/ai-studio/query', () => {
     const keyWithout = coreAs(ctx, { apiKey: await key({ Orders: 7 }) })
     const keyWith = coreAs(ctx, { apiKey: await key({ Insights: 1 }) })
     const payload = { query: 'SELECT 1 AS one' }
-    expect((await ctx.core.inject({ method: 'POST', url: '/api/ai-studio/query', payload })).statusCode).toBe(401)
+    expect((await ctx.core.inject({ method: 'POST', url: '/api/ai-studio/query', payload })).statusCode).toBe(
+      401,
+    )
     expect((await ctx.core.inject({ url: '/api/ai-studio/schema' })).statusCode).toBe(401)
     for (const refused of [without.core, keyWithout]) {
       expect((await run(refused, payload)).statusCode).toBe(403)
-      expect((await refused.inject({ url: '/api/ai-studio/schema' })).statusCode).toBe(403)
+      expect((await refused({ url: '/api/ai-studio/schema' })).statusCode).toBe(403)
     }
     for (const allowed of [withView.core, keyWith]) {
       expect((await run(allowed, payload)).json().data.rows).toEqual([[1]])
-      const schema = await allowed.inject({ url: '/api/ai-studio/schema' })
+      const schema = await allowed({ url: '/api/ai-studio/schema' })
       expect(schema.statusCode).toBe(200)
       expect(schema.json().data.tables.map((table: { name: string }) => table.name)).toEqual([
         'customers',
