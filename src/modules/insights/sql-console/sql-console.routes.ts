@@ -59,7 +59,7 @@ export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
       schema: {
         operationId: 'GetQuerySchema',
         summary: 'The tables and columns the SQL console may query',
-        description: 'A stable, documented surface: these names and columns only. ' + LIMITS,
+        description: `A stable, documented surface: these names and columns only. ${LIMITS}`,
         tags: ['SqlConsole'],
         security: CORE_SECURITY,
         response: {

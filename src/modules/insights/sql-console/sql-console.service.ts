@@ -114,9 +114,20 @@ export async function executeQuery(
 }
 
 /** Runs the user's SQL; a database error (timeout, bad column, division by zero) is the caller's 400. */
-async function runUser(client: pg.PoolClient, sql: string, parameters: unknown[]) {
+async function runUser(
+  client: pg.PoolClient,
+  sql: string,
+  parameters: unknown[],
+): Promise<pg.QueryArrayResult> {
+  // Extended protocol even without parameters: the simple protocol would accept several statements.
+  const config = {
+    text: sql,
+    values: parameters,
+    rowMode: 'array',
+    queryMode: 'extended',
+  } as pg.QueryArrayConfig
   try {
-    return await client.query({ text: sql, values: parameters, rowMode: 'array', queryMode: 'extended' })
+    return await client.query(config)
   } catch (error) {
     const e = error as { code?: string; message?: string }
     if (typeof e.code === 'string' && !e.code.startsWith('08') && !e.code.startsWith('XX'))

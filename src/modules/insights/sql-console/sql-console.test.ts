@@ -12,7 +12,8 @@ import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.j
 const ctx = useTestContext()
 
 type Client = ReturnType<typeof coreAs>
-const run = (core: Client, payload: unknown) => core({ method: 'POST', url: '/api/ai-studio/query', payload })
+const run = (core: Client, payload: Record<string, unknown>) =>
+  core({ method: 'POST', url: '/api/ai-studio/query', payload })
 
 /** Row counts of every table of every schema the application owns, to prove nothing changed. */
 async function rowCounts(): Promise<Record<string, number>> {
@@ -178,7 +179,7 @@ describe('POST /api/ai-studio/query', () => {
 
   it('answers 400 naming the field for bad bodies', async () => {
     const { core } = await ownerSession(ctx)
-    const cases: [unknown, string][] = [
+    const cases: [Record<string, unknown>, string][] = [
       [{}, 'query'],
       [{ query: '' }, 'query'],
       [{ query: `SELECT ${'1'.repeat(10_001)}` }, 'query'],
