@@ -13,6 +13,7 @@ import { registerZoneRoutes } from '../../modules/delivery/zones/zones.routes.js
 import { registerAddressRoutes } from '../../modules/geo/address/address.routes.js'
 import { registerInvitationRoutes } from '../../modules/identity/invitations/invitations.routes.js'
 import { registerDashboardRoutes } from '../../modules/insights/dashboard/dashboard.routes.js'
+import { registerSqlConsoleRoutes } from '../../modules/insights/sql-console/sql-console.routes.js'
 import { registerBomLineRoutes } from '../../modules/manufacturing/boms/bom-lines.routes.js'
 import { registerBomRoutes } from '../../modules/manufacturing/boms/boms.routes.js'
 import { registerDimensionRoutes } from '../../modules/manufacturing/dimensions/dimensions.routes.js'
@@ -83,10 +84,12 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
       { name: 'Address', description: 'Address from free text: offline parser and gazetteer, or a geocoder' },
       { name: 'Notifications', description: "The caller's in-app notifications, and a live stream of them" },
       { name: 'Insights', description: 'Dashboard figures: summary, volumes, top customers (Insights)' },
+      { name: 'SqlConsole', description: 'Ad-hoc read-only SQL over the business tables (Insights)' },
       // (module tags: one line each)
     ],
   })
   registerMeRoutes(app, deps)
+  registerSqlConsoleRoutes(app, deps)
   registerTeamRoutes(app, deps)
   registerInvitationRoutes(app, deps)
   registerOrderRoutes(app, deps)

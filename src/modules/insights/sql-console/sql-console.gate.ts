@@ -1,0 +1,187 @@
+import { parse } from 'libpg-query'
+
+/** The business tables a console query may name, with the columns it sees (no internal or deleted rows). */
+export const EXPOSED: Record<string, { source: string; filter: string; columns: string[] }> = {
+  customers: {
+    source: 'customers',
+    filter: 'deleted_at IS NULL',
+    columns: [
+      'id',
+      'code',
+      'name',
+      'email',
+      'phone_number',
+      'customer_group_id',
+      'type',
+      'status',
+      'date_created',
+    ],
+  },
+  orders: {
+    source: 'orders',
+    filter: 'TRUE',
+    columns: [
+      'id',
+      'code',
+      'customer_id',
+      'status',
+      'order_date',
+      'currency',
+      'total',
+      'confirmed_at',
+      'date_created',
+    ],
+  },
+  shipments: {
+    source: 'shipments',
+    filter: 'TRUE',
+    columns: [
+      'id',
+      'code',
+      'order_id',
+      'customer_id',
+      'status',
+      'weight',
+      'fulfillment_cost',
+      'scheduled_date',
+      'delivered_at',
+      'date_created',
+    ],
+  },
+  products: {
+    source: 'products',
+    filter: 'archived_at IS NULL',
+    columns: [
+      'id',
+      'sku',
+      'name',
+      'type',
+      'unit_of_measure',
+      'unit_cost',
+      'unit_price',
+      'on_hand',
+      'date_created',
+    ],
+  },
+}
+
+/** Functions a query may call: aggregates, maths, string, date/time, JSON and conditional ones. */
+const ALLOWED_FUNCTIONS = new Set(
+  (
+    'count sum avg min max bool_and bool_or every string_agg array_agg json_agg jsonb_agg json_object_agg ' +
+    'jsonb_object_agg stddev stddev_pop stddev_samp variance var_pop var_samp percentile_cont percentile_disc mode ' +
+    'row_number rank dense_rank percent_rank cume_dist ntile lag lead first_value last_value nth_value ' +
+    'abs ceil ceiling floor round trunc sign sqrt cbrt power pow exp ln log log10 mod div greatest least width_bucket ' +
+    'length char_length character_length octet_length lower upper initcap trim btrim ltrim rtrim lpad rpad substr ' +
+    'substring position strpos replace left right concat concat_ws split_part reverse repeat starts_with format ' +
+    'regexp_replace regexp_match regexp_matches to_char to_number to_date to_timestamp ' +
+    'now current_date date_trunc date_part extract age make_date make_interval make_timestamp justify_days ' +
+    'justify_hours justify_interval date_bin timezone ' +
+    'json_build_object jsonb_build_object json_build_array jsonb_build_array to_json to_jsonb jsonb_typeof ' +
+    'json_typeof jsonb_array_length json_array_length jsonb_extract_path jsonb_extract_path_text ' +
+    'json_extract_path json_extract_path_text jsonb_strip_nulls jsonb_pretty row_to_json ' +
+    'coalesce nullif'
+  ).split(' '),
+)
+
+/** Node kinds that never belong in a read-only query (or let it reach beyond the exposed tables). */
+const REFUSED_NODES: Record<string, string> = {
+  IntoClause: 'SELECT INTO is not allowed',
+  LockingClause: 'locking clauses (FOR UPDATE/SHARE) are not allowed',
+  RangeFunction: 'functions in FROM (such as generate_series) are not allowed',
+  RangeTableFunc: 'XMLTABLE is not allowed',
+  RangeTableSample: 'TABLESAMPLE is not allowed',
+  XmlExpr: 'XML functions are not allowed',
+}
+
+export class GateError extends Error {
+  constructor(
+    message: string,
+    readonly position?: number,
+  ) {
+    super(message)
+  }
+}
+
+type Node = Record<string, unknown>
+
+const strings = (list: unknown): string[] =>
+  Array.isArray(list) ? list.map((item) => (item as { String?: { sval?: string } }).String?.sval ?? '') : []
+
+/**
+ * Checks a console query with the PostgreSQL parser: one plain SELECT, only allowed functions and
+ * the exposed tables (or its own CTEs), no recursion, parameters $1..$parameterCount. Returns
+ * the statement's text without a trailing semicolon; throws GateError saying what was refused.
+ */
+export async function checkQuery(query: string, parameterCount: number): Promise<string> {
+  let tree: { stmts?: { stmt: Node; stmt_location?: number; stmt_len?: number }[] }
+  try {
+    tree = (await parse(query)) as typeof tree
+  } catch (error) {
+    const e = error as { message?: string; sqlDetails?: { cursorPosition?: number } }
+    const position = e.sqlDetails?.cursorPosition
+    throw new GateError(
+      `syntax error${position !== undefined ? ` at position ${position + 1}` : ''}: ${e.message ?? 'unparseable'}`,
+      position === undefined ? undefined : position + 1,
+    )
+  }
+  const statements = tree.stmts ?? []
+  if (statements.length !== 1) throw new GateError('exactly one statement is allowed')
+  const statement = statements[0]?.stmt ?? {}
+  if (!('SelectStmt' in statement))
+    throw new GateError(`only SELECT is allowed (got ${Object.keys(statement)[0]})`)
+  const cteNames = new Set<string>()
+  walk(statement, (kind, node) => {
+    if (kind in REFUSED_NODES) throw new GateError(REFUSED_NODES[kind] as string)
+    if (kind === 'SelectStmt' && (node.withClause as Node | undefined)?.recursive)
+      throw new GateError('recursive CTEs are not allowed')
+    if (kind === 'CommonTableExpr') {
+      const inner = node.ctequery as Node | undefined
+      if (!inner || !('SelectStmt' in inner)) throw new GateError('only SELECT is allowed inside WITH')
+      cteNames.add(String(node.ctename))
+    }
+    if (kind === 'SelectStmt' && node.intoClause) throw new GateError('SELECT INTO is not allowed')
+    if (kind === 'SelectStmt' && Array.isArray(node.lockingClause) && node.lockingClause.length > 0)
+      throw new GateError('locking clauses (FOR UPDATE/SHARE) are not allowed')
+    if (kind === 'FuncCall') {
+      const name = strings(node.funcname)
+      const plain =
+        name.length === 1 ? name[0] : name.length === 2 && name[0] === 'pg_catalog' ? name[1] : null
+      if (!plain || !ALLOWED_FUNCTIONS.has(plain))
+        throw new GateError(`function ${name.join('.')} is not allowed`)
+    }
+    if (kind === 'TypeCast') {
+      const type = strings((node.typeName as Node | undefined)?.names).at(-1) ?? ''
+      if (type.startsWith('reg') || type === 'oid') throw new GateError(`cast to ${type} is not allowed`)
+    }
+    if (kind === 'ParamRef') {
+      const number = Number(node.number)
+      if (!(number >= 1 && number <= parameterCount))
+        throw new GateError(`parameter $${number} has no value (${parameterCount} given)`)
+    }
+  })
+  // Relations last, once every CTE name of the query is known.
+  walk(statement, (kind, node) => {
+    if (kind !== 'RangeVar') return
+    const name = String(node.relname)
+    if (node.schemaname || node.catalogname)
+      throw new GateError(`relation ${node.schemaname}.${name} is not allowed`)
+    if (!(name in EXPOSED) && !cteNames.has(name)) throw new GateError(`relation ${name} is not allowed`)
+  })
+  const start = statements[0]?.stmt_location ?? 0
+  const length = statements[0]?.stmt_len ?? 0
+  return length > 0 ? query.slice(start, start + length) : query.slice(start)
+}
+
+function walk(value: unknown, visit: (kind: string, node: Node) => void): void {
+  if (Array.isArray(value)) {
+    for (const item of value) walk(item, visit)
+    return
+  }
+  if (value === null || typeof value !== 'object') return
+  for (const [key, inner] of Object.entries(value as Node)) {
+    if (/^[A-Z]/.test(key) && inner && typeof inner === 'object' && !Array.isArray(inner))
+      visit(key, inner as Node)
+    walk(inner, visit)
+  }
+}

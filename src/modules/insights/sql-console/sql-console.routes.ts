@@ -1,0 +1,73 @@
+import { CORE_SECURITY } from '../../../apps/core/security.js'
+import type { AppDeps } from '../../../apps/deps.js'
+import { businessAuthOf } from '../../../http/auth-hook.js'
+import { SingleResult, single } from '../../../http/envelopes.js'
+import { errorResponses } from '../../../http/error-responses.js'
+import type { HttpApp } from '../../../http/kernel.js'
+import { EXPOSED } from './sql-console.gate.js'
+import {
+  DEFAULT_MAX_ROWS,
+  ExecuteSqlRequest,
+  MAX_RESULT_BYTES,
+  MAX_ROWS,
+  SqlQueryResponse,
+  SqlSchemaResponse,
+} from './sql-console.schemas.js'
+import { describeSchema, executeQuery, MAX_PLAN_COST } from './sql-console.service.js'
+
+const VIEW = { access: { permission: ['Insights', 'View'] } } as const
+
+const LIMITS =
+  `Read-only: exactly one SELECT (WITH allowed, not recursive; no SELECT INTO, no FOR UPDATE/SHARE, no functions in ` +
+  `FROM such as generate_series), checked with the PostgreSQL parser; a syntax error is a 400 with its position. ` +
+  `Only allow-listed functions (aggregates, window, maths, string, date/time, JSON, conditional) and only the ` +
+  `exposed tables (${Object.keys(EXPOSED).join(', ')}, see GET /api/ai-studio/schema) may be named, unqualified; ` +
+  `anything else is a 400 naming it. The tables show the caller's business rows only, without deleted or archived ` +
+  `ones. Runs in a READ ONLY transaction with search_path fixed to the organisation's schema, statement_timeout 5 s ` +
+  `and bounded work_mem, rolled back afterwards. A plan costing more than ${MAX_PLAN_COST} (EXPLAIN estimate) is ` +
+  `refused before it runs. Rows are capped by maxRows (default ${DEFAULT_MAX_ROWS}, at most ${MAX_ROWS}) and by ` +
+  `about ${MAX_RESULT_BYTES} bytes; truncated tells when rows were cut. Parameters bind to $1..$n. On the embedded ` +
+  `database a running query cannot be cancelled, so the parser and cost checks are what bound it; temp_file_limit ` +
+  `applies on PostgreSQL only.`
+
+/** Ad-hoc read-only SQL over the caller's business data (M11 View). */
+export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
+  app.post(
+    '/api/ai-studio/query',
+    {
+      config: VIEW,
+      schema: {
+        operationId: 'ExecuteQuery',
+        summary: 'Run a read-only SQL query over the business tables',
+        description: LIMITS,
+        tags: ['SqlConsole'],
+        security: CORE_SECURITY,
+        body: ExecuteSqlRequest,
+        response: {
+          200: SingleResult('core', SqlQueryResponse),
+          ...errorResponses('core', 400, 401, 403),
+        },
+      },
+    },
+    async (request) => single('core', await executeQuery(database, businessAuthOf(request), request.body)),
+  )
+
+  app.get(
+    '/api/ai-studio/schema',
+    {
+      config: VIEW,
+      schema: {
+        operationId: 'GetQuerySchema',
+        summary: 'The tables and columns the SQL console may query',
+        description: `A stable, documented surface: these names and columns only. ${LIMITS}`,
+        tags: ['SqlConsole'],
+        security: CORE_SECURITY,
+        response: {
+          200: SingleResult('core', SqlSchemaResponse),
+          ...errorResponses('core', 400, 401, 403),
+        },
+      },
+    },
+    async () => single('core', describeSchema()),
+  )
+}

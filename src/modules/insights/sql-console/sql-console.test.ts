@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest'
+import {
+  addMember,
+  addRole,
+  createApiKey,
+  fieldsOf,
+  insertCustomer,
+  organizationIdOf,
+} from '../../../../test/fixtures.js'
+import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+
+const ctx = useTestContext()
+
+type Client = ReturnType<typeof coreAs>
+const run = (core: Client, payload: Record<string, unknown>) =>
+  core({ method: 'POST', url: '/api/ai-studio/query', payload })
+
+/** Row counts of every table of every schema the application owns, to prove nothing changed. */
+async function rowCounts(): Promise<Record<string, number>> {
+  const tables = await ctx.database.pool.query<{ s: string; t: string }>(
+    `SELECT table_schema AS s, table_name AS t FROM information_schema.tables
+     WHERE table_type = 'BASE TABLE' AND (table_schema = 'global' OR table_schema LIKE 'org\\_%') ORDER BY 1, 2`,
+  )
+  const counts: Record<string, number> = {}
+  for (const { s, t } of tables.rows) {
+    const result = await ctx.database.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${s}"."${t}"`,
+    )
+    counts[`${s}.${t}`] = result.rows[0]?.n ?? -1
+  }
+  return counts
+}
+
+/** A hundred rows the planner counts exactly, so a cross join of them is priced honestly. */
+const HUNDRED = `(VALUES ${Array.from({ length: 100 }, (_, i) => `(${i})`).join(', ')})`
+
+/** [label, query, outcome]: refused with a 400 naming query, or answered harmlessly (text stays text). */
+const ABUSE: [string, string, ('harmless' | 'refused')?][] = [
+  ['insert', "INSERT INTO customers (id) VALUES ('x')"],
+  ['update', "UPDATE customers SET name = 'x'"],
+  ['delete', 'DELETE FROM customers'],
+  ['drop', 'DROP TABLE customers'],
+  ['truncate', 'TRUNCATE customers'],
+  ['create', 'CREATE TABLE x (a int)'],
+  ['two statements', 'SELECT 1; DELETE FROM customers'],
+  ['statement after comment', 'SELECT 1 /* x */; DELETE FROM customers'],
+  ['begin', 'BEGIN'],
+  ['commit', 'COMMIT'],
+  ['set role', 'SET ROLE postgres'],
+  ['reset role', 'RESET ROLE'],
+  ['set session authorization', 'SET SESSION AUTHORIZATION postgres'],
+  ['set search_path', 'SET search_path TO global'],
+  ['data-modifying CTE', 'WITH d AS (DELETE FROM customers RETURNING *) SELECT * FROM d'],
+  ['select into', 'SELECT * INTO copy FROM customers'],
+  ['for update', 'SELECT * FROM customers FOR UPDATE'],
+  ['for share in subquery', 'SELECT * FROM (SELECT * FROM orders FOR SHARE) o'],
+  ['pg_sleep', 'SELECT pg_sleep(10)'],
+  ['set_config', "SELECT set_config('search_path', 'global', false)"],
+  ['current_setting', "SELECT current_setting('search_path')"],
+  ['nextval', "SELECT nextval('x')"],
+  ['advisory lock', 'SELECT pg_advisory_lock(1)'],
+  ['notify', "SELECT pg_notify('c', 'x')"],
+  ['read file', "SELECT pg_read_file('/etc/passwd')"],
+  ['ls dir', "SELECT pg_ls_dir('.')"],
+  ['dblink', "SELECT * FROM dblink('host=x', 'select 1') AS t(a int)"],
+  ['lo_import', "SELECT lo_import('/etc/passwd')"],
+  ['qualified function', 'SELECT pg_catalog.pg_sleep(1)'],
+  ['quoted function name', 'SELECT "pg_sleep"(1)'],
+  ['global schema', 'SELECT * FROM global.users'],
+  ['quoted global schema', 'SELECT * FROM "global"."users"'],
+  ['pg_catalog table', 'SELECT * FROM pg_catalog.pg_authid'],
+  ['unqualified catalogue', 'SELECT * FROM pg_roles'],
+  ['information_schema', 'SELECT * FROM information_schema.tables'],
+  ['pg_stat_activity', 'SELECT query FROM pg_stat_activity'],
+  ['internal tenant table', 'SELECT * FROM settings'],
+  ['another schema qualified', 'SELECT * FROM org_00000000.customers'],
+  ['regclass cast', "SELECT 'global.users'::regclass"],
+  ['unicode escape identifier', 'SELECT * FROM U&"\\0070g_roles"'],
+  ['unicode escape function', 'SELECT U&"\\0070g_sleep"(1)'],
+  ['generate_series bomb', 'SELECT * FROM generate_series(1, 1000000000)'],
+  [
+    'recursive CTE bomb',
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+  ],
+  [
+    'cross-join bomb',
+    `SELECT count(*) FROM ${HUNDRED} a(x), ${HUNDRED} b(x), ${HUNDRED} c(x), ${HUNDRED} d(x), ${HUNDRED} e(x), customers f`,
+  ],
+  ['copy', 'COPY customers TO STDOUT'],
+  ['explain analyze', 'EXPLAIN ANALYZE SELECT 1'],
+  ['prepare', 'PREPARE p AS SELECT 1'],
+  ['do block', 'DO $$ BEGIN PERFORM pg_sleep(1); END $$'],
+  ['dollar-quoted escape', 'SELECT $q$ ) x; DELETE FROM customers; -- $q$, pg_sleep(1)'],
+  ['dollar-quoted text only', 'SELECT $q$ ) x; DELETE FROM customers; -- $q$ AS t', 'harmless'],
+  ['comment closing the wrapper', 'SELECT 1 -- ) x; DELETE FROM customers', 'harmless'],
+  ['block comment closing the wrapper', 'SELECT 1 /* ) x; DELETE FROM customers */', 'harmless'],
+  ['string closing the wrapper', "SELECT ') x; DELETE FROM customers; --' AS t", 'harmless'],
+  ['lock table', 'LOCK TABLE customers'],
+  ['listen', 'LISTEN c'],
+  ['vacuum', 'VACUUM'],
+  ['xml', "SELECT xmlparse(document '<a/>')"],
+  ['tablesample', 'SELECT * FROM customers TABLESAMPLE SYSTEM (50)'],
+]
+
+describe('POST /api/ai-studio/query', () => {
+  it('runs a SELECT over the caller business with parameters, columns and types', async () => {
+    const { core, org } = await ownerSession(ctx)
+    await insertCustomer(ctx, org.businessId, { name: 'Alice' })
+    await insertCustomer(ctx, org.businessId, { name: 'Bob' })
+    await insertCustomer(ctx, org.businessId, { name: 'Gone', deleted: true })
+    const response = await run(core, {
+      query: 'SELECT name, length(name) AS n FROM customers WHERE name <> $1 ORDER BY name;',
+      parameters: ['Bob'],
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json().data).toMatchObject({
+      columns: [
+        { name: 'name', dataType: 'text' },
+        { name: 'n', dataType: 'integer' },
+      ],
+      rows: [['Alice', 5]],
+      rowCount: 1,
+      truncated: false,
+    })
+    expect(typeof response.json().data.elapsedMs).toBe('number')
+    const all = await run(core, {
+      query: 'WITH c AS (SELECT name FROM customers) SELECT count(*) AS n FROM c',
+    })
+    expect(all.json().data.rows).toEqual([[2]])
+  })
+
+  it('caps rows by maxRows and says so', async () => {
+    const { core } = await ownerSession(ctx)
+    const response = await run(core, {
+      query: 'SELECT x FROM (VALUES (1), (2), (3), (4), (5)) AS v(x)',
+      maxRows: 3,
+    })
+    expect(response.json().data).toMatchObject({ rows: [[1], [2], [3]], rowCount: 3, truncated: true })
+    const big = await run(core, {
+      query: "SELECT repeat('x', 1000000) AS a, repeat('y', 1000000) AS b, repeat('z', 1000000) AS c",
+    })
+    expect(big.statusCode).toBe(200)
+    expect(big.json().data).toMatchObject({ rowCount: 0, truncated: true })
+  })
+
+  it('never shows another organisation data (same table names)', async () => {
+    const a = await ownerSession(ctx)
+    const b = await ownerSession(ctx)
+    await insertCustomer(ctx, a.org.businessId, { name: 'Only A' })
+    await insertCustomer(ctx, b.org.businessId, { name: 'Only B' })
+    const rows = (await run(a.core, { query: 'SELECT name FROM customers' })).json().data.rows
+    expect(rows).toEqual([['Only A']])
+    const rowsB = (await run(b.core, { query: 'SELECT name FROM customers' })).json().data.rows
+    expect(rowsB).toEqual([['Only B']])
+  })
+
+  it('refuses every escape and abuse attempt, and no table changes', async () => {
+    const { core, org } = await ownerSession(ctx)
+    await insertCustomer(ctx, org.businessId, { name: 'Alice' })
+    const other = await ownerSession(ctx)
+    await insertCustomer(ctx, other.org.businessId, { name: 'Secret' })
+    const before = await rowCounts()
+    expect(ABUSE.length).toBeGreaterThanOrEqual(40)
+    for (const [label, query, outcome = 'refused'] of ABUSE) {
+      const response = await run(core, { query })
+      expect(response.statusCode, `${label}: ${response.body}`).toBe(outcome === 'refused' ? 400 : 200)
+      if (outcome === 'refused') expect(fieldsOf(response), label).toEqual(['query'])
+      expect(response.body, label).not.toContain('Secret')
+    }
+    expect(await rowCounts()).toEqual(before)
+  })
+
+  it('names the refused function and gives the position of a syntax error', async () => {
+    const { core } = await ownerSession(ctx)
+    expect((await run(core, { query: 'SELECT pg_sleep(1)' })).body).toContain('pg_sleep')
+    expect((await run(core, { query: 'SELECT FROM WHERE 1' })).body).toContain('position 13')
+    expect((await run(core, { query: 'SELECT * FROM pg_roles' })).body).toContain('pg_roles')
+  })
+
+  it('answers 400 naming the field for bad bodies', async () => {
+    const { core } = await ownerSession(ctx)
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, 'query'],
+      [{ query: '' }, 'query'],
+      [{ query: `SELECT ${'1'.repeat(10_001)}` }, 'query'],
+      [{ query: 'SELECT 1', maxRows: 0 }, 'maxRows'],
+      [{ query: 'SELECT 1', maxRows: 10_001 }, 'maxRows'],
+      [{ query: 'SELECT 1', parameters: 'x' }, 'parameters'],
+      [{ query: 'SELECT $2', parameters: [1] }, 'query'],
+    ]
+    for (const [payload, field] of cases) {
+      const response = await run(core, payload)
+      expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400)
+      expect(fieldsOf(response).map((f) => f.replace(/^\//, '').split(/[./]/)[0])).toContain(field)
+    }
+  })
+
+  it('needs a credential and Insights View, with a bearer token or an API key', async () => {
+    const t = await ownerSession(ctx)
+    const organizationId = await organizationIdOf(ctx, t.org.businessId)
+    const without = await addMember(ctx, t.org.businessId, {
+      role: 'Custom',
+      customRoleId: await addRole(ctx, organizationId, { Orders: 7, Customers: 7 }),
+    })
+    const withView = await addMember(ctx, t.org.businessId, {
+      role: 'Custom',
+      customRoleId: await addRole(ctx, organizationId, { Insights: 1 }),
+    })
+    const key = (scopes: Record<string, number>) =>
+      createApiKey(ctx, t.signedIn.accessToken, t.org.businessId, { scopes: JSON.stringify(scopes) })
+    const keyWithout = coreAs(ctx, { apiKey: await key({ Orders: 7 }) })
+    const keyWith = coreAs(ctx, { apiKey: await key({ Insights: 1 }) })
+    const payload = { query: 'SELECT 1 AS one' }
+    expect((await ctx.core.inject({ method: 'POST', url: '/api/ai-studio/query', payload })).statusCode).toBe(
+      401,
+    )
+    expect((await ctx.core.inject({ url: '/api/ai-studio/schema' })).statusCode).toBe(401)
+    for (const refused of [without.core, keyWithout]) {
+      expect((await run(refused, payload)).statusCode).toBe(403)
+      expect((await refused({ url: '/api/ai-studio/schema' })).statusCode).toBe(403)
+    }
+    for (const allowed of [withView.core, keyWith]) {
+      expect((await run(allowed, payload)).json().data.rows).toEqual([[1]])
+      const schema = await allowed({ url: '/api/ai-studio/schema' })
+      expect(schema.statusCode).toBe(200)
+      expect(schema.json().data.tables.map((table: { name: string }) => table.name)).toEqual([
+        'customers',
+        'orders',
+        'shipments',
+        'products',
+      ])
+    }
+  })
+})
