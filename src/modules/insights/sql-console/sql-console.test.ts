@@ -16,18 +16,42 @@ const run = (core: Client, payload: Record<string, unknown>) =>
   core({ method: 'POST', url: '/api/ai-studio/query', payload })
 
 /** Row counts of every table of every schema the application owns, to prove nothing changed. */
-async function rowCounts(): Promise<Record<string, number>> {
-  const tables = await ctx.database.pool.query<{ s: string; t: string }>(
-    `SELECT table_schema AS s, table_name AS t FROM information_schema.tables
-     WHERE table_type = 'BASE TABLE' AND (table_schema = 'global' OR table_schema LIKE 'org\\_%') ORDER BY 1, 2`,
+/**
+ * Row counts of everything the test's organisations own: every table of their schemas, and their
+ * rows of the global tables (other test files share the PostgreSQL database and change the rest).
+ */
+async function rowCounts(businessIds: string[]): Promise<Record<string, number>> {
+  const orgs = await ctx.database.pool.query<{ id: string; schema_name: string }>(
+    `SELECT o.id, o.schema_name FROM global.organizations o JOIN global.businesses b ON b.organization_id = o.id
+     WHERE b.id = ANY($1::uuid[])`,
+    [businessIds],
   )
+  const orgIds = orgs.rows.map((o) => o.id)
   const counts: Record<string, number> = {}
-  for (const { s, t } of tables.rows) {
-    const result = await ctx.database.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM "${s}"."${t}"`,
-    )
-    counts[`${s}.${t}`] = result.rows[0]?.n ?? -1
+  const count = async (label: string, text: string, values: unknown[] = []) => {
+    counts[label] = (await ctx.database.pool.query<{ n: number }>(text, values)).rows[0]?.n ?? -1
   }
+  for (const { schema_name: schema } of orgs.rows) {
+    const tables = await ctx.database.pool.query<{ t: string }>(
+      `SELECT table_name AS t FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema = $1`,
+      [schema],
+    )
+    for (const { t } of tables.rows)
+      await count(`${schema}.${t}`, `SELECT count(*)::int AS n FROM "${schema}"."${t}"`)
+  }
+  for (const table of ['organizations', 'businesses', 'memberships', 'sessions', 'api_keys', 'roles']) {
+    const column = table === 'organizations' ? 'id' : 'organization_id'
+    await count(
+      `global.${table}`,
+      `SELECT count(*)::int AS n FROM global.${table} WHERE ${column} = ANY($1::uuid[])`,
+      [orgIds],
+    )
+  }
+  await count(
+    'global.users',
+    'SELECT count(*)::int AS n FROM global.users u JOIN global.memberships m ON m.user_id = u.id WHERE m.organization_id = ANY($1::uuid[])',
+    [orgIds],
+  )
   return counts
 }
 
@@ -159,7 +183,9 @@ describe('POST /api/ai-studio/query', () => {
     await insertCustomer(ctx, org.businessId, { name: 'Alice' })
     const other = await ownerSession(ctx)
     await insertCustomer(ctx, other.org.businessId, { name: 'Secret' })
-    const before = await rowCounts()
+    const mine = [org.businessId, other.org.businessId]
+    const before = await rowCounts(mine)
+    expect(Object.keys(before).length).toBeGreaterThan(20)
     expect(ABUSE.length).toBeGreaterThanOrEqual(40)
     for (const [label, query, outcome = 'refused'] of ABUSE) {
       const response = await run(core, { query })
@@ -167,7 +193,7 @@ describe('POST /api/ai-studio/query', () => {
       if (outcome === 'refused') expect(fieldsOf(response), label).toEqual(['query'])
       expect(response.body, label).not.toContain('Secret')
     }
-    expect(await rowCounts()).toEqual(before)
+    expect(await rowCounts(mine)).toEqual(before)
   })
 
   it('names the refused function and gives the position of a syntax error', async () => {
