@@ -207,6 +207,23 @@ describe('the generated access-token signing key', () => {
     writeFileSync(file, '{}')
     await expect(TokenSigner.load(ctx.database.db, 900, undefined, file)).rejects.toThrow(/signing key file/)
   })
+
+  it('a running server whose key is retired while its file still holds it makes a new key', async () => {
+    const owner = await ownerSession(ctx)
+    const kid = decodeProtectedHeader(owner.signedIn.accessToken).kid as string
+    await ctx.database.db
+      .updateTable('global.signing_keys')
+      .set({ retired_at: new Date(), active: false })
+      .where('kid', '=', kid)
+      .execute()
+    const fresh = await signIn(ctx, owner.org)
+    const next = decodeProtectedHeader(fresh.accessToken).kid
+    expect(next).not.toBe(kid)
+    expect(JSON.parse(readFileSync(signingKeyFile(ctx.dataDir), 'utf8')).kid).toBe(next)
+    expect((await keyRow(next as string))?.retired_at).toBeNull()
+    expect((await me(owner, fresh.accessToken)).statusCode).toBe(200)
+    expect((await me(owner, owner.signedIn.accessToken)).statusCode).toBe(200)
+  })
 })
 
 describe('the upgrade from versions that stored the private key in the database', () => {

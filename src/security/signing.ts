@@ -198,18 +198,32 @@ export class TokenSigner {
     await this.followKeyFile()
   }
 
-  /** After `cartage keys:rotate`: sign with the key now in the file once it is published and in use. */
+  /**
+   * After `cartage keys:rotate`: sign with the key now in the file once it is published and in use.
+   * Should this process's own key be retired (or unpublished) while the file still holds it (a
+   * rotation on a host sharing a copy of the file, a key retired by hand), make a new one: a
+   * retired key never signs.
+   */
   private async followKeyFile() {
-    if (!this.keyFile) return
+    const keyFile = this.keyFile
+    if (!keyFile) return
     let stored: StoredKey | undefined
     try {
-      stored = readKeyFile(this.keyFile)
+      stored = readKeyFile(keyFile)
     } catch {
       return
     }
-    if (!stored || stored.kid === this.active.kid) return
-    if (this.publicKeys.get(stored.kid)?.until !== null) return
-    this.active = { kid: stored.kid, privateKey: await importPKCS8(stored.privateKey, ALGORITHM) }
+    if (stored && stored.kid !== this.active.kid && this.publicKeys.get(stored.kid)?.until === null) {
+      this.active = { kid: stored.kid, privateKey: await importPKCS8(stored.privateKey, ALGORITHM) }
+      return
+    }
+    if (this.publicKeys.get(this.active.kid)?.until === null) return
+    if (stored && stored.kid !== this.active.kid) return
+    const fresh = writeKeyFile(keyFile, await newStoredKey(), true)
+    await publishPublicKey(this.db, await publicJwkOf(fresh.kid, fresh.privateKey), false)
+    this.active = { kid: fresh.kid, privateKey: await importPKCS8(fresh.privateKey, ALGORITHM) }
+    const key = (await importJWK(await publicJwkOf(fresh.kid, fresh.privateKey), ALGORITHM)) as CryptoKey
+    this.publicKeys.set(fresh.kid, { key, until: null })
   }
 
   /** JWKS of every key a token may still be signed with. */
