@@ -11,7 +11,7 @@ import {
   jwtVerify,
   SignJWT,
 } from 'jose'
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type SqlBool, sql } from 'kysely'
 import type { ChangeListener } from '../db/change-listener.js'
 import type { Tables } from '../db/schema.js'
 import {
@@ -163,6 +163,11 @@ export class TokenSigner {
     return this.reloading
   }
 
+  /** Keys in use, and retired keys whose tokens may not all have expired yet. */
+  private stillVerifying() {
+    return sql<SqlBool>`(retired_at IS NULL OR retired_at > now() - make_interval(secs => ${this.graceSeconds}))`
+  }
+
   /** The keys that still verify something, then the key file in case a rotation replaced it. */
   private async readKeys() {
     // Cleared before reading: a change announced during the read marks the keys stale again.
@@ -170,12 +175,7 @@ export class TokenSigner {
     const rows = await this.db
       .selectFrom('global.signing_keys')
       .select(['kid', 'public_jwk', 'retired_at'])
-      .where((eb) =>
-        eb.or([
-          eb('retired_at', 'is', null),
-          eb('retired_at', '>', sql<Date>`now() - make_interval(secs => ${this.graceSeconds})`),
-        ]),
-      )
+      .where(this.stillVerifying())
       .execute()
     const keys = new Map<string, PublicKey>()
     for (const row of rows) {
@@ -231,12 +231,7 @@ export class TokenSigner {
     const rows = await this.db
       .selectFrom('global.signing_keys')
       .select('public_jwk')
-      .where((eb) =>
-        eb.or([
-          eb('retired_at', 'is', null),
-          eb('retired_at', '>', sql<Date>`now() - make_interval(secs => ${this.graceSeconds})`),
-        ]),
-      )
+      .where(this.stillVerifying())
       .orderBy('date_created', 'desc')
       .execute()
     return { keys: rows.map((r) => r.public_jwk as JWK) }
