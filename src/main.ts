@@ -164,13 +164,18 @@ async function rotateKeys() {
     process.exitCode = 2
     return
   }
+  // Embedded, the running server holds the data directory: open() refuses, naming it.
   const database = await open(config, 'cartage-keys')
   try {
     await migrate(database)
-    const kid = await rotateSigningKey(database.db, signingKeyFile(config.dataDir))
+    const file = signingKeyFile(config.dataDir)
+    const { kid, retiredKid } = await rotateSigningKey(database.db, file)
     process.stdout.write(
-      `new signing key ${kid} in ${signingKeyFile(config.dataDir)}; restart running servers to sign with it ` +
-        '(tokens signed with earlier keys stay valid until they expire)\n',
+      `new signing key ${kid} in ${file}\n` +
+        (retiredKid
+          ? `retired key ${retiredKid}: it signs nothing more; its tokens verify until they expire\n`
+          : '') +
+        'servers using this key file sign with the new key from now on (told by the database)\n',
     )
   } finally {
     await database.close()

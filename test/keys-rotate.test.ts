@@ -2,41 +2,105 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { decodeProtectedHeader } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CLI } from './server-process.js'
+import { registrationBody, uniqueEmail } from './harness.js'
+import { CLI, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-keys-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-const run = (env: Record<string, string> = {}) => {
+const env = (extra: Record<string, string> = {}) => {
   const base: Record<string, string> = {
     ...(process.env as Record<string, string>),
     CARTAGE_DATA_DIR: dataDir,
-    ...env,
+    HOST: '127.0.0.1',
+    CORE_PORT: '0',
+    GLOBAL_PORT: '0',
+    RATE_LIMIT_PER_IP: '100000',
   }
   const url = testDatabaseUrl()
   if (url) base.DATABASE_URL = url
   else delete base.DATABASE_URL
   delete base.JWT_PRIVATE_KEY
-  return spawnSync(process.execPath, [...CLI, 'keys:rotate'], { env: { ...base, ...env }, encoding: 'utf8' })
+  return { ...base, ...extra }
 }
+const rotate = (extra: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [...CLI, 'keys:rotate'], { env: env(extra), encoding: 'utf8' })
+const file = path.join(dataDir, 'signing-key.json')
+const fileKid = () => JSON.parse(readFileSync(file, 'utf8')).kid as string
 
 describe('cartage keys:rotate', () => {
-  it('writes a new key each time (mode 0600) and says so; refuses while JWT_PRIVATE_KEY is set', () => {
-    const file = path.join(dataDir, 'signing-key.json')
-    const first = run()
+  it('writes a new key each time (mode 0600), retires the one it replaces; refuses while JWT_PRIVATE_KEY is set', () => {
+    const first = rotate()
     expect(first.status, first.stderr).toBe(0)
-    const kid = JSON.parse(readFileSync(file, 'utf8')).kid as string
+    const kid = fileKid()
     expect(first.stdout).toContain(`new signing key ${kid}`)
-    const second = run()
+    const second = rotate()
     expect(second.status, second.stderr).toBe(0)
-    const next = JSON.parse(readFileSync(file, 'utf8')).kid as string
+    const next = fileKid()
     expect(next).not.toBe(kid)
+    expect(second.stdout).toContain(`retired key ${kid}`)
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(`${first.stdout}${second.stdout}`).not.toContain('PRIVATE KEY')
-    const refused = run({ JWT_PRIVATE_KEY: 'anything' })
+    const refused = rotate({ JWT_PRIVATE_KEY: 'anything' })
     expect(refused.status).toBe(2)
     expect(refused.stderr).toContain('JWT_PRIVATE_KEY')
   })
+
+  it('a running server signs with the rotated key at once and keeps accepting tokens of the old one (PostgreSQL); embedded, it holds the directory', async () => {
+    const server = await startServerProcess(env(), 45_000)
+    try {
+      if (!testDatabaseUrl()) {
+        const refused = rotate()
+        expect(refused.status).toBe(1)
+        expect(refused.stderr).toMatch(/in use by process \d+/)
+        return
+      }
+      const email = uniqueEmail('rotate')
+      const registered = await fetch(`${server.global}/api/organizations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(registrationBody({ email })),
+      })
+      expect(registered.status).toBe(200)
+      const businessId = ((await registered.json()) as { data: { id: string } }).data.id
+      const login = async () => {
+        const response = await fetch(`${server.global}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: registrationBody().user.password }),
+        })
+        expect(response.status).toBe(200)
+        return ((await response.json()) as { data: { session: { accessToken: string } } }).data.session
+          .accessToken
+      }
+      const me = async (token: string) =>
+        (
+          await fetch(`${server.core}/api/me`, {
+            headers: { authorization: `Bearer ${token}`, 'x-business-id': businessId },
+          })
+        ).status
+      const before = await login()
+      expect(decodeProtectedHeader(before).kid).toBe(fileKid())
+
+      const rotated = rotate()
+      expect(rotated.status, rotated.stderr).toBe(0)
+      const kid = fileKid()
+      expect(decodeProtectedHeader(before).kid).not.toBe(kid)
+      // The notice reaches the server's listener shortly after the rotation commits.
+      let after = await login()
+      for (let i = 0; i < 50 && decodeProtectedHeader(after).kid !== kid; i++) {
+        await new Promise((r) => setTimeout(r, 100))
+        after = await login()
+      }
+      expect(decodeProtectedHeader(after).kid).toBe(kid)
+      expect(await me(after)).toBe(200)
+      expect(await me(before)).toBe(200)
+    } finally {
+      server.child.kill('SIGTERM')
+      await server.exited
+    }
+  }, 90_000)
 })

@@ -23,11 +23,14 @@ export async function createServices(
   logger: FastifyBaseLogger | false,
   overrides: { mailer?: Mailer } = {},
 ): Promise<Services> {
+  // One listener for the credentials channel: the authenticator's caches and the signer's keys.
+  const credentialChanges = new ChangeListener(database, CREDENTIAL_CHANNEL)
   const signer = await TokenSigner.load(
     database.db,
     config.accessTokenTtlSeconds,
     config.jwtPrivateKey,
     signingKeyFile(config.dataDir),
+    credentialChanges,
   )
   const hasher = await loadSecretHasher(database.db)
   const onBackgroundError = (error: unknown) => {
@@ -36,13 +39,7 @@ export async function createServices(
   return {
     signer,
     hasher,
-    authenticator: new Authenticator(
-      database.db,
-      signer,
-      hasher,
-      onBackgroundError,
-      new ChangeListener(database, CREDENTIAL_CHANNEL),
-    ),
+    authenticator: new Authenticator(database.db, signer, hasher, onBackgroundError, credentialChanges),
     mailer:
       overrides.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger }),

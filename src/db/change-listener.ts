@@ -19,7 +19,7 @@ const RECONNECT_DELAY_MS = 1_000
 export class ChangeListener {
   live = false
   generation = 0
-  private readonly subscribers: (() => void)[] = []
+  private readonly subscribers: ((payload?: string) => void)[] = []
   private started = false
   private closed = false
   private client: pg.Client | undefined
@@ -32,7 +32,8 @@ export class ChangeListener {
     private readonly channel: string,
   ) {}
 
-  subscribe(onChange: () => void): void {
+  /** `onChange` gets the notice's payload, or nothing when the connection dropped (anything may have changed). */
+  subscribe(onChange: (payload?: string) => void): void {
     this.subscribers.push(onChange)
   }
 
@@ -55,9 +56,9 @@ export class ChangeListener {
     await client?.end().catch(() => {})
   }
 
-  private changed() {
+  private changed(payload?: string) {
     this.generation++
-    for (const subscriber of this.subscribers) subscriber()
+    for (const subscriber of this.subscribers) subscriber(payload)
   }
 
   private lost() {
@@ -84,7 +85,7 @@ export class ChangeListener {
     client.on('error', lose)
     client.on('end', lose)
     client.on('notification', (message) => {
-      if (message.channel === this.channel) this.changed()
+      if (message.channel === this.channel) this.changed(message.payload ?? '')
     })
     client
       .connect()
@@ -108,7 +109,7 @@ export class ChangeListener {
     this.attached.add(client)
     let down = false
     client.on('notification', (message) => {
-      if (message.channel === this.channel) this.changed()
+      if (message.channel === this.channel) this.changed(message.payload ?? '')
     })
     const primary = this.database.kind === 'embedded'
     client.once('end', () => {

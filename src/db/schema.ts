@@ -38,6 +38,8 @@ export interface MembershipsTable {
   /** What the inviter wrote; shown instead of the account's names until the invitation is accepted. */
   invited_first_name: string | null
   invited_last_name: string | null
+  /** The address as the inviter wrote it; shown until the invitation is accepted. */
+  invited_email: string | null
   /** Active | Invited */
   status: Generated<string>
   date_created: CreatedAt
@@ -104,10 +106,12 @@ export interface InstanceSecretsTable {
 export interface SigningKeysTable {
   kid: string
   algorithm: string
+  /** Public halves only: a private key never reaches the database. */
   public_jwk: ColumnType<Record<string, unknown>, string, string>
-  private_pkcs8: string
   active: Generated<boolean>
   date_created: CreatedAt
+  /** Replaced (rotation) or exposed (stored by an earlier version): verifies old tokens until they expire. */
+  retired_at: Date | null
 }
 
 export interface RolesTable {

@@ -24,6 +24,7 @@ describe('JWT_PRIVATE_KEY', () => {
       .selectAll()
       .where('kid', '=', kid ?? '')
       .executeTakeFirstOrThrow()
-    expect(row.private_pkcs8).toBe('')
+    expect(row.retired_at).toBeNull()
+    expect(Object.keys(row.public_jwk).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x'])
   })
 })

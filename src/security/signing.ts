@@ -1,13 +1,9 @@
 import { createPublicKey, randomUUID } from 'node:crypto'
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import path from 'node:path'
 import {
   type CryptoKey,
   calculateJwkThumbprint,
   errors,
   exportJWK,
-  exportPKCS8,
-  generateKeyPair,
   importJWK,
   importPKCS8,
   type JWK,
@@ -15,10 +11,22 @@ import {
   jwtVerify,
   SignJWT,
 } from 'jose'
-import type { Kysely } from 'kysely'
+import { type Kysely, type SqlBool, sql } from 'kysely'
+import type { ChangeListener } from '../db/change-listener.js'
 import type { Tables } from '../db/schema.js'
+import {
+  ALGORITHM,
+  newStoredKey,
+  publicJwkOf,
+  publishPublicKey,
+  readKeyFile,
+  retirementOf,
+  type StoredKey,
+  writeKeyFile,
+} from './signing-key-store.js'
 
-const ALGORITHM = 'EdDSA'
+export { rotateSigningKey, signingKeyFile } from './signing-key-store.js'
+
 export const ISSUER = 'cartage-global'
 export const ACCESS_AUDIENCE = 'cartage-core'
 const SELECTION_AUDIENCE = 'cartage-global:select-organization'
@@ -51,47 +59,87 @@ export class TokenError extends Error {
 interface KeyPair {
   kid: string
   privateKey: CryptoKey
-  publicJwk: JWK
+}
+
+interface PublicKey {
+  key: CryptoKey
+  /** A retired key verifies nothing after this (epoch ms); null while the key is in use. */
+  until: number | null
 }
 
 /** Verified tokens are remembered until they expire so a hot client costs one map lookup, not a signature check. */
 const VERIFIED_CACHE_LIMIT = 20_000
+/** The longest life of a selection token (sessions.service.ts gives 5 minutes). */
+const SELECTION_TTL_LIMIT_SECONDS = 10 * 60
+/** Clocks of processes and database apart, and a rotation reaching every process. */
+const RETIREMENT_SLACK_SECONDS = 60
+/** Without a live change listener, keys are re-read this often. */
+const KEY_RECHECK_MS = 30_000
+/** An unknown kid re-reads the keys at most this often, so garbage tokens cannot turn into database load. */
+const UNKNOWN_KID_RELOAD_MS = 5_000
 
 export class TokenSigner {
-  private readonly publicKeys = new Map<string, CryptoKey>()
-  private readonly verified = new Map<string, AccessClaims>()
-  private lastKeyReload = 0
+  private publicKeys = new Map<string, PublicKey>()
+  private readonly verified = new Map<string, { claims: AccessClaims; until: number }>()
+  private keysReadAt = 0
+  private keysStale = false
+  private lastUnknownKidReload = 0
+  private reloading: Promise<void> | undefined
+  /** A retired key verifies the tokens it signed before, which all expire within this. */
+  private readonly graceSeconds: number
 
   private constructor(
     private readonly db: Kysely<Tables>,
-    private readonly active: KeyPair,
+    private active: KeyPair,
     private readonly accessTtlSeconds: number,
-  ) {}
+    /** The generated key's file, re-read when the keys change (absent with JWT_PRIVATE_KEY). */
+    private readonly keyFile: string | undefined,
+    private readonly changes: ChangeListener | undefined,
+  ) {
+    this.graceSeconds = Math.max(accessTtlSeconds, SELECTION_TTL_LIMIT_SECONDS) + RETIREMENT_SLACK_SECONDS
+    changes?.subscribe((payload) => {
+      // A dropped listener (no payload) may have missed a rotation.
+      if (payload === undefined || payload === SIGNING_KEYS_PAYLOAD) this.keysStale = true
+    })
+  }
 
   /**
    * The signing key: JWT_PRIVATE_KEY when configured, otherwise the key in `keyFile` (generated on
    * first start, mode 0600). The database holds public keys only, so a copy of it cannot sign a
-   * token; a private key an older version kept there is moved to `keyFile` and erased first.
+   * token. A key file holding a retired key is replaced: a retired key never signs again.
+   * `changes` (the credentials channel) tells of rotations, so a running process follows them.
    */
   static async load(
     db: Kysely<Tables>,
     accessTtlSeconds: number,
     configuredPkcs8: string | undefined,
     keyFile: string,
+    changes?: ChangeListener,
   ): Promise<TokenSigner> {
-    await moveStoredPrivateKeys(db, keyFile)
-    if (configuredPkcs8) return TokenSigner.fromConfiguredKey(db, accessTtlSeconds, configuredPkcs8)
-    const stored = readKeyFile(keyFile) ?? (await createKeyFile(keyFile, false))
-    const privateKey = await importPKCS8(stored.privateKey, ALGORITHM)
-    const jwk: JWK = {
-      ...(await exportJWK(createPublicKey(stored.privateKey))),
-      kid: stored.kid,
-      alg: ALGORITHM,
-      use: 'sig',
+    let active: KeyPair
+    let jwk: JWK
+    if (configuredPkcs8) {
+      const { kty, crv, x } = await exportJWK(createPublicKey(configuredPkcs8))
+      const kid = await calculateJwkThumbprint({ kty, crv, x } as JWK)
+      jwk = await publicJwkOf(kid, configuredPkcs8)
+      active = { kid, privateKey: await importPKCS8(configuredPkcs8, ALGORITHM) }
+    } else {
+      let stored = readKeyFile(keyFile)
+      if (stored && (await retirementOf(db, stored.kid)) instanceof Date)
+        stored = writeKeyFile(keyFile, await newStoredKey(), true)
+      stored ??= writeKeyFile(keyFile, await newStoredKey(), false)
+      jwk = await publicJwkOf(stored.kid, stored.privateKey)
+      active = { kid: stored.kid, privateKey: await importPKCS8(stored.privateKey, ALGORITHM) }
     }
     await publishPublicKey(db, jwk, false)
-    const signer = new TokenSigner(db, { kid: stored.kid, privateKey, publicJwk: jwk }, accessTtlSeconds)
-    await signer.loadPublicKeys()
+    const signer = new TokenSigner(
+      db,
+      active,
+      accessTtlSeconds,
+      configuredPkcs8 ? undefined : keyFile,
+      changes,
+    )
+    await signer.reload()
     return signer
   }
 
@@ -100,36 +148,82 @@ export class TokenSigner {
     return this.active.kid
   }
 
-  /**
-   * A key from configuration (JWT_PRIVATE_KEY, PKCS#8 PEM, Ed25519). Only its public half is
-   * written to the database, so every process can verify and publish it; the private half stays
-   * in the environment.
-   */
-  private static async fromConfiguredKey(
-    db: Kysely<Tables>,
-    accessTtlSeconds: number,
-    pem: string,
-  ): Promise<TokenSigner> {
-    const privateKey = await importPKCS8(pem, ALGORITHM)
-    const publicJwk = await exportJWK(createPublicKey(pem))
-    const kid = await calculateJwkThumbprint(publicJwk)
-    const jwk: JWK = { ...publicJwk, kid, alg: ALGORITHM, use: 'sig' }
-    await publishPublicKey(db, jwk, false)
-    const signer = new TokenSigner(db, { kid, privateKey, publicJwk: jwk }, accessTtlSeconds)
-    await signer.loadPublicKeys()
-    return signer
+  /** Re-reads the keys when a change was announced or, with no live listener, every 30 s. */
+  private async ensureFresh() {
+    const changes = this.changes
+    changes?.start()
+    const fresh = !this.keysStale && (changes?.live || Date.now() - this.keysReadAt < KEY_RECHECK_MS)
+    if (!fresh) await this.reload()
   }
 
-  private async loadPublicKeys() {
-    const rows = await this.db.selectFrom('global.signing_keys').select(['kid', 'public_jwk']).execute()
+  private reload(): Promise<void> {
+    this.reloading ??= this.readKeys().finally(() => {
+      this.reloading = undefined
+    })
+    return this.reloading
+  }
+
+  /** Keys in use, and retired keys whose tokens may not all have expired yet. */
+  private stillVerifying() {
+    return sql<SqlBool>`(retired_at IS NULL OR retired_at > now() - make_interval(secs => ${this.graceSeconds}))`
+  }
+
+  /** The keys that still verify something, then the key file in case a rotation replaced it. */
+  private async readKeys() {
+    // Cleared before reading: a change announced during the read marks the keys stale again.
+    this.keysStale = false
+    const rows = await this.db
+      .selectFrom('global.signing_keys')
+      .select(['kid', 'public_jwk', 'retired_at'])
+      .where(this.stillVerifying())
+      .execute()
+    const keys = new Map<string, PublicKey>()
     for (const row of rows) {
-      if (this.publicKeys.has(row.kid)) continue
+      const until = row.retired_at ? row.retired_at.getTime() + this.graceSeconds * 1000 : null
+      const known = this.publicKeys.get(row.kid)
+      if (known) {
+        keys.set(row.kid, { key: known.key, until })
+        continue
+      }
       try {
-        this.publicKeys.set(row.kid, (await importJWK(row.public_jwk as JWK, ALGORITHM)) as CryptoKey)
+        keys.set(row.kid, { key: (await importJWK(row.public_jwk as JWK, ALGORITHM)) as CryptoKey, until })
       } catch {
         // A row that is not an Ed25519 public key verifies nothing; it must not stop the others.
       }
     }
+    this.publicKeys = keys
+    this.keysReadAt = Date.now()
+    // What was verified with a key retired since must be checked again.
+    this.verified.clear()
+    await this.followKeyFile()
+  }
+
+  /**
+   * After `cartage keys:rotate`: sign with the key now in the file once it is published and in use.
+   * Should this process's own key be retired (or unpublished) while the file still holds it (a
+   * rotation on a host sharing a copy of the file, a key retired by hand), make a new one: a
+   * retired key never signs.
+   */
+  private async followKeyFile() {
+    const keyFile = this.keyFile
+    if (!keyFile) return
+    let stored: StoredKey | undefined
+    try {
+      stored = readKeyFile(keyFile)
+    } catch {
+      return
+    }
+    if (stored && stored.kid !== this.active.kid && this.publicKeys.get(stored.kid)?.until === null) {
+      this.active = { kid: stored.kid, privateKey: await importPKCS8(stored.privateKey, ALGORITHM) }
+      return
+    }
+    if (this.publicKeys.get(this.active.kid)?.until === null) return
+    if (stored && stored.kid !== this.active.kid) return
+    const fresh = writeKeyFile(keyFile, await newStoredKey(), true)
+    await publishPublicKey(this.db, await publicJwkOf(fresh.kid, fresh.privateKey), false)
+    this.active = { kid: fresh.kid, privateKey: await importPKCS8(fresh.privateKey, ALGORITHM) }
+    const key = (await importJWK(await publicJwkOf(fresh.kid, fresh.privateKey), ALGORITHM)) as CryptoKey
+    this.publicKeys.set(fresh.kid, { key, until: null })
   }
 
   /** JWKS of every key a token may still be signed with. */
@@ -137,12 +231,14 @@ export class TokenSigner {
     const rows = await this.db
       .selectFrom('global.signing_keys')
       .select('public_jwk')
+      .where(this.stillVerifying())
       .orderBy('date_created', 'desc')
       .execute()
     return { keys: rows.map((r) => r.public_jwk as JWK) }
   }
 
   async signAccess(claims: Omit<AccessClaims, 'expiresAt'>): Promise<{ token: string; expiresAt: Date }> {
+    await this.ensureFresh()
     const expiresAt = new Date((Math.floor(Date.now() / 1000) + this.accessTtlSeconds) * 1000)
     const payload: JWTPayload = { sid: claims.sessionId, org: claims.organizationId }
     if (claims.businessId) payload.bid = claims.businessId
@@ -159,7 +255,9 @@ export class TokenSigner {
   }
 
   async signSelection(userId: string, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
-    const expiresAt = new Date((Math.floor(Date.now() / 1000) + ttlSeconds) * 1000)
+    await this.ensureFresh()
+    const seconds = Math.min(ttlSeconds, SELECTION_TTL_LIMIT_SECONDS)
+    const expiresAt = new Date((Math.floor(Date.now() / 1000) + seconds) * 1000)
     const token = await new SignJWT({})
       .setProtectedHeader({ alg: ALGORITHM, kid: this.active.kid, typ: SELECTION_TYPE })
       .setIssuer(ISSUER)
@@ -173,13 +271,15 @@ export class TokenSigner {
   }
 
   async verifyAccess(token: string): Promise<AccessClaims> {
+    await this.ensureFresh()
     const cached = this.verified.get(token)
     if (cached) {
-      if (cached.expiresAt.getTime() > Date.now()) return cached
+      if (cached.until > Date.now()) return cached.claims
       this.verified.delete(token)
-      throw new TokenError('expired')
+      if (cached.claims.expiresAt.getTime() <= Date.now()) throw new TokenError('expired')
+      throw new TokenError('invalid')
     }
-    const payload = await this.verify(token, ACCESS_AUDIENCE, ACCESS_TYPE)
+    const { payload, keyUntil } = await this.verify(token, ACCESS_AUDIENCE, ACCESS_TYPE)
     const { sid, org, bid } = payload
     if (
       typeof sid !== 'string' ||
@@ -200,12 +300,13 @@ export class TokenSigner {
       const oldest = this.verified.keys().next().value
       if (oldest !== undefined) this.verified.delete(oldest)
     }
-    this.verified.set(token, claims)
+    this.verified.set(token, { claims, until: Math.min(claims.expiresAt.getTime(), keyUntil ?? Infinity) })
     return claims
   }
 
   async verifySelection(token: string): Promise<SelectionClaims> {
-    const payload = await this.verify(token, SELECTION_AUDIENCE, SELECTION_TYPE)
+    await this.ensureFresh()
+    const { payload } = await this.verify(token, SELECTION_AUDIENCE, SELECTION_TYPE)
     if (typeof payload.jti !== 'string') throw new TokenError('invalid')
     return {
       userId: payload.sub as string,
@@ -214,28 +315,36 @@ export class TokenSigner {
     }
   }
 
-  private async verify(token: string, audience: string, typ: string): Promise<JWTPayload> {
+  private async verify(
+    token: string,
+    audience: string,
+    typ: string,
+  ): Promise<{ payload: JWTPayload; keyUntil: number | null }> {
+    let keyUntil: number | null = null
     try {
       const { payload } = await jwtVerify(
         token,
         async (header) => {
           const kid = header.kid ?? ''
-          // An unknown kid may be a key another process just made; reload, but rarely, so
-          // garbage tokens cannot turn into database load.
-          if (!this.publicKeys.has(kid) && Date.now() - this.lastKeyReload > 5_000) {
-            this.lastKeyReload = Date.now()
-            await this.loadPublicKeys()
+          // An unknown kid may be a key another process just made (and its notice is on the way).
+          if (!this.publicKeys.has(kid) && Date.now() - this.lastUnknownKidReload > UNKNOWN_KID_RELOAD_MS) {
+            this.lastUnknownKidReload = Date.now()
+            await this.reload()
           }
-          const key = this.publicKeys.get(kid)
-          if (!key) throw new TokenError('invalid')
-          return key
+          const known = this.publicKeys.get(kid)
+          if (!known || (known.until !== null && known.until <= Date.now())) throw new TokenError('invalid')
+          keyUntil = known.until
+          return known.key
         },
         // Only our algorithm, issuer, audience and token type: `alg: none`, HS256 confusion and
         // other token kinds all fail here.
         { algorithms: [ALGORITHM], issuer: ISSUER, audience, typ, requiredClaims: ['sub', 'exp', 'iat'] },
       )
       if (typeof payload.sub !== 'string') throw new TokenError('invalid')
-      return payload
+      // A retired key verifies only what it signed before its retirement, which expires within
+      // the grace: a token it claims to have signed for longer was forged with a copy of it.
+      if (keyUntil !== null && (payload.exp as number) * 1000 > keyUntil) throw new TokenError('invalid')
+      return { payload, keyUntil }
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new TokenError('expired')
       throw new TokenError('invalid')
@@ -243,99 +352,5 @@ export class TokenSigner {
   }
 }
 
-interface StoredKey {
-  kid: string
-  /** PKCS#8 PEM. */
-  privateKey: string
-}
-
-function readKeyFile(keyFile: string): StoredKey | undefined {
-  if (!existsSync(keyFile)) return undefined
-  const stored = JSON.parse(readFileSync(keyFile, 'utf8')) as Partial<StoredKey>
-  if (typeof stored.kid !== 'string' || typeof stored.privateKey !== 'string')
-    throw new Error(`${keyFile} is not a Cartage signing key file`)
-  return { kid: stored.kid, privateKey: stored.privateKey }
-}
-
-/**
- * Writes a key file atomically with mode 0600: to a temporary file, then linked into place (never
- * replacing one another process wrote first) or, when `replace`, renamed over the old one.
- */
-function writeKeyFile(keyFile: string, key: StoredKey, replace: boolean): StoredKey {
-  mkdirSync(path.dirname(keyFile), { recursive: true })
-  const temporary = `${keyFile}.${process.pid}.${randomUUID()}.tmp`
-  writeFileSync(temporary, `${JSON.stringify(key)}\n`, { mode: 0o600, flag: 'wx' })
-  try {
-    if (replace) renameSync(temporary, keyFile)
-    else linkSync(temporary, keyFile)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    return readKeyFile(keyFile) as StoredKey
-  } finally {
-    rmSync(temporary, { force: true })
-  }
-  return key
-}
-
-async function createKeyFile(keyFile: string, replace: boolean): Promise<StoredKey> {
-  const { privateKey } = await generateKeyPair(ALGORITHM, { crv: 'Ed25519', extractable: true })
-  return writeKeyFile(keyFile, { kid: randomUUID(), privateKey: await exportPKCS8(privateKey) }, replace)
-}
-
-async function publishPublicKey(db: Kysely<Tables>, jwk: JWK, active: boolean) {
-  await db
-    .insertInto('global.signing_keys')
-    .values({
-      kid: jwk.kid as string,
-      algorithm: ALGORITHM,
-      public_jwk: JSON.stringify(jwk),
-      private_pkcs8: '',
-      active,
-    })
-    .onConflict((oc) => oc.column('kid').doNothing())
-    .execute()
-}
-
-/** Earlier versions kept the generated private key in the database: move the newest to `keyFile`, erase all. */
-async function moveStoredPrivateKeys(db: Kysely<Tables>, keyFile: string) {
-  const rows = await db
-    .selectFrom('global.signing_keys')
-    .select(['kid', 'private_pkcs8'])
-    .where('private_pkcs8', '<>', '')
-    .orderBy('active', 'desc')
-    .orderBy('date_created', 'desc')
-    .execute()
-  const newest = rows[0]
-  if (!newest) return
-  if (!existsSync(keyFile))
-    writeKeyFile(keyFile, { kid: newest.kid, privateKey: newest.private_pkcs8 }, false)
-  await db
-    .updateTable('global.signing_keys')
-    .set({ private_pkcs8: '' })
-    .where('private_pkcs8', '<>', '')
-    .execute()
-}
-
-/**
- * `cartage keys:rotate`: a new key in `keyFile` (the old one's public half stays in the database,
- * so its tokens verify until they expire). Servers sign with the new key once restarted; until
- * then they verify its tokens by reading its public half on first sight of its kid.
- */
-export async function rotateSigningKey(db: Kysely<Tables>, keyFile: string): Promise<string> {
-  await moveStoredPrivateKeys(db, keyFile)
-  const stored = await createKeyFile(keyFile, true)
-  const jwk: JWK = {
-    ...(await exportJWK(createPublicKey(stored.privateKey))),
-    kid: stored.kid,
-    alg: ALGORITHM,
-    use: 'sig',
-  }
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('global.signing_keys').set({ active: false }).where('active', '=', true).execute()
-    await publishPublicKey(trx, jwk, true)
-  })
-  return stored.kid
-}
-
-/** Where the generated signing key lives. */
-export const signingKeyFile = (dataDir: string) => path.join(dataDir, 'signing-key.json')
+/** The payload of `cartage_credentials` notices about signing keys (migration 20261124150000). */
+export const SIGNING_KEYS_PAYLOAD = 'signing_keys'

@@ -36,7 +36,8 @@ export interface Invitation {
   role: string
   customRoleId: string | null
   invitedByUserId: string
-  /** The names the inviter wrote (empty when none). */
+  /** The address and names as the inviter wrote them (names empty when none). */
+  email: string
   firstName: string
   lastName: string
 }
@@ -51,6 +52,7 @@ export async function insertInvitedMembership(db: Db, id: string, invitation: In
       role: invitation.role,
       custom_role_id: invitation.customRoleId,
       invited_by_user_id: invitation.invitedByUserId,
+      invited_email: invitation.email,
       invited_first_name: invitation.firstName,
       invited_last_name: invitation.lastName,
       status: 'Invited',
@@ -66,6 +68,7 @@ export async function updateInvitedMembership(db: Db, membershipId: string, invi
       role: invitation.role,
       custom_role_id: invitation.customRoleId,
       invited_by_user_id: invitation.invitedByUserId,
+      invited_email: invitation.email,
       invited_first_name: invitation.firstName,
       invited_last_name: invitation.lastName,
       date_modified: sql<Date>`now()`,

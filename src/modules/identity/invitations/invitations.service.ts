@@ -59,6 +59,7 @@ export async function inviteTeamMember(
         role: body.role,
         customRoleId,
         invitedByUserId: auth.userId,
+        email,
         firstName,
         lastName,
       }
@@ -89,7 +90,8 @@ export async function inviteTeamMember(
   return {
     // The membership's id until accepted (as the team list shows it): the account's id is not ours to know.
     userId: invited.membershipId,
-    email: invited.user.email,
+    // As written: the spelling an existing account holds would tell that it exists.
+    email,
     firstName,
     lastName,
     role: body.role,

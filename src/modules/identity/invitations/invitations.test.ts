@@ -121,7 +121,7 @@ describe('invitation end to end', () => {
     expect(response.statusCode).toBe(200)
     // Only what the inviter sent: the account's own names ("Ada Lovelace") stay private until it accepts.
     expect(response.json().data).toMatchObject({
-      email: other.email,
+      email: other.email.toUpperCase(),
       firstName: 'Ignored',
       lastName: '',
       role: 'Member',
@@ -129,7 +129,7 @@ describe('invitation end to end', () => {
     })
     const memberOf = async () =>
       ((await owner.core({ url: '/api/team/members?PageSize=50' })).json().data as { email: string }[]).find(
-        (m) => m.email === other.email,
+        (m) => m.email.toLowerCase() === other.email,
       )
     expect(response.json().data.userId).not.toBe(other.userId)
     expect(await memberOf()).toMatchObject({
@@ -175,6 +175,64 @@ describe('invitation end to end', () => {
         await organizationIdOf(ctx, other.businessId),
       ].sort(),
     )
+  })
+
+  it("shows an existing account exactly as it shows a new address until it accepts: what was sent, nothing of the account's", async () => {
+    const owner = await ownerSession(ctx)
+    const other = await registerOrganization(ctx)
+    const fresh = uniqueEmail('fresh')
+    const spell = (email: string) => email.replace(/^./, (c) => c.toUpperCase())
+    const members = async () =>
+      (await owner.core({ url: '/api/team/members?PageSize=50' })).json().data as Record<string, unknown>[]
+    const sent = { firstName: 'Grace', lastName: 'Hopper', role: 'Member' }
+    const shown = []
+    for (const email of [spell(other.email), spell(fresh)]) {
+      const response = await invite(owner.core, { ...sent, email })
+      expect(response.statusCode).toBe(200)
+      const data = response.json().data
+      expect(data).toEqual({
+        userId: expect.any(String),
+        email,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        role: 'Member',
+        customRoleId: null,
+        status: 'Invited',
+      })
+      const listed = (await members()).find((m) => m.userId === data.userId)
+      expect(listed).toMatchObject({
+        email,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        displayName: 'Grace Hopper',
+        status: 'Invited',
+        emailVerified: false,
+      })
+      shown.push({ response: response.body, listed: JSON.stringify(listed) })
+    }
+    // Nothing of the existing account: not its id, not its names, not its spelling of the address.
+    const [existing] = shown
+    for (const text of [existing?.response, existing?.listed]) {
+      expect(text).not.toContain(other.userId)
+      expect(text).not.toMatch(/Ada|Lovelace/)
+      expect(text).not.toContain(`"${other.email}"`)
+    }
+    // Found by the address the organisation sent, whatever the letter case.
+    const found = await owner.core({ url: `/api/team/members?$search=${encodeURIComponent(other.email)}` })
+    expect((found.json().data as { email: string }[]).map((m) => m.email)).toEqual([spell(other.email)])
+
+    // Once accepted, the member is the account: its id, names and address.
+    const { businessId, token } = invitationLink(other.email)
+    expect(
+      (await complete(businessId, { email: other.email, password: other.password }, token)).statusCode,
+    ).toBe(200)
+    expect((await members()).find((m) => m.userId === other.userId)).toMatchObject({
+      email: other.email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      status: 'Active',
+      emailVerified: true,
+    })
   })
 
   it('accepts the token in the body as well', async () => {

@@ -8,8 +8,8 @@ type Db = Kysely<Tables> | Transaction<Tables>
 
 /**
  * The members of the organisation with the person as the organisation may see them (`u`): until
- * an invitation is accepted, the names the inviter wrote and no verified email, never what an
- * existing account holds. Lists, filters, search and order all read these columns.
+ * an invitation is accepted, the address and names the inviter wrote and no verified email, never
+ * what an existing account holds. Lists, filters, search and order all read these columns.
  */
 function members(db: Db, organizationId: string) {
   const people = db
@@ -18,7 +18,9 @@ function members(db: Db, organizationId: string) {
     .where('pm.organization_id', '=', organizationId)
     .select([
       'pm.id as membership_id',
-      'pu.email',
+      sql<string>`case when pm.status = 'Invited' then coalesce(pm.invited_email, pu.email) else pu.email end`.as(
+        'email',
+      ),
       sql<string>`case when pm.status = 'Invited' then coalesce(pm.invited_first_name, '') else pu.first_name end`.as(
         'first_name',
       ),
