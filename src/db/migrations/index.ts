@@ -13,6 +13,7 @@ import * as enablePgTrgm from './global/20261124106000-enable-pg-trgm.js'
 import * as addInvitedNames from './global/20261124107000-add-invited-names.js'
 import * as retireStoredSigningKeys from './global/20261124150000-retire-stored-signing-keys.js'
 import * as addInvitedEmail from './global/20261124150100-add-invited-email.js'
+import * as hideCatalogueFromPublic from './global/20261125090000-hide-catalogue-from-public.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
 import * as createCustomerAndOrderTables from './tenant/20261122100000-create-customer-and-order-tables.js'
 import * as addCustomerPrimaryContactIndex from './tenant/20261122120000-add-customer-primary-contact-index.js'
@@ -41,6 +42,7 @@ export const globalMigrations: readonly Migration[] = [
   { name: '20261124107000-add-invited-names', sql: addInvitedNames.sql },
   { name: '20261124150000-retire-stored-signing-keys', sql: retireStoredSigningKeys.sql },
   { name: '20261124150100-add-invited-email', sql: addInvitedEmail.sql },
+  { name: '20261125090000-hide-catalogue-from-public', sql: hideCatalogueFromPublic.sql },
 ]
 
 /** Run inside each organisation schema (search_path set to it), on creation and at start-up. */

@@ -88,7 +88,6 @@ const ALLOWED_FUNCTIONS = new Set(
 const REFUSED_NODES: Record<string, string> = {
   IntoClause: 'SELECT INTO is not allowed',
   LockingClause: 'locking clauses (FOR UPDATE/SHARE) are not allowed',
-  RangeFunction: 'functions in FROM (such as generate_series) are not allowed',
   RangeTableFunc: 'XMLTABLE is not allowed',
   RangeTableSample: 'TABLESAMPLE is not allowed',
   XmlExpr: 'XML functions are not allowed',
@@ -104,6 +103,50 @@ export class GateError extends Error {
 }
 
 type Node = Record<string, unknown>
+
+/** The most rows one generate_series may produce: it is the console's only row source besides the tables. */
+export const MAX_SERIES_ROWS = 100_000
+
+/** A whole-number literal (the parser folds a leading minus into the constant), else null. */
+function integerLiteral(node: unknown): number | null {
+  const constant = (node as { A_Const?: { ival?: { ival?: number } } } | undefined)?.A_Const
+  if (!constant?.ival) return null
+  return constant.ival.ival ?? 0
+}
+
+/**
+ * Functions in FROM: only `generate_series(start, stop[, step])` with whole-number literals and at
+ * most MAX_SERIES_ROWS values, so its size is known before anything runs (the embedded database
+ * cannot cancel a running query). Returns the FuncCall nodes it approved.
+ */
+function approveRangeFunction(node: Node): Node[] {
+  if (node.is_rowsfrom) throw new GateError('ROWS FROM is not allowed')
+  const calls = (Array.isArray(node.functions) ? node.functions : []).map(
+    (entry) => (entry as { List?: { items?: unknown[] } }).List?.items?.[0] as Node | undefined,
+  )
+  return calls.map((call) => {
+    const funcCall = call?.FuncCall as Node | undefined
+    const name = strings(funcCall?.funcname)
+    if (!funcCall || name.length !== 1 || name[0] !== 'generate_series')
+      throw new GateError(
+        `functions in FROM are not allowed${name.length ? ` (${name.join('.')})` : ''}, except generate_series`,
+      )
+    const args = (Array.isArray(funcCall.args) ? funcCall.args : []).map(integerLiteral)
+    const [start, stop, step = 1] = args
+    if (
+      (args.length !== 2 && args.length !== 3) ||
+      start == null ||
+      stop == null ||
+      step == null ||
+      step === 0
+    )
+      throw new GateError('generate_series takes whole-number literals: (start, stop[, step <> 0])')
+    const rows = Math.max(0, Math.floor((stop - start) / step) + 1)
+    if (rows > MAX_SERIES_ROWS)
+      throw new GateError(`generate_series would make ${rows} rows (at most ${MAX_SERIES_ROWS})`)
+    return funcCall
+  })
+}
 
 const strings = (list: unknown): string[] =>
   Array.isArray(list) ? list.map((item) => (item as { String?: { sval?: string } }).String?.sval ?? '') : []
@@ -131,8 +174,11 @@ export async function checkQuery(query: string, parameterCount: number): Promise
   if (!('SelectStmt' in statement))
     throw new GateError(`only SELECT is allowed (got ${Object.keys(statement)[0]})`)
   const cteNames = new Set<string>()
+  const approvedCalls = new Set<Node>()
   walk(statement, (kind, node) => {
     if (kind in REFUSED_NODES) throw new GateError(REFUSED_NODES[kind] as string)
+    // Visited before its FuncCall: a bounded generate_series in FROM passes the function check below.
+    if (kind === 'RangeFunction') for (const call of approveRangeFunction(node)) approvedCalls.add(call)
     if (kind === 'SelectStmt' && (node.withClause as Node | undefined)?.recursive)
       throw new GateError('recursive CTEs are not allowed')
     if (kind === 'CommonTableExpr') {
@@ -143,13 +189,19 @@ export async function checkQuery(query: string, parameterCount: number): Promise
     if (kind === 'SelectStmt' && node.intoClause) throw new GateError('SELECT INTO is not allowed')
     if (kind === 'SelectStmt' && Array.isArray(node.lockingClause) && node.lockingClause.length > 0)
       throw new GateError('locking clauses (FOR UPDATE/SHARE) are not allowed')
-    if (kind === 'FuncCall') {
+    if (kind === 'FuncCall' && !approvedCalls.has(node)) {
       const name = strings(node.funcname)
       const plain =
         name.length === 1 ? name[0] : name.length === 2 && name[0] === 'pg_catalog' ? name[1] : null
       if (!plain || !ALLOWED_FUNCTIONS.has(plain))
         throw new GateError(`function ${name.join('.')} is not allowed`)
     }
+    // session_user and current_catalog would name the application's database login and database.
+    if (
+      kind === 'SQLValueFunction' &&
+      ['SVFOP_SESSION_USER', 'SVFOP_CURRENT_CATALOG'].includes(String(node.op))
+    )
+      throw new GateError(`${String(node.op).slice(6).toLowerCase()} is not allowed`)
     if (kind === 'TypeCast') {
       const type = strings((node.typeName as Node | undefined)?.names).at(-1) ?? ''
       if (type.startsWith('reg') || type === 'oid') throw new GateError(`cast to ${type} is not allowed`)

@@ -4,7 +4,7 @@ import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
-import { EXPOSED } from './sql-console.gate.js'
+import { EXPOSED, MAX_SERIES_ROWS } from './sql-console.gate.js'
 import {
   DEFAULT_MAX_ROWS,
   ExecuteSqlRequest,
@@ -18,12 +18,14 @@ import { describeSchema, executeQuery, MAX_PLAN_COST } from './sql-console.servi
 const VIEW = { access: { permission: ['Insights', 'View'] } } as const
 
 const LIMITS =
-  `Read-only: exactly one SELECT (WITH allowed, not recursive; no SELECT INTO, no FOR UPDATE/SHARE, no functions in ` +
-  `FROM such as generate_series), checked with the PostgreSQL parser; a syntax error is a 400 with its position. ` +
+  `Read-only: exactly one SELECT (WITH allowed, not recursive; no SELECT INTO, no FOR UPDATE/SHARE; the only ` +
+  `function in FROM is generate_series(start, stop[, step]) with whole-number literals and at most ` +
+  `${MAX_SERIES_ROWS} values), checked with the PostgreSQL parser; a syntax error is a 400 with its position. ` +
   `Only allow-listed functions (aggregates, window, maths, string, date/time, JSON, conditional) and only the ` +
   `exposed tables (${Object.keys(EXPOSED).join(', ')}, see GET /api/ai-studio/schema) may be named, unqualified; ` +
   `anything else is a 400 naming it. The tables show the caller's business rows only, without deleted or archived ` +
-  `ones. Runs in a READ ONLY transaction with search_path fixed to the organisation's schema, statement_timeout 5 s ` +
+  `ones. On PostgreSQL the query runs as the organisation's own database role, which may read only its ` +
+  `organisation's console views. Runs in a READ ONLY transaction with search_path fixed, statement_timeout 5 s ` +
   `and bounded work_mem, rolled back afterwards. A plan costing more than ${MAX_PLAN_COST} (EXPLAIN estimate) is ` +
   `refused before it runs. Rows are capped by maxRows (default ${DEFAULT_MAX_ROWS}, at most ${MAX_ROWS}) and by ` +
   `about ${MAX_RESULT_BYTES} bytes; truncated tells when rows were cut. Parameters bind to $1..$n. On the embedded ` +
@@ -68,6 +70,6 @@ export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
         },
       },
     },
-    async () => single('core', describeSchema()),
+    async (request) => single('core', await describeSchema(database, businessAuthOf(request))),
   )
 }

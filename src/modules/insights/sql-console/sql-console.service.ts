@@ -2,6 +2,7 @@ import type pg from 'pg'
 import type { Database } from '../../../db/database.js'
 import { invalidField } from '../../../http/errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { type ConsoleSurface, ensureConsoleSurface } from './console-role.js'
 import { checkQuery, EXPOSED, GateError } from './sql-console.gate.js'
 import {
   DEFAULT_MAX_ROWS,
@@ -19,16 +20,19 @@ const UUID = /^[0-9a-f-]{36}$/i
 
 /**
  * The exposed tables become CTEs in front of the user's query: the plain names resolve to the
- * caller's business rows with the documented columns only, whatever the search_path.
+ * caller's business rows with the documented columns only, whatever the search_path. On
+ * PostgreSQL they read the organisation's console views (all its role may read); on the embedded
+ * database, which has no roles to switch to, the tables themselves with the views' filters.
  */
-function wrap(auth: BusinessAuth, query: string, limit: number): string {
+function wrap(auth: BusinessAuth, surface: ConsoleSurface | null, query: string, limit: number): string {
   if (!SCHEMA_NAME.test(auth.schemaName) || !UUID.test(auth.businessId))
     throw new Error('unexpected tenant identifiers')
-  const ctes = Object.entries(EXPOSED).map(
-    ([name, table]) =>
-      `"${name}" AS (SELECT ${table.columns.map((c) => `"${c}"`).join(', ')} FROM "${auth.schemaName}"."${table.source}" ` +
-      `WHERE business_id = '${auth.businessId}' AND ${table.filter})`,
-  )
+  const ctes = Object.entries(EXPOSED).map(([name, table]) => {
+    const source = surface
+      ? `"${surface.schema}"."${name}" WHERE business_id = '${auth.businessId}'`
+      : `"${auth.schemaName}"."${table.source}" WHERE business_id = '${auth.businessId}' AND ${table.filter}`
+    return `"${name}" AS (SELECT ${table.columns.map((c) => `"${c}"`).join(', ')} FROM ${source})`
+  })
   return `WITH ${ctes.join(', ')} SELECT * FROM (${query}\n) AS console_result LIMIT ${limit}`
 }
 
@@ -60,18 +64,27 @@ export async function executeQuery(
     if (error instanceof GateError) throw invalidField('query', error.message)
     throw error
   }
-  const sql = wrap(auth, statement, maxRows + 1)
+  const surface = database.kind === 'postgres' ? await ensureConsoleSurface(database, auth.schemaName) : null
+  const sql = wrap(auth, surface, statement, maxRows + 1)
   const started = performance.now()
   const client = await database.pool.connect()
   let broken = false
   try {
     await client.query('BEGIN TRANSACTION READ ONLY')
     // SET LOCAL ends with the transaction, so nothing reaches the next user of the connection.
-    await client.query(`SET LOCAL search_path TO "${auth.schemaName}"`)
+    await client.query(`SET LOCAL search_path TO "${surface?.schema ?? auth.schemaName}"`)
     await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`)
     await client.query(`SET LOCAL work_mem = '16MB'`)
-    if (database.kind === 'postgres')
-      await client.query('SET LOCAL temp_file_limit = 102400').catch(() => undefined)
+    // temp_file_limit is for superusers only; a savepoint keeps a refusal from aborting the transaction.
+    if (database.kind === 'postgres') {
+      await client.query('SAVEPOINT temp_limit')
+      await client
+        .query('SET LOCAL temp_file_limit = 102400')
+        .then(() => client.query('RELEASE SAVEPOINT temp_limit'))
+        .catch(() => client.query('ROLLBACK TO SAVEPOINT temp_limit'))
+    }
+    // From here the organisation's own role runs the query: it can read its console views and nothing else.
+    if (surface) await client.query(`SET LOCAL ROLE "${surface.role}"`)
     const plan = await runUser(client, `EXPLAIN (FORMAT JSON) ${sql}`, parameters)
     const planRow = plan.rows[0] as [{ Plan?: { 'Total Cost'?: number } }[]] | undefined
     const cost = Number(planRow?.[0]?.[0]?.Plan?.['Total Cost'] ?? 0)
@@ -81,6 +94,7 @@ export async function executeQuery(
         `the query is estimated too expensive (cost ${Math.round(cost)} > ${MAX_PLAN_COST})`,
       )
     const result = await runUser(client, sql, parameters)
+    if (surface) await client.query('RESET ROLE')
     const types = await dataTypes(client, result.fields)
     let truncated = result.rows.length > maxRows
     const rows: unknown[][] = []
@@ -136,11 +150,29 @@ async function runUser(
   }
 }
 
-export function describeSchema(): SqlSchemaResponse {
+/** The exposed tables and their columns with the types a query sees (one catalogue read). */
+export async function describeSchema(database: Database, auth: BusinessAuth): Promise<SqlSchemaResponse> {
+  if (!SCHEMA_NAME.test(auth.schemaName)) throw new Error('unexpected tenant identifiers')
+  const wanted = Object.values(EXPOSED).flatMap((table) =>
+    table.columns.map((column) => [table.source, column]),
+  )
+  const { rows } = await database.pool.query<{ tbl: string; col: string; type: string }>(
+    `SELECT c.relname AS tbl, a.attname AS col, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type
+     FROM pg_catalog.pg_attribute a
+     JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND a.attnum > 0 AND NOT a.attisdropped
+       AND (c.relname, a.attname) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+    [auth.schemaName, wanted.map(([t]) => t), wanted.map(([, c]) => c)],
+  )
+  const types = new Map(rows.map((row) => [`${row.tbl}.${row.col}`, row.type]))
   return {
     tables: Object.entries(EXPOSED).map(([name, table]) => ({
       name,
-      columns: table.columns.map((column) => ({ name: column, dataType: 'see column' })),
+      columns: table.columns.map((column) => ({
+        name: column,
+        dataType: types.get(`${table.source}.${column}`) ?? 'unknown',
+      })),
     })),
   }
 }

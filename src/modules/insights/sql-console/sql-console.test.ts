@@ -102,6 +102,15 @@ const ABUSE: [string, string, ('harmless' | 'refused')?][] = [
   ['unicode escape identifier', 'SELECT * FROM U&"\\0070g_roles"'],
   ['unicode escape function', 'SELECT U&"\\0070g_sleep"(1)'],
   ['generate_series bomb', 'SELECT * FROM generate_series(1, 1000000000)'],
+  ['bounded generate_series', 'SELECT count(*) FROM generate_series(1, 1000) AS g(n)', 'harmless'],
+  [
+    'cross join of bounded series',
+    'SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b, generate_series(1, 100000) c',
+  ],
+  ['series sized by a column', 'SELECT * FROM customers, generate_series(1, length(name))'],
+  ['series of a huge literal', 'SELECT * FROM generate_series(1, 99999999999)'],
+  ['rows from', 'SELECT * FROM ROWS FROM (generate_series(1, 3))'],
+  ['other function in FROM', "SELECT * FROM pg_ls_dir('.') AS f"],
   [
     'recursive CTE bomb',
     'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
@@ -123,6 +132,8 @@ const ABUSE: [string, string, ('harmless' | 'refused')?][] = [
   ['listen', 'LISTEN c'],
   ['vacuum', 'VACUUM'],
   ['xml', "SELECT xmlparse(document '<a/>')"],
+  ['session_user', 'SELECT session_user'],
+  ['current_catalog', 'SELECT current_catalog'],
   ['tablesample', 'SELECT * FROM customers TABLESAMPLE SYSTEM (50)'],
 ]
 
@@ -201,6 +212,25 @@ describe('POST /api/ai-studio/query', () => {
     expect((await run(core, { query: 'SELECT pg_sleep(1)' })).body).toContain('pg_sleep')
     expect((await run(core, { query: 'SELECT FROM WHERE 1' })).body).toContain('position 13')
     expect((await run(core, { query: 'SELECT * FROM pg_roles' })).body).toContain('pg_roles')
+    const series = await run(core, { query: 'SELECT sum(n) FROM generate_series(1, 100) AS g(n)' })
+    expect(series.json().data.rows).toEqual([[5050]])
+  })
+
+  it('lists the exposed tables with the column types a query sees', async () => {
+    const { core } = await ownerSession(ctx)
+    const schema = await core({ url: '/api/ai-studio/schema' })
+    expect(schema.statusCode).toBe(200)
+    const tables = schema.json().data.tables as {
+      name: string
+      columns: { name: string; dataType: string }[]
+    }[]
+    const typeOf = (table: string, column: string) =>
+      tables.find((t) => t.name === table)?.columns.find((c) => c.name === column)?.dataType
+    expect(typeOf('customers', 'id')).toBe('uuid')
+    expect(typeOf('customers', 'name')).toBe('text')
+    expect(typeOf('orders', 'total')).toMatch(/^numeric/)
+    expect(typeOf('shipments', 'scheduled_date')).toMatch(/^(date|timestamp)/)
+    expect(tables.flatMap((t) => t.columns).filter((c) => c.dataType === 'unknown')).toEqual([])
   })
 
   it('answers 400 naming the field for bad bodies', async () => {

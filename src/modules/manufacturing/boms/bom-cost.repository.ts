@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely'
+import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Db } from '../products/products.repository.js'
 
 export interface CostNodeRow {
@@ -75,6 +76,11 @@ export function costTreeQuery(schema: string, bomId: string, asOf: Date) {
     ORDER BY tr.sort_key`
 }
 
+const costTreeStatement = new SchemaStatement((db, schema, v: { bomId: string; asOf: Date }) => ({
+  compile: () => costTreeQuery(schema, v.bomId, v.asOf).compile(db),
+}))
+
+/** Compiled once per schema and run prepared: planning the recursive query costs more than running it. */
 export async function costTree(db: Db, schema: string, bomId: string, asOf: Date): Promise<CostNodeRow[]> {
-  return (await costTreeQuery(schema, bomId, asOf).execute(db)).rows
+  return costTreeStatement.execute(db, schema, { bomId, asOf })
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import type { Tables } from '../../../db/schema.js'
+import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { round } from '../decimals.js'
 import { type CostNodeRow, costTree } from './bom-cost.repository.js'
@@ -71,6 +72,10 @@ function flatten(nodes: readonly Node[], out: BomCostLine[]): BomCostLine[] {
 }
 
 /** The BOM's own row (scoped to the business); sent together with the tree query. */
+const bomHeaderStatement = new SchemaStatement((db, schema, v: { businessId: string; bomId: string }) =>
+  bomHeader(db, schema, v.businessId, v.bomId),
+)
+
 export const bomHeader = (
   db: Kysely<Tables> | Transaction<Tables>,
   schema: string,
@@ -92,7 +97,7 @@ export async function costBom(
   asOf: Date,
 ): Promise<BomCostBreakdownResponse> {
   const [bom, rows] = await Promise.all([
-    bomHeader(db, auth.schemaName, auth.businessId, bomId).executeTakeFirst(),
+    bomHeaderStatement.takeFirst(db, auth.schemaName, { businessId: auth.businessId, bomId }),
     costTree(db, auth.schemaName, bomId, asOf),
   ])
   if (!bom) throw bomNotFound()

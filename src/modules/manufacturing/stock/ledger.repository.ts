@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { Tables } from '../../../db/schema.js'
+import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Db } from '../products/products.repository.js'
 
 const ledger = (schema: string) => sql.table(`${schema}.stock_ledger`)
@@ -114,9 +115,15 @@ export function stockAsOfQuery(schema: string, businessId: string, productId: st
     WHERE p.id = ${productId} AND p.business_id = ${businessId}`
 }
 
+/** The stock read is the hottest read of the module: compiled once per schema and run prepared. */
+const stockAsOfStatement = new SchemaStatement(
+  (db, schema, v: { businessId: string; productId: string; asOf: Date }) => ({
+    compile: () => stockAsOfQuery(schema, v.businessId, v.productId, v.asOf).compile(db),
+  }),
+)
+
 export async function stockAsOf(db: Db, schema: string, businessId: string, productId: string, asOf: Date) {
-  const { rows } = await stockAsOfQuery(schema, businessId, productId, asOf).execute(db)
-  return rows[0]
+  return stockAsOfStatement.takeFirst(db, schema, { businessId, productId, asOf })
 }
 
 /**
