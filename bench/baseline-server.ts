@@ -10,6 +10,7 @@ import Fastify from 'fastify'
 import pg from 'pg'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
+import type { DatabasePool } from '../src/db/lane-pool.js'
 import { resolveSeed } from './resolve-seed.js'
 import { type Fresh, type Seed, sqlOf } from './scenario-types.js'
 import { selectedScenarios } from './scenarios.js'
@@ -19,15 +20,22 @@ import { timeSql } from './sql-timing.js'
 // bench/phases.ts times each statement; never set while measuring throughput.
 if (process.env.BENCH_TIME_SQL) timeSql(process.env.BENCH_TIME_SQL)
 const config = loadConfig()
-// Only the pg.Pool is used: for PostgreSQL a plain pool of DB_POOL_SIZE, for the embedded
-// database the one-connection pool over this process's own copy of the data directory.
-const database = await openDatabase({
-  databaseUrl: config.databaseUrl,
-  dataDir: config.dataDir,
-  poolSize: config.dbPoolSize,
-  applicationName: 'cartage-bench-baseline',
-})
-const { pool } = database
+// For PostgreSQL a plain pg.Pool of DB_POOL_SIZE (what a careful engineer writes by hand); for
+// the embedded database the one-connection pool over this process's own copy of the data directory.
+const database = config.databaseUrl
+  ? undefined
+  : await openDatabase({
+      dataDir: config.dataDir,
+      poolSize: config.dbPoolSize,
+      applicationName: 'cartage-bench-baseline',
+    })
+const pool: DatabasePool =
+  database?.pool ??
+  new pg.Pool({
+    connectionString: config.databaseUrl,
+    max: config.dbPoolSize,
+    application_name: 'cartage-bench-baseline',
+  })
 // As src/db/database.ts: rate-limit counters go through a small pool that does not wait for the disk.
 const relaxed = config.databaseUrl
   ? new pg.Pool({
@@ -94,5 +102,5 @@ for (const scenario of selectedScenarios()) {
 }
 await listenAndAnnounce({ baseline: app }, async () => {
   if (relaxed !== pool) await relaxed.end()
-  await database.close()
+  await (database ? database.close() : pool.end())
 })

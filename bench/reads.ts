@@ -10,6 +10,7 @@ export interface Read {
   rows: number[]
   /** The response the bare route sends, from the rows of its last statement (the same JSON as Cartage). */
   respond?: (rows: Record<string, unknown>[]) => unknown
+  latencyGoalMs?: number
 }
 
 /**
@@ -44,6 +45,7 @@ export function withEitherCredential(reads: readonly Read[]): Scenario[] {
       return {
         name: `${read.name}-${kind}`,
         kind: 'read' as const,
+        ...(read.latencyGoalMs ? { latencyGoalMs: read.latencyGoalMs } : {}),
         cartage: {
           api: 'core' as const,
           method: 'GET' as const,

@@ -10,6 +10,8 @@ export interface ScenarioResult {
   ratio: number
   /** The same ratio per adjacent pair of rounds: their spread shows how noisy the machine was. */
   roundRatios: number[]
+  /** p50 one request at a time (interleaved rounds at 1 connection), for scenarios with a latency goal. */
+  latency?: { goalMs: number; cartageP50: number; baselineP50: number }
   /** Successful responses each server gave in this scenario, warm-up included (for profiles). */
   served: { cartage: number; baseline: number }
 }
@@ -75,6 +77,12 @@ export function formatDatabase(result: DatabaseResult): string {
     if (failed > 0) write(`${''.padEnd(NAME_WIDTH)}WARNING: ${failed} failed requests; not comparable\n`)
     const spread = s.roundRatios.map((r) => num(r, 2)).join(', ')
     write(`${''.padEnd(NAME_WIDTH)}ratio ${num(s.ratio, 3)}x  (${goalText(s)}; per round: ${spread})\n`)
+    if (s.latency)
+      write(
+        `${''.padEnd(NAME_WIDTH)}p50 one request at a time: cartage ${num(s.latency.cartageP50, 2)} ms, baseline ` +
+          `${num(s.latency.baselineP50, 2)} ms (goal < ${s.latency.goalMs} ms: ` +
+          `${s.latency.cartageP50 < s.latency.goalMs ? 'met' : 'NOT met'})\n`,
+      )
   }
   write(credentialRatios(result))
   return out

@@ -1,11 +1,11 @@
-import type pg from 'pg'
+import type { DatabasePool } from '../src/db/lane-pool.js'
 import type { ResolvedSeed, Seed } from './scenario-types.js'
 
 /**
  * What the API does not show, read once from the database the baseline uses: the organisation's
  * schema (global.businesses -> global.organizations) and the API key's stored digest.
  */
-export async function resolveSeed(pool: pg.Pool, seed: Seed): Promise<ResolvedSeed> {
+export async function resolveSeed(pool: DatabasePool, seed: Seed): Promise<ResolvedSeed> {
   const { rows } = await pool.query<{ schema_name: string; key_hash: Buffer }>(
     `SELECT o.schema_name, k.key_hash
        FROM global.businesses b

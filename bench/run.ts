@@ -98,6 +98,19 @@ async function runScenario(scenario: Scenario, cartage: Target, baseline: Target
         `baseline ${samples.baseline.at(-1)?.rps.toFixed(0)} req/s\n`,
     )
   }
+  let latency: ScenarioResult['latency']
+  if (scenario.latencyGoalMs) {
+    const single: { cartage: Sample[]; baseline: Sample[] } = { cartage: [], baseline: [] }
+    for (let round = 1; round <= rounds; round++) {
+      single.cartage.push(await measure(cartage, seconds, 1))
+      single.baseline.push(await measure(baseline, seconds, 1))
+    }
+    latency = {
+      goalMs: scenario.latencyGoalMs,
+      cartageP50: summarise(single.cartage).p50,
+      baselineP50: summarise(single.baseline).p50,
+    }
+  }
   const c = summarise(samples.cartage)
   const b = summarise(samples.baseline)
   return {
@@ -107,6 +120,7 @@ async function runScenario(scenario: Scenario, cartage: Target, baseline: Target
     baseline: { median: b, rounds: samples.baseline },
     ratio: b.rps > 0 ? c.rps / b.rps : 0,
     roundRatios: samples.cartage.map((cs, i) => cs.rps / (samples.baseline[i]?.rps || Number.NaN)),
+    ...(latency ? { latency } : {}),
     served: { cartage: served.cartage + c.requests, baseline: served.baseline + b.requests },
   }
 }

@@ -5,6 +5,7 @@
  * generate_series, never row by row. Requests alternate between the two businesses, one at a time.
  */
 import pg from 'pg'
+import type { DatabasePool } from '../src/db/lane-pool.js'
 import { type ServerProcess, startServer } from './children.js'
 import { resolveSeed } from './resolve-seed.js'
 import type { Seed } from './scenario-types.js'
@@ -27,7 +28,7 @@ const queries: { name: string; query: string }[] = [
  * Adds customers to the seeded business until it has `total`, in one statement. The live-customer
  * count is set once afterwards rather than by its trigger a million times.
  */
-async function grow(pool: pg.Pool, schema: string, businessId: string, total: number) {
+async function grow(pool: DatabasePool, schema: string, businessId: string, total: number) {
   await pool.query(`alter table "${schema}".customers disable trigger customers_count_live`)
   await pool.query(
     `insert into "${schema}".customers (id, business_id, code, name, email, metadata, date_created, date_modified)

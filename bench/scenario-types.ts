@@ -47,6 +47,8 @@ export interface Statement {
 
 export interface Scenario {
   name: string
+  /** A p50 goal for one request at a time (latency, not throughput): measured at 1 connection too. */
+  latencyGoalMs?: number
   /** Reads are held to READ_GOAL, writes to WRITE_GOAL (bench/report.ts). */
   kind: 'read' | 'write'
   cartage: {

@@ -15,12 +15,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type pg from 'pg'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
 import { createServices } from '../src/apps/services.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
+import type { DatabasePool } from '../src/db/lane-pool.js'
 import { migrate } from '../src/db/migrator.js'
 import { paged } from '../src/http/envelopes.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
@@ -83,7 +83,7 @@ export const deliveryScenarios = withEitherCredential([
  * Cape Town, a ring around grid zone 6 with the lookup point in its hole, and MultiPolygons of two
  * squares each spread over the rest of the world.
  */
-export async function seedZones(pool: pg.Pool, seed: ResolvedSeed): Promise<void> {
+export async function seedZones(pool: DatabasePool, seed: ResolvedSeed): Promise<void> {
   const schema = seed.schemaName
   const id = (label: string) => benchId(seed.businessId, label)
   const exists = await pool.query(`SELECT 1 FROM "${schema}".delivery_zones WHERE id = $1`, [id('zone-ring')])

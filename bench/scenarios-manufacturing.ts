@@ -1,12 +1,4 @@
-/**
- * Make-and-stock scenarios: the stock read of a product with 100,000 ledger entries, and the cost
- * of a three-level BOM with 50 lines. Their data is inserted straight into the organisation's
- * schema by `seedManufacturing` (100,000 movements through the API would take minutes); ids are
- * derived from the business id, so the load generator and the baseline server agree on them
- * without sharing state. The baseline statements are compiled from the same builders the
- * repositories use, so the SQL is the route's own.
- */
-import type pg from 'pg'
+import type { DatabasePool } from '../src/db/lane-pool.js'
 import { costTreeQuery } from '../src/modules/manufacturing/boms/bom-cost.repository.js'
 import { bomHeader } from '../src/modules/manufacturing/boms/bom-cost.service.js'
 import { stockAsOfQuery } from '../src/modules/manufacturing/stock/ledger.repository.js'
@@ -51,6 +43,7 @@ const reads: Read[] = [
     check: (json: unknown) => (field(field(json, 'data'), 'onHand') as number) === LEDGER_ENTRIES / 2,
     steps: [[stockRead]],
     rows: [1],
+    latencyGoalMs: 5,
   },
   {
     name: 'bom-cost-3-level',
@@ -69,7 +62,7 @@ export const manufacturingScenarios = withEitherCredential(reads)
  * top (8 raw + 2 sub-assemblies) -> each sub-assembly (14 raw + the same sub-sub-assembly) ->
  * sub-sub-assembly (10 raw); 60 rows in the costing tree.
  */
-export async function seedManufacturing(pool: pg.Pool, seed: ResolvedSeed): Promise<void> {
+export async function seedManufacturing(pool: DatabasePool, seed: ResolvedSeed): Promise<void> {
   const s = seed.schemaName
   const biz = seed.businessId
   const id = (label: string) => benchId(biz, label)

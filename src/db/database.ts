@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
+import { type DatabasePool, LanePool } from './lane-pool.js'
 import { usePreparedStatements } from './prepared.js'
 import type { Tables } from './schema.js'
 
@@ -19,7 +20,7 @@ export interface Database {
    * commits do not wait for the disk flush. Never use it for business data.
    */
   relaxedDb: Kysely<Tables>
-  pool: pg.Pool
+  pool: DatabasePool
   /** Runs `task` first when the database is closed (e.g. to end a listening connection). */
   atClose(task: () => Promise<void>): void
   close(): Promise<void>
@@ -37,16 +38,18 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedServer | undefined
-  let pool: pg.Pool
+  let pool: DatabasePool
   let relaxedPool: pg.Pool | undefined
   if (options.databaseUrl) {
-    pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize,
-      application_name: options.applicationName ?? 'cartage',
-      // Retired after 10 minutes, so the statements each one prepared (db/prepared.ts) follow current use.
-      maxLifetimeSeconds: 600,
-    })
+    pool = new LanePool(
+      {
+        connectionString: options.databaseUrl,
+        application_name: options.applicationName ?? 'cartage',
+        // Retired after 10 minutes, so the statements each one prepared (db/prepared.ts) follow current use.
+        maxLifetimeSeconds: 600,
+      },
+      options.poolSize,
+    )
     relaxedPool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 2,

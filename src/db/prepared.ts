@@ -1,4 +1,4 @@
-import type pg from 'pg'
+import type { DatabasePool } from './lane-pool.js'
 
 /**
  * Server-side prepared statements for the fixed-shape statements (db/schema-statements.ts): their
@@ -26,7 +26,7 @@ export function forgetPrepared(text: string): void {
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown
 
 /** Wraps each new connection's `query` so registered texts with values run as named statements. */
-export function usePreparedStatements(pool: pg.Pool): void {
+export function usePreparedStatements(pool: DatabasePool): void {
   pool.on('connect', (client) => {
     const prepared = new Set<string>()
     const target = client as unknown as { query: Query }

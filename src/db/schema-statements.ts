@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely, type Transaction } from 'kysely'
+import { schemaAffinity } from './lane-pool.js'
 import { forgetPrepared, registerPrepared } from './prepared.js'
 import type { Tables } from './schema.js'
 
@@ -47,8 +48,10 @@ export class SchemaStatement<Values extends Record<string, unknown>, Row> {
     return CompiledQuery.raw(entry.sql, parameters) as CompiledQuery<Row>
   }
 
+  /** Sent on the schema's home connection when it is free (db/lane-pool.ts), where it is prepared. */
   async execute(db: Db, schemaName: string, values: Values): Promise<Row[]> {
-    return (await db.executeQuery(this.compiled(db, schemaName, values))).rows
+    const query = this.compiled(db, schemaName, values)
+    return (await schemaAffinity.run(schemaName, () => db.executeQuery(query))).rows
   }
 
   async takeFirst(db: Db, schemaName: string, values: Values): Promise<Row | undefined> {

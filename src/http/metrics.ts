@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
-import type pg from 'pg'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { DatabasePool } from '../db/lane-pool.js'
 import type { ApiFlavor } from './envelopes.js'
 
 /**
@@ -13,7 +13,7 @@ interface ProcessMetrics {
   registry: Registry
   requests: Counter<'api' | 'method' | 'route' | 'status'>
   duration: Histogram<'api' | 'method' | 'route' | 'status'>
-  pools: Set<pg.Pool>
+  pools: Set<DatabasePool>
 }
 
 let metrics: ProcessMetrics | undefined
@@ -23,8 +23,8 @@ function processMetrics(): ProcessMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 })
   const labelNames = ['api', 'method', 'route', 'status'] as const
-  const pools = new Set<pg.Pool>()
-  const poolGauge = (name: string, help: string, read: (pool: pg.Pool) => number) =>
+  const pools = new Set<DatabasePool>()
+  const poolGauge = (name: string, help: string, read: (pool: DatabasePool) => number) =>
     new Gauge({
       name,
       help,
@@ -69,7 +69,7 @@ export interface MetricsOptions {
 export function installMetrics(
   app: FastifyInstance,
   flavor: ApiFlavor,
-  pool: pg.Pool,
+  pool: DatabasePool,
   options: MetricsOptions | undefined,
 ) {
   if (!options?.metricsEnabled) return

@@ -86,7 +86,7 @@ describe('POST /api/organizations', () => {
     expect(await countOrganizationsOf(email)).toBe(1)
     const { rows } = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM pg_namespace n
-      WHERE n.nspname LIKE 'org\\_%' AND NOT EXISTS (SELECT 1 FROM global.organizations o WHERE o.schema_name = n.nspname)`.execute(
+      WHERE n.nspname ~ '^org_[a-z0-9]+$' AND NOT EXISTS (SELECT 1 FROM global.organizations o WHERE o.schema_name = n.nspname)`.execute(
       ctx.database.db,
     )
     expect(rows[0]?.n).toBe(0)

@@ -1,0 +1,90 @@
+import type pg from 'pg'
+import { afterEach, describe, expect, it } from 'vitest'
+import { testDatabaseUrl } from '../../test/test-database.js'
+import { LanePool, schemaAffinity } from './lane-pool.js'
+
+const pools: LanePool[] = []
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.end()))
+})
+
+function lanePool(size: number): LanePool {
+  const pool = new LanePool({ connectionString: testDatabaseUrl() }, size)
+  pool.on('error', () => {})
+  pools.push(pool)
+  return pool
+}
+
+const backendPid = async (pool: LanePool, schema?: string): Promise<number> => {
+  const run = () => pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
+  const { rows } = await (schema === undefined ? run() : schemaAffinity.run(schema, run))
+  return rows[0]?.pid as number
+}
+
+/** Schema names whose home lanes differ, found by trying names. */
+function schemasOnDistinctLanes(pool: LanePool, count: number): string[] {
+  const byLane = new Map<number, string>()
+  for (let i = 0; byLane.size < count; i++) {
+    const name = `org_lanetest${i}`
+    if (!byLane.has(pool.homeLane(name))) byLane.set(pool.homeLane(name), name)
+  }
+  return [...byLane.values()]
+}
+
+describe.runIf(testDatabaseUrl())('the lane pool (PostgreSQL)', () => {
+  it('sends a schema to its home connection whenever that connection is free', async () => {
+    const pool = lanePool(4)
+    // Open every lane's connection first, so "free" means idle rather than not yet opened.
+    const held = await Promise.all([0, 1, 2, 3].map(() => pool.connect()))
+    for (const client of held) client.release()
+    const [a, b, c] = schemasOnDistinctLanes(pool, 3) as [string, string, string]
+    const pidA = await backendPid(pool, a)
+    const pidB = await backendPid(pool, b)
+    const pidC = await backendPid(pool, c)
+    expect(new Set([pidA, pidB, pidC]).size).toBe(3)
+    for (let i = 0; i < 5; i++) {
+      expect(await backendPid(pool, b)).toBe(pidB)
+      expect(await backendPid(pool, a)).toBe(pidA)
+      expect(await backendPid(pool, c)).toBe(pidC)
+    }
+  })
+
+  it('serves a schema from another connection while its home one is busy, never opening more than its size', async () => {
+    const pool = lanePool(3)
+    const [a] = schemasOnDistinctLanes(pool, 1) as [string]
+    const home = await schemaAffinity.run(a, () => pool.connect())
+    const homePid = (await home.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid
+    const elsewhere = await backendPid(pool, a)
+    expect(elsewhere).not.toBe(homePid)
+    home.release()
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => backendPid(pool, i % 2 ? a : undefined)),
+    )
+    expect(results.every((pid) => typeof pid === 'number')).toBe(true)
+    expect(pool.totalCount).toBeLessThanOrEqual(3)
+    expect(pool.options.max).toBe(3)
+  })
+
+  it('keeps a connection after a refused statement, and replaces one that broke', async () => {
+    const pool = lanePool(1)
+    const first = await backendPid(pool)
+    await expect(pool.query('SELECT 1/0')).rejects.toMatchObject({ code: '22012' })
+    expect(await backendPid(pool)).toBe(first)
+    const killer = lanePool(1)
+    await killer.query('SELECT pg_terminate_backend($1)', [first])
+    // The first use may fail on the dead connection (or the pool may have dropped it already).
+    await pool.query('SELECT 1').catch(() => undefined)
+    const next = await backendPid(pool)
+    expect(next).not.toBe(first)
+  })
+
+  it('emits connect for every new connection, as pg.Pool does (prepared statements and listeners hang on it)', async () => {
+    const pool = lanePool(2)
+    const seen: pg.PoolClient[] = []
+    pool.on('connect', (client: pg.PoolClient) => seen.push(client))
+    const clients = await Promise.all([pool.connect(), pool.connect()])
+    for (const client of clients) client.release()
+    expect(seen.length).toBe(2)
+    expect(pool._clients.length).toBe(2)
+  })
+})

@@ -1,0 +1,139 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { EventEmitter } from 'node:events'
+import pg from 'pg'
+
+/**
+ * The organisation schema the statement being sent is for (db/schema-statements.ts sets it). The
+ * lane pool sends it to that schema's home connection when it is free.
+ */
+export const schemaAffinity = new AsyncLocalStorage<string>()
+
+/** What the application uses of a pool: `pg.Pool` on the embedded database, `LanePool` on PostgreSQL. */
+export interface DatabasePool {
+  query: pg.Pool['query']
+  connect: pg.Pool['connect']
+  end: pg.Pool['end']
+  on(event: 'connect', listener: (client: pg.PoolClient) => void): unknown
+  on(event: 'error', listener: (error: Error, client: pg.PoolClient) => void): unknown
+  off(event: 'connect', listener: (client: pg.PoolClient) => void): unknown
+  readonly options: pg.Pool['options']
+  readonly totalCount: number
+  readonly idleCount: number
+  readonly waitingCount: number
+}
+
+/** FNV-1a: a cheap, stable spread of schema names over the lanes. */
+function hash(text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return h >>> 0
+}
+
+/**
+ * A pool of `size` connections, each in its own lane, where a statement for an organisation's
+ * schema goes to that schema's home connection when it is free, and to any free one otherwise.
+ *
+ * Why: statements name their schema, so each organisation has its own texts, and a connection
+ * prepares at most PREPARED_PER_CONNECTION of them (a prepared statement holds ~200 KB in the
+ * PostgreSQL backend). With every connection serving every organisation, a connection could
+ * prepare the statements of only 200 of 1,000 organisations and plan the others on each request;
+ * with lanes, each connection mostly sees 1/size of the organisations, so the same bounded memory
+ * covers size times as many. Catalogue caches in each backend shrink the same way.
+ */
+export class LanePool extends EventEmitter {
+  private readonly lanes: pg.Pool[]
+  /** connect() calls a lane was picked for that have not got their client yet. */
+  private readonly pending: number[]
+  readonly options: pg.Pool['options']
+
+  constructor(config: pg.PoolConfig, size: number) {
+    super()
+    this.lanes = Array.from({ length: Math.max(1, size) }, () => new pg.Pool({ ...config, max: 1 }))
+    this.pending = this.lanes.map(() => 0)
+    for (const lane of this.lanes) {
+      lane.on('connect', (client) => this.emit('connect', client))
+      lane.on('error', (error, client) => this.emit('error', error, client))
+    }
+    this.options = { ...(this.lanes[0] as pg.Pool).options, max: this.lanes.length }
+  }
+
+  get totalCount(): number {
+    return this.lanes.reduce((sum, lane) => sum + lane.totalCount, 0)
+  }
+
+  get idleCount(): number {
+    return this.lanes.reduce((sum, lane) => sum + lane.idleCount, 0)
+  }
+
+  get waitingCount(): number {
+    return this.lanes.reduce((sum, lane) => sum + lane.waitingCount, 0)
+  }
+
+  /** Every open connection (the change listener attaches to those opened before it started). */
+  get _clients(): pg.PoolClient[] {
+    return this.lanes.flatMap((lane) => (lane as unknown as { _clients?: pg.PoolClient[] })._clients ?? [])
+  }
+
+  /** The home lane of a schema (exported for tests through `laneOf`). */
+  homeLane(schema: string): number {
+    return hash(schema) % this.lanes.length
+  }
+
+  /**
+   * The home lane if it can serve now; else a lane with an idle connection, then one that may
+   * open its connection, then the shortest queue (the home lane on a tie).
+   */
+  private pick(): number {
+    const schema = schemaAffinity.getStore()
+    const home = schema === undefined ? -1 : this.homeLane(schema)
+    let best = -1
+    let bestScore = Number.POSITIVE_INFINITY
+    for (let i = 0; i < this.lanes.length; i++) {
+      const lane = this.lanes[i] as pg.Pool
+      const idle = lane.idleCount - (this.pending[i] ?? 0)
+      const score =
+        idle > 0
+          ? 0
+          : lane.totalCount === 0 && (this.pending[i] ?? 0) === 0
+            ? 1
+            : 2 + lane.waitingCount + (this.pending[i] ?? 0)
+      const preferred = score - (i === home ? 0.5 : 0)
+      if (preferred < bestScore) {
+        best = i
+        bestScore = preferred
+      }
+    }
+    return best
+  }
+
+  connect = (async (): Promise<pg.PoolClient> => {
+    const i = this.pick()
+    this.pending[i] = (this.pending[i] ?? 0) + 1
+    try {
+      return await (this.lanes[i] as pg.Pool).connect()
+    } finally {
+      this.pending[i] = (this.pending[i] ?? 1) - 1
+    }
+  }) as pg.Pool['connect']
+
+  /** Like pg.Pool#query, but a query error keeps the connection (and what it prepared) unless the connection broke. */
+  query = (async (...args: unknown[]) => {
+    const client = await this.connect()
+    let broken: Error | undefined
+    try {
+      return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args)
+    } catch (error) {
+      // A statement the server refused (a SQLSTATE outside connection and shutdown classes) leaves the connection sound.
+      const code = (error as { code?: unknown }).code
+      if (!(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57|XX)/.test(code)))
+        broken = error as Error
+      throw error
+    } finally {
+      client.release(broken)
+    }
+  }) as unknown as pg.Pool['query']
+
+  end = (async () => {
+    await Promise.all(this.lanes.map((lane) => lane.end()))
+  }) as pg.Pool['end']
+}
