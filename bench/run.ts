@@ -8,7 +8,7 @@
  * (postgres,embedded), BENCH_CPU_PROF (directory: profile both servers, see bench/profile.ts).
  * `npm run bench -- --scale` adds the heavy scale scenarios (bench/scale.ts: 1,000,000 customers;
  * bench/schemas.ts: 1,000 organisation schemas).
- * `BENCH_DATABASES=none npm run bench -- --scale` runs only those.
+ * `BENCH_DATABASES=none npm run bench -- --scale` runs only those; `-- --schemas` only the schemas one.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -219,7 +219,7 @@ if (process.env.DATABASE_URL && !process.env.BENCH_ONLY) {
   )
 }
 
-if (process.argv.includes('--scale')) {
+if (process.argv.includes('--scale') || process.argv.includes('--schemas')) {
   const scaleEnv = {
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_PER_ACCOUNT: '1000000',
@@ -227,7 +227,7 @@ if (process.argv.includes('--scale')) {
     ...process.env,
     LOG_LEVEL: 'silent',
   }
-  extraSections.push(await benchScale(scaleEnv))
+  if (process.argv.includes('--scale')) extraSections.push(await benchScale(scaleEnv))
   extraSections.push(await benchSchemas(scaleEnv))
 }
 

@@ -34,11 +34,11 @@ function hash(text: string): number {
  * schema goes to that schema's home connection when it is free, and to any free one otherwise.
  *
  * Why: statements name their schema, so each organisation has its own texts, and a connection
- * prepares at most PREPARED_PER_CONNECTION of them (a prepared statement holds ~200 KB in the
- * PostgreSQL backend). With every connection serving every organisation, a connection could
- * prepare the statements of only 200 of 1,000 organisations and plan the others on each request;
- * with lanes, each connection mostly sees 1/size of the organisations, so the same bounded memory
- * covers size times as many. Catalogue caches in each backend shrink the same way.
+ * keeps at most PREPARED_PER_CONNECTION of them prepared (one holds ~200 KB in the PostgreSQL
+ * backend). With every connection serving every organisation, a connection would keep the
+ * statements of about 200 of 1,000 organisations and plan the others on each request (~1 ms
+ * more); with lanes, each connection mostly sees 1/size of the organisations, so the same bounded
+ * memory covers size times as many. Catalogue caches in each backend shrink the same way.
  */
 export class LanePool extends EventEmitter {
   private readonly lanes: pg.Pool[]
