@@ -25,13 +25,19 @@ function configOrExit(): Config {
   }
 }
 
-async function open(config: Config, name: string, onLockLost?: (error: Error) => void): Promise<Database> {
+async function open(
+  config: Config,
+  name: string,
+  serving?: { onLockLost: (error: Error) => void },
+): Promise<Database> {
   return openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     applicationName: name,
-    ...(onLockLost ? { onLockLost } : {}),
+    // The server migrates on start anyway: a new directory is created migrated, in a process of its
+    // own, so the server does not keep the heap that migrating grew (db/pglite-init.ts).
+    ...(serving ? { onLockLost: serving.onLockLost, migrateNewDataDir: true } : {}),
   })
 }
 
@@ -92,9 +98,11 @@ async function serve(api: 'core' | 'global' | 'both') {
   }
 
   try {
-    database = await open(config, `cartage-${api}`, (error) => {
-      logger.fatal({ err: error }, 'lost the lock on the data directory; stopping')
-      void stop('data directory lock lost', 1)
+    database = await open(config, `cartage-${api}`, {
+      onLockLost: (error) => {
+        logger.fatal({ err: error }, 'lost the lock on the data directory; stopping')
+        void stop('data directory lock lost', 1)
+      },
     })
     const ready = database
     const report = await migrate(ready, (done, total) => {

@@ -34,6 +34,8 @@ export interface DatabaseOptions {
   applicationName?: string
   /** Embedded only: called if the data-directory lock is lost while the database is open. */
   onLockLost?: (error: Error) => void
+  /** Embedded only: a new data directory is created already migrated, by a process that then exits. */
+  migrateNewDataDir?: boolean
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -58,10 +60,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     })
     relaxedPool.on('error', () => {})
   } else {
-    embedded = await startEmbeddedServer(
-      options.dataDir,
-      options.onLockLost ? { onLockLost: options.onLockLost } : {},
-    )
+    embedded = await startEmbeddedServer(options.dataDir, {
+      ...(options.onLockLost ? { onLockLost: options.onLockLost } : {}),
+      ...(options.migrateNewDataDir ? { migrateNewDataDir: true } : {}),
+    })
     // PGlite is one connection: a pool of one serialises statements and keeps a
     // transaction's statements together, so concurrent requests never interleave.
     pool = new pg.Pool({

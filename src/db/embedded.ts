@@ -16,6 +16,8 @@ export interface EmbeddedServer {
 export interface EmbeddedOptions {
   /** Called if the data-directory lock is lost while open (another process took it over). */
   onLockLost?: (error: Error) => void
+  /** A new data directory is migrated by the process that creates it (see pglite-init). */
+  migrateNewDataDir?: boolean
 }
 
 /**
@@ -25,9 +27,14 @@ export interface EmbeddedOptions {
 const source = import.meta.url.endsWith('.ts')
 
 /** initdb in a short-lived process, so the server never carries its memory (see pglite-init). */
-async function createDataDir(dataDir: string) {
+async function createDataDir(dataDir: string, migrate: boolean) {
   const script = new URL(`./pglite-init.${source ? 'ts' : 'js'}`, import.meta.url)
-  const args = [...(source ? ['--import', 'tsx'] : []), script.pathname, dataDir]
+  const args = [
+    ...(source ? ['--import', 'tsx'] : []),
+    script.pathname,
+    dataDir,
+    ...(migrate ? ['migrate'] : []),
+  ]
   try {
     await promisify(execFile)(process.execPath, args, { timeout: 120_000 })
   } catch (error) {
@@ -99,7 +106,8 @@ export async function startEmbeddedServer(
   }
   let socketDir: string | undefined
   try {
-    if (dataDir !== 'memory://' && !existsSync(path.join(dataDir, 'PG_VERSION'))) await createDataDir(dataDir)
+    if (dataDir !== 'memory://' && !existsSync(path.join(dataDir, 'PG_VERSION')))
+      await createDataDir(dataDir, options.migrateNewDataDir === true)
     // A private directory keeps the socket path short (Unix limit ~107 bytes) and unreachable to others.
     socketDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-pg-'))
     trackSocketDir(socketDir)

@@ -44,6 +44,7 @@ export class LanePool extends EventEmitter {
   private readonly lanes: pg.Pool[]
   /** connect() calls a lane was picked for that have not got their client yet. */
   private readonly pending: number[]
+  private cursor = 0
   readonly options: pg.Pool['options']
 
   constructor(config: pg.PoolConfig, size: number) {
@@ -88,7 +89,10 @@ export class LanePool extends EventEmitter {
     const home = schema === undefined ? -1 : this.homeLane(schema)
     let best = -1
     let bestScore = Number.POSITIVE_INFINITY
-    for (let i = 0; i < this.lanes.length; i++) {
+    // Statements without a schema start the search at a rotating lane, so they spread evenly.
+    const start = this.cursor++ % this.lanes.length
+    for (let k = 0; k < this.lanes.length; k++) {
+      const i = (start + k) % this.lanes.length
       const lane = this.lanes[i] as pg.Pool
       const idle = lane.idleCount - (this.pending[i] ?? 0)
       const score =

@@ -83,7 +83,7 @@ async function pendingTenants(db: AnyDb): Promise<{ schemas: number; behind: Map
  * session advisory lock so two processes starting together take turns.
  */
 export async function migrate(
-  database: Database,
+  database: Pick<Database, 'db'>,
   onProgress?: (done: number, total: number) => void,
 ): Promise<MigrationReport> {
   return database.db.connection().execute(async (conn) => {

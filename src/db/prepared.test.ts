@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { LanePool } from './lane-pool.js'
-import { forgetPrepared, PREPARED_PER_CONNECTION, registerPrepared, usePreparedStatements } from './prepared.js'
+import {
+  forgetPrepared,
+  PREPARED_PER_CONNECTION,
+  registerPrepared,
+  usePreparedStatements,
+} from './prepared.js'
 
 let pool: LanePool | undefined
 afterEach(async () => {

@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { afterAll, describe, expect, it } from 'vitest'
+import { testDatabaseUrl } from '../../test/test-database.js'
+import { startEmbeddedServer } from './embedded.js'
+import { globalMigrations } from './migrations/index.js'
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'cartage-embedded-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** The global migrations a new data directory holds right after it is opened, nothing else run. */
+async function appliedOnOpen(dataDir: string, migrateNewDataDir: boolean): Promise<number | null> {
+  const server = await startEmbeddedServer(dataDir, { migrateNewDataDir })
+  const client = new pg.Client({ host: server.socketDir, port: 5432, user: 'postgres', database: 'postgres' })
+  try {
+    await client.connect()
+    const table = await client.query<{ t: string | null }>(
+      `SELECT to_regclass('global.schema_migrations') AS t`,
+    )
+    if (!table.rows[0]?.t) return null
+    return (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM global.schema_migrations'))
+      .rows[0]?.n as number
+  } finally {
+    await client.end()
+    await server.stop()
+  }
+}
+
+describe.skipIf(testDatabaseUrl() !== undefined)('a new embedded data directory', () => {
+  it('is created already migrated when the server asks (the migrating heap leaves with that process)', async () => {
+    expect(await appliedOnOpen(path.join(root, 'served'), true)).toBe(globalMigrations.length)
+    expect(await appliedOnOpen(path.join(root, 'plain'), false)).toBeNull()
+  }, 180_000)
+})
