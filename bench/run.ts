@@ -9,6 +9,7 @@
  * `npm run bench -- --scale` adds the heavy scale scenarios (bench/scale.ts: 1,000,000 customers;
  * bench/schemas.ts: 1,000 organisation schemas).
  * `BENCH_DATABASES=none npm run bench -- --scale` runs only those; `-- --schemas` only the schemas one.
+ * Memory of the built server (bench/memory.ts) ends a full run; `-- --memory-only` measures only that.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -18,6 +19,7 @@ import pg from 'pg'
 import { openDatabase } from '../src/db/database.js'
 import { type ServerProcess, startServer } from './children.js'
 import { measure, type Sample, summarise, type Target } from './load.js'
+import { memorySection, replaceMemorySection } from './memory.js'
 import { type DatabaseResult, formatDatabase, printDatabase, type ScenarioResult } from './report.js'
 import { resolveSeed } from './resolve-seed.js'
 import { benchScale } from './scale.js'
@@ -199,6 +201,12 @@ async function benchDatabase(database: DatabaseResult['database']): Promise<Data
 /** Further sections for RESULTS.md (the scale scenarios). */
 const extraSections: string[] = []
 
+if (process.argv.includes('--memory-only')) {
+  replaceMemorySection(memorySection(process.env.DATABASE_URL))
+  process.stdout.write('replaced the Memory section of bench/RESULTS.md\n')
+  process.exit(0)
+}
+
 const databases = (process.env.BENCH_DATABASES ?? 'postgres,embedded').split(',').map((d) => d.trim())
 const results: DatabaseResult[] = []
 if (!databases.includes('postgres'))
@@ -234,6 +242,11 @@ if (process.argv.includes('--scale') || process.argv.includes('--schemas')) {
 if (process.env.DATABASE_URL && (process.argv.includes('--scale') || process.argv.includes('--insights'))) {
   process.stdout.write('\npostgres: dashboard insights with 1,000,000 shipments and 200,000 orders\n')
   extraSections.push(insightsMarkdown(await runInsights(process.env.DATABASE_URL)))
+}
+
+if (process.env.BENCH_MEMORY !== '0' && !process.env.BENCH_ONLY) {
+  process.stdout.write('\nmemory of the built server\n')
+  extraSections.push(memorySection(process.env.DATABASE_URL))
 }
 
 const summary =

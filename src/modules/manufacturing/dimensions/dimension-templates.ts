@@ -11,6 +11,10 @@ import type { DimensionUnit, WeightUnit } from '../products/products.schemas.js'
  * - DE: Deutsche Post letter formats and DHL Päckchen/Paket limits (deutschepost.de, dhl.de "Preise und Formate").
  * - AU: Australia Post Parcel Post boxes (auspost.com.au, "Boxes and packaging").
  * maxWeight is null where the carrier sets no weight for the box itself (the service limit applies).
+ * Checked against published pages: dhl.de "DHL Paket" (min. 15 x 11 x 1 cm, max. 120 x 60 x 60 cm,
+ * 31.5 kg; up to 2 kg at most 60 x 30 x 15 cm). Where sources differ: pudo-sa.co.za lists the
+ * locker compartments (XS 20 x 9 x 60 cm ... XL 42 x 70 x 60 cm, 20 kg) where The Courier Guy lists
+ * the parcel sizes used here; Australia Post's BX2 is also quoted at 31 x 23 x 10.5 cm (outer).
  */
 export interface DimensionTemplate {
   id: string
