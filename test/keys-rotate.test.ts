@@ -47,7 +47,8 @@ describe('cartage keys:rotate', () => {
     const refused = rotate({ JWT_PRIVATE_KEY: 'anything' })
     expect(refused.status).toBe(2)
     expect(refused.stderr).toContain('JWT_PRIVATE_KEY')
-  })
+    // Three real CLI processes, the first creating and migrating the data directory.
+  }, 120_000)
 
   it('a running server signs with the rotated key at once and keeps accepting tokens of the old one (PostgreSQL); embedded, it holds the directory', async () => {
     const server = await startServerProcess(env(), 45_000)
