@@ -72,6 +72,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       user: 'postgres',
       database: 'postgres',
       max: 1,
+      // PGlite has one session, whichever socket reaches it: keep the one connection open (a new
+      // one would find the old one's prepared statements there; db/prepared.ts never reuses a name).
+      idleTimeoutMillis: 0,
     })
   }
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.

@@ -34,7 +34,9 @@ if (!port) throw new Error('pglite-worker must run as a worker thread')
 try {
   // pg_trgm: the trigram indexes of $search (migration enable-pg-trgm).
   const db = await PGlite.create(dataDir, { startParams: START_PARAMS, extensions: { pg_trgm } })
-  const server = new PGLiteSocketServer({ db, path: socketPath })
+  // The pool holds one connection; a second is accepted so that a connection opened to replace a
+  // lost one is not refused while the server is still closing the old one.
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 2 })
   await server.start()
   port.on('message', async (message: unknown) => {
     if (message !== 'close') return

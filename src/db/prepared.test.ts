@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { openTestDatabase } from '../../test/harness.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { LanePool } from './lane-pool.js'
 import {
@@ -49,6 +50,42 @@ describe.runIf(testDatabaseUrl())('prepared statements per connection (PostgreSQ
     } finally {
       client.release()
       for (const text of texts) forgetPrepared(text)
+    }
+  })
+})
+
+describe.skipIf(testDatabaseUrl() !== undefined)('prepared statements on the embedded database', () => {
+  it('keep working when the pool opens a new connection to the one PGlite session', async () => {
+    const { database, close } = await openTestDatabase({ own: true })
+    const text = textOf(1000)
+    registerPrepared(text)
+    // As Kysely runs a statement: on a checked-out connection, without a callback.
+    const run = async () => {
+      const client = await database.pool.connect()
+      try {
+        return (await client.query<{ v: number }>(text, [1])).rows[0]?.v
+      } finally {
+        client.release()
+      }
+    }
+    try {
+      expect(await run()).toBe(1001)
+      // The one connection stays open however long it idles...
+      expect(
+        (database.pool as unknown as { options: { idleTimeoutMillis: number } }).options.idleTimeoutMillis,
+      ).toBe(0)
+      // ...and when it is lost anyway, the new one meets the old one's statements in the session.
+      const client = await database.pool.connect()
+      client.release(true)
+      expect(await run()).toBe(1001)
+      const names = await database.pool.query<{ name: string }>(
+        `SELECT name FROM pg_prepared_statements WHERE statement = $1 ORDER BY name`,
+        [text],
+      )
+      expect(names.rows).toHaveLength(2)
+    } finally {
+      forgetPrepared(text)
+      await close()
     }
   })
 })

@@ -13,6 +13,8 @@ import type { DatabasePool } from './lane-pool.js'
 export const PREPARED_PER_CONNECTION = 200
 
 const registered = new Set<string>()
+/** Names are unique in the process, not only per connection: two connections may share one session (PGlite). */
+let nextName = 0
 
 /** Makes `text` run prepared from now on (idempotent). */
 export function registerPrepared(text: string): void {
@@ -33,7 +35,6 @@ export function usePreparedStatements(pool: DatabasePool): void {
   pool.on('connect', (client) => {
     // Text -> its name on this connection, least recently used first (a Map keeps insertion order).
     const prepared = new Map<string, string>()
-    let next = 0
     const target = client as unknown as { query: Query }
     const query = target.query.bind(client) as Query
     const parsed = (client as unknown as WithParsed).connection?.parsedStatements
@@ -51,7 +52,7 @@ export function usePreparedStatements(pool: DatabasePool): void {
           ;(query(`DEALLOCATE "${oldName}"`) as Promise<unknown>).catch(() => {})
           if (parsed) delete parsed[oldName]
         }
-        name = `cartage_p${(next++).toString(36)}`
+        name = `cartage_p${(nextName++).toString(36)}`
       }
       prepared.set(text, name)
       return query({ name, text, values })
