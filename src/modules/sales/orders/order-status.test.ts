@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { insertCustomer } from '../../../../test/fixtures.js'
+import { insertCustomer, schemaOf } from '../../../../test/fixtures.js'
 import { type Core, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { line, orderWithStatus, tracesOf } from './orders.fixtures.js'
+import { moveStatus } from './orders.repository.js'
 
 const ctx = useTestContext()
 
@@ -151,4 +155,34 @@ describe('parallel status moves', () => {
       }
     }
   })
+
+  it.runIf(testDatabaseUrl())(
+    'stamps a move when it applies, so a cancel that waited for a confirm is stamped after it',
+    async () => {
+      // The race above, forced: the cancel's transaction begins first, the confirm takes the row,
+      // and the cancel waits for it. Stamped with now() (transaction start), cancelledAt would
+      // come before the confirmedAt it followed.
+      const { core, org, order } = await setup()
+      const { id } = await order()
+      const schema = await schemaOf(ctx, org.businessId)
+      const cancel = await ctx.database.db.startTransaction().execute()
+      await sql`select 1`.execute(cancel)
+      await sleep(20)
+      const confirm = await ctx.database.db.startTransaction().execute()
+      try {
+        expect(await moveStatus(confirm, schema, org.businessId, id, ['Draft'], 'Confirmed')).toBeDefined()
+        const cancelling = moveStatus(cancel, schema, org.businessId, id, ['Draft', 'Confirmed'], 'Cancelled')
+        await sleep(50)
+        await confirm.commit().execute()
+        expect(await cancelling).toBeDefined()
+        await cancel.commit().execute()
+      } finally {
+        if (!confirm.isCommitted) await confirm.rollback().execute()
+        if (!cancel.isCommitted) await cancel.rollback().execute()
+      }
+      const final = (await core({ url: `/api/v1/orders/${id}` })).json().data
+      expect(final.status).toBe('Cancelled')
+      expect(Date.parse(final.cancelledAt)).toBeGreaterThan(Date.parse(final.confirmedAt))
+    },
+  )
 })

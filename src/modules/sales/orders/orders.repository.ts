@@ -156,6 +156,8 @@ const STAMPS = { Confirmed: 'confirmed_at', Fulfilled: 'fulfilled_at', Cancelled
 /**
  * Moves an order to `to` in one conditional UPDATE: only a row still in one of `from` changes,
  * so of two parallel moves at most one can succeed. Undefined when nothing matched.
+ * The stamp is `clock_timestamp()`, not `now()`: a move that waited for another's row lock is
+ * stamped when it applies, so confirmedAt never comes after a cancelledAt that followed it.
  */
 export async function moveStatus(
   trx: Transaction<Tables>,
@@ -168,7 +170,11 @@ export async function moveStatus(
   return trx
     .withSchema(schema)
     .updateTable('orders')
-    .set({ status: to, [STAMPS[to]]: sql<Date>`now()`, date_modified: sql<Date>`now()` })
+    .set({
+      status: to,
+      [STAMPS[to]]: sql<Date>`clock_timestamp()`,
+      date_modified: sql<Date>`clock_timestamp()`,
+    })
     .where('id', '=', orderId)
     .where('business_id', '=', businessId)
     .where('status', 'in', from)
