@@ -1,6 +1,6 @@
 /**
  * The yardstick: bare Fastify and a `pg` pool of the same size as Cartage's, one route per
- * scenario (`/bench/<name>`) running exactly the scenario's statements: steps in order, the
+ * scenario (`/bench/<name>`) running the scenario's hand-written statements: steps in order, the
  * statements of a step at once, a transaction's steps on one connection. It answers with every
  * row it read (`{ results: rows[] per statement }`), as a bare route returning its data would.
  * The seed comes in BENCH_SEED; the schema name and API key digest are read from the database.
@@ -15,10 +15,7 @@ import { resolveSeed } from './resolve-seed.js'
 import { type Fresh, type Seed, sqlOf } from './scenario-types.js'
 import { selectedScenarios } from './scenarios.js'
 import { listenAndAnnounce } from './server-process.js'
-import { timeSql } from './sql-timing.js'
 
-// bench/phases.ts times each statement; never set while measuring throughput.
-if (process.env.BENCH_TIME_SQL) timeSql(process.env.BENCH_TIME_SQL)
 const config = loadConfig()
 // For PostgreSQL a plain pg.Pool of DB_POOL_SIZE (what a careful engineer writes by hand); for
 // the embedded database the one-connection pool over this process's own copy of the data directory.

@@ -1,8 +1,6 @@
 /**
  * Cartage as deployed, minus logging: both apps over one database from the environment
  * (DATABASE_URL or CARTAGE_DATA_DIR, DB_POOL_SIZE). Prints `{"core":port,"global":port}`.
- * BENCH_TRACE_SQL=<file> appends every statement sent to that file (bench/sql-trace.ts).
- * BENCH_TIME_SQL=<file> records when each statement is sent and answered (bench/sql-timing.ts).
  * BENCH_EXTRA_CPU_US=<µs> adds busy work to every Core API request (an experiment knob).
  */
 import { buildCoreApp } from '../src/apps/core/app.js'
@@ -12,13 +10,7 @@ import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
 import { listenAndAnnounce } from './server-process.js'
-import { timeSql } from './sql-timing.js'
-import { traceSql } from './sql-trace.js'
 
-// bench/verify-sql.ts captures what Cartage sends; never set while measuring.
-if (process.env.BENCH_TRACE_SQL) traceSql(process.env.BENCH_TRACE_SQL)
-// bench/phases.ts times each statement; never set while measuring throughput.
-if (process.env.BENCH_TIME_SQL) timeSql(process.env.BENCH_TIME_SQL)
 const config = loadConfig()
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,

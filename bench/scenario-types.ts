@@ -61,8 +61,8 @@ export interface Scenario {
     check: (json: unknown) => boolean
   }
   /**
-   * Exactly the statements the Cartage route runs on its warm path (captured from the wire, see
-   * bench/verify-sql.ts), with the same parameters.
+   * What a careful engineer writes by hand for this route: the fewest statements that give the
+   * same JSON (one for an item or a page), prepared.
    */
   baseline: {
     /** In order; the statements of one step are sent together, as Cartage's Promise.all does. */
