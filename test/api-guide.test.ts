@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpApp } from '../src/http/kernel.js'
 import { startTestContext, type TestContext, uniqueEmail } from './harness.js'
 import { shellBlocks } from './markdown.js'
+import { PROCESS_TEST_TIMEOUT_MS } from './server-process.js'
 
 // docs/api-guide.md cannot rot: its `sh` blocks are run in order, as one bash script with
 // `set -euo pipefail`, against both APIs listening on free ports over a fresh database.
@@ -49,27 +50,31 @@ describe('docs/api-guide.md', () => {
     expect(blocks.join('\n')).toContain('x-dispatch-api-key')
   })
 
-  it('every example answers as the guide says, with both credential kinds', async () => {
-    const blocks = shellBlocks(readFileSync(GUIDE, 'utf8'))
-    const script = [
-      'set -euo pipefail',
-      ...blocks.map((block, index) => `echo '--- block ${index + 1}' >&2\n${block}`),
-      "echo '--- done' >&2",
-    ].join('\n')
-    const env = { ...endpoints, EMAIL: uniqueEmail('guide') }
-    const { code, stdout, stderr } = await runBash(script, env)
-    const where = `${stderr
-      .split('\n')
-      .filter((line) => line.startsWith('--- block'))
-      .pop()}\n${stderr}\n${stdout}`
-    expect(code, where).toBe(0)
-    expect(stderr).toContain('--- done')
-    const lines = stdout.split('\n')
-    expect(lines, stdout).toContain('Harbour Traders') // the paged, filtered, ordered list
-    expect(lines).toEqual(expect.arrayContaining(['CUS-000001', 'CUS-000002', 'CUS-000003', 'OK', 'true']))
-    expect(stdout).toMatch(/"field":"name"/) // the 400 names the field
-    expect(stdout).toMatch(/"field":"password"/)
-  }, 90_000)
+  it(
+    'every example answers as the guide says, with both credential kinds',
+    async () => {
+      const blocks = shellBlocks(readFileSync(GUIDE, 'utf8'))
+      const script = [
+        'set -euo pipefail',
+        ...blocks.map((block, index) => `echo '--- block ${index + 1}' >&2\n${block}`),
+        "echo '--- done' >&2",
+      ].join('\n')
+      const env = { ...endpoints, EMAIL: uniqueEmail('guide') }
+      const { code, stdout, stderr } = await runBash(script, env)
+      const where = `${stderr
+        .split('\n')
+        .filter((line) => line.startsWith('--- block'))
+        .pop()}\n${stderr}\n${stdout}`
+      expect(code, where).toBe(0)
+      expect(stderr).toContain('--- done')
+      const lines = stdout.split('\n')
+      expect(lines, stdout).toContain('Harbour Traders') // the paged, filtered, ordered list
+      expect(lines).toEqual(expect.arrayContaining(['CUS-000001', 'CUS-000002', 'CUS-000003', 'OK', 'true']))
+      expect(stdout).toMatch(/"field":"name"/) // the 400 names the field
+      expect(stdout).toMatch(/"field":"password"/)
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 
   it('would fail if an example broke: a 4xx stops the script', async () => {
     const broken =

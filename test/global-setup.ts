@@ -24,6 +24,9 @@ export default async function setup(project: TestProject) {
   }
   project.provide('templateDataDir', templateDataDir)
   return () => {
-    if (templateDataDir) rmSync(templateDataDir, { recursive: true, force: true })
+    if (!templateDataDir) return
+    rmSync(templateDataDir, { recursive: true, force: true })
+    // The workers' databases (test/harness.ts), ended with their processes.
+    rmSync(`${templateDataDir}-workers`, { recursive: true, force: true })
   }
 }

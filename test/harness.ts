@@ -9,8 +9,10 @@ import { createServices, type Services } from '../src/apps/services.js'
 import { loadConfig } from '../src/config.js'
 import { type Database, openDatabase } from '../src/db/database.js'
 import { shortId } from '../src/db/ids.js'
+import { migrate } from '../src/db/migrator.js'
 import type { HttpApp } from '../src/http/kernel.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
+import { createScratchDatabase } from './scratch-database.js'
 import { testDatabaseUrl } from './test-database.js'
 
 export interface TestContext {
@@ -24,30 +26,83 @@ export interface TestContext {
   close(): Promise<void>
 }
 
-/** A private copy of the migrated template (embedded) or a pool on the shared test database. */
-export async function openTestDatabase(): Promise<{
+/**
+ * The embedded database of this test process: one copy of the migrated template per worker,
+ * shared by the files the worker runs one after another (vitest.config.ts: `isolate: false`), as
+ * every file shares the one database on PostgreSQL. Each test registers its own organisations, so
+ * files never see each other's data. Opening a PGlite (a WASM instance and its data directory) per
+ * file cost about a second of CPU each; the worker's process exit ends it, and the global
+ * teardown removes its directory.
+ */
+const workerDatabaseKey = Symbol.for('cartage.test.workerDatabase')
+type WorkerDatabaseHolder = { [workerDatabaseKey]?: Promise<Database> }
+
+function workerEmbeddedDatabase(): Promise<Database> {
+  const holder = globalThis as WorkerDatabaseHolder
+  holder[workerDatabaseKey] ??= (async () => {
+    const template = inject('templateDataDir')
+    const dir = path.join(`${template}-workers`, `worker-${process.pid}`)
+    cpSync(template, dir, { recursive: true })
+    return openDatabase({ dataDir: dir, poolSize: 1, applicationName: 'cartage-test' })
+  })()
+  return holder[workerDatabaseKey]
+}
+
+/**
+ * A data directory for the context (files, mail, signing key) and a database: the worker's shared
+ * one, or with `own: true` a database no other file sees (a private copy of the template, or a
+ * new migrated PostgreSQL database), for a test that puts the database in a state others must not
+ * observe (a schema left behind by migrations, say).
+ */
+export async function openTestDatabase(options: { own?: boolean } = {}): Promise<{
   database: Database
   dataDir: string
   close(): Promise<void>
 }> {
   const databaseUrl = testDatabaseUrl()
-  // A private data directory in both modes: the embedded database lives there, and so do local
-  // files and mail, which must never land in the working tree.
+  // A private data directory in both modes: local files and mail must never land in the working tree.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-test-'))
-  if (!databaseUrl) cpSync(inject('templateDataDir'), path.join(dataDir, 'db'), { recursive: true })
-  const dbDir = path.join(dataDir, 'db')
+  const opened = options.own
+    ? await openOwnDatabase(databaseUrl, dataDir)
+    : await openSharedDatabase(databaseUrl, dataDir)
+  return {
+    database: opened.database,
+    dataDir,
+    async close() {
+      await opened.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The worker's embedded database (kept open for the worker's next files), or a pool on the test database. */
+async function openSharedDatabase(databaseUrl: string | undefined, dataDir: string) {
+  if (!databaseUrl) return { database: await workerEmbeddedDatabase(), close: async () => {} }
+  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 5, applicationName: 'cartage-test' })
+  return { database, close: () => database.close() }
+}
+
+/** A private copy of the migrated template, or a new migrated PostgreSQL database dropped on close. */
+async function openOwnDatabase(databaseUrl: string | undefined, dataDir: string) {
+  if (!databaseUrl) {
+    const dbDir = path.join(dataDir, 'db')
+    cpSync(inject('templateDataDir'), dbDir, { recursive: true })
+    const database = await openDatabase({ dataDir: dbDir, poolSize: 1, applicationName: 'cartage-test' })
+    return { database, close: () => database.close() }
+  }
+  const scratch = await createScratchDatabase(databaseUrl, 'own')
   const database = await openDatabase({
-    databaseUrl,
-    dataDir: dbDir,
+    databaseUrl: scratch.url,
+    dataDir,
     poolSize: 5,
     applicationName: 'cartage-test',
   })
+  await migrate(database)
   return {
     database,
-    dataDir,
     async close() {
       await database.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      await scratch.drop()
     },
   }
 }
@@ -83,6 +138,7 @@ export async function startTestContext(
     mailer,
     async close() {
       await Promise.all([core.close(), global.close()])
+      await services.close()
       await closeDatabase()
     },
   }

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CLI, startServerProcess } from './server-process.js'
+import { CLI, PROCESS_TEST_TIMEOUT_MS, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // One process per embedded data directory, with real processes: a second server, the migration
@@ -30,66 +30,78 @@ const run = (command: string) =>
   spawnSync(process.execPath, [...cli, command], { env: env(), encoding: 'utf8' })
 
 describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lock', () => {
-  it('refuses a second server and the migration commands while a server holds the directory', async () => {
-    const holder = await startHolder()
-    try {
-      const pid = String(holder.child.pid)
-      const second = run('serve')
-      expect(second.status).toBe(1)
-      expect(second.stderr).toContain(`in use by process ${pid}`)
-      expect(second.stdout).not.toContain('Core API')
-      for (const command of ['db:status', 'migrate']) {
-        const result = run(command)
-        expect(result.status, command).toBe(1)
-        expect(result.stderr, command).toContain(`in use by process ${pid}`)
+  it(
+    'refuses a second server and the migration commands while a server holds the directory',
+    async () => {
+      const holder = await startHolder()
+      try {
+        const pid = String(holder.child.pid)
+        const second = run('serve')
+        expect(second.status).toBe(1)
+        expect(second.stderr).toContain(`in use by process ${pid}`)
+        expect(second.stdout).not.toContain('Core API')
+        for (const command of ['db:status', 'migrate']) {
+          const result = run(command)
+          expect(result.status, command).toBe(1)
+          expect(result.stderr, command).toContain(`in use by process ${pid}`)
+        }
+        // The holder is unharmed.
+        expect((await fetch(`${holder.core}/health/ready`)).status).toBe(200)
+      } finally {
+        holder.child.kill('SIGTERM')
+        expect(await holder.exited).toBe(0)
       }
-      // The holder is unharmed.
-      expect((await fetch(`${holder.core}/health/ready`)).status).toBe(200)
-    } finally {
+      // A clean stop releases the lock at once.
+      expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
+      expect(run('db:status').status).toBe(0)
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'recovers the lock of a holder killed with SIGKILL',
+    async () => {
+      const holder = await startHolder()
+      holder.child.kill('SIGKILL')
+      await holder.exited
+      // The dead holder's lock is still on disk; the next server waits it out and starts.
+      expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(true)
+      const next = await startHolder()
+      try {
+        expect((await fetch(`${next.core}/health/ready`)).status).toBe(200)
+      } finally {
+        next.child.kill('SIGTERM')
+        expect(await next.exited).toBe(0)
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'leaves no temporary folder behind when the start fails (port in use)',
+    async () => {
+      const holder = await startHolder()
+      const port = new URL(holder.core).port
       holder.child.kill('SIGTERM')
-      expect(await holder.exited).toBe(0)
-    }
-    // A clean stop releases the lock at once.
-    expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
-    expect(run('db:status').status).toBe(0)
-  }, 180_000)
-
-  it('recovers the lock of a holder killed with SIGKILL', async () => {
-    const holder = await startHolder()
-    holder.child.kill('SIGKILL')
-    await holder.exited
-    // The dead holder's lock is still on disk; the next server waits it out and starts.
-    expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(true)
-    const next = await startHolder()
-    try {
-      expect((await fetch(`${next.core}/health/ready`)).status).toBe(200)
-    } finally {
-      next.child.kill('SIGTERM')
-      expect(await next.exited).toBe(0)
-    }
-  }, 180_000)
-
-  it('leaves no temporary folder behind when the start fails (port in use)', async () => {
-    const holder = await startHolder()
-    const port = new URL(holder.core).port
-    holder.child.kill('SIGTERM')
-    await holder.exited
-    const blocker = (await import('node:net')).createServer()
-    await new Promise<void>((resolve) => blocker.listen(Number(port), '127.0.0.1', resolve))
-    // A private TMPDIR: what the failed start leaves there is all its own.
-    const tmp = mkdtempSync(path.join(os.tmpdir(), 'cartage-lock-tmp-'))
-    try {
-      const failed = spawnSync(process.execPath, [...cli, 'serve'], {
-        env: { ...env(), CORE_PORT: port, TMPDIR: tmp },
-        encoding: 'utf8',
-      })
-      expect(failed.status).toBe(1)
-      expect(failed.stderr).toContain('EADDRINUSE')
-    } finally {
-      blocker.close()
-    }
-    expect(readdirSync(tmp).filter((n) => n.startsWith('cartage-pg-'))).toEqual([])
-    rmSync(tmp, { recursive: true, force: true })
-    expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
-  }, 180_000)
+      await holder.exited
+      const blocker = (await import('node:net')).createServer()
+      await new Promise<void>((resolve) => blocker.listen(Number(port), '127.0.0.1', resolve))
+      // A private TMPDIR: what the failed start leaves there is all its own.
+      const tmp = mkdtempSync(path.join(os.tmpdir(), 'cartage-lock-tmp-'))
+      try {
+        const failed = spawnSync(process.execPath, [...cli, 'serve'], {
+          env: { ...env(), CORE_PORT: port, TMPDIR: tmp },
+          encoding: 'utf8',
+        })
+        expect(failed.status).toBe(1)
+        expect(failed.stderr).toContain('EADDRINUSE')
+      } finally {
+        blocker.close()
+      }
+      expect(readdirSync(tmp).filter((n) => n.startsWith('cartage-pg-'))).toEqual([])
+      rmSync(tmp, { recursive: true, force: true })
+      expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 })

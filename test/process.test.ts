@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
-import { CLI, startServerProcess } from './server-process.js'
+import { CLI, PROCESS_TEST_TIMEOUT_MS, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // The real binary over real sockets: start-up, configuration errors, SIGTERM draining, restart.
@@ -29,7 +29,7 @@ const baseEnv = () => {
 }
 const cli = CLI
 
-const startServer = () => startServerProcess(baseEnv(), 45_000)
+const startServer = () => startServerProcess(baseEnv())
 
 describe('cartage serve', () => {
   it('stops at start-up with one line per bad variable', () => {
@@ -45,41 +45,46 @@ describe('cartage serve', () => {
     expect(lines.join('\n')).toMatch(/CORE_PORT.*whole number/)
   })
 
-  it('serves both APIs, drains an in-flight request on SIGTERM, and keeps data across a restart', async () => {
-    const email = uniqueEmail('process')
-    const first = await startServer()
-    expect((await fetch(`${first.core}/health/ready`)).status).toBe(200)
-    expect((await fetch(`${first.global}/docs`)).status).toBe(200)
+  it(
+    'serves both APIs, drains an in-flight request on SIGTERM, and keeps data across a restart',
+    async () => {
+      const email = uniqueEmail('process')
+      const first = await startServer()
+      expect((await fetch(`${first.core}/health/ready`)).status).toBe(200)
+      expect((await fetch(`${first.global}/docs`)).status).toBe(200)
 
-    const pending = fetch(`${first.global}/api/organizations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(registrationBody({ email })),
-    })
-    // Signal only once the server has the request in hand, so draining is what is tested.
-    while (!first.output().includes('"url":"/api/organizations"')) await new Promise((r) => setTimeout(r, 5))
-    first.child.kill('SIGTERM')
-    const response = await pending
-    expect(response.status).toBe(200)
-    const firstExit = await first.exited
-    expect(firstExit, first.output()).toBe(0)
-    expect(first.output()).not.toContain(registrationBody().user.password)
+      const pending = fetch(`${first.global}/api/organizations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(registrationBody({ email })),
+      })
+      // Signal only once the server has the request in hand, so draining is what is tested.
+      while (!first.output().includes('"url":"/api/organizations"'))
+        await new Promise((r) => setTimeout(r, 5))
+      first.child.kill('SIGTERM')
+      const response = await pending
+      expect(response.status).toBe(200)
+      const firstExit = await first.exited
+      expect(firstExit, first.output()).toBe(0)
+      expect(first.output()).not.toContain(registrationBody().user.password)
 
-    const second = await startServer()
-    try {
-      const check = await fetch(
-        `${second.global}/api/organizations/soft-check?emailAddress=${encodeURIComponent(email)}`,
-      )
-      expect(((await check.json()) as { data: boolean }).data).toBe(true)
-    } finally {
-      second.child.kill('SIGTERM')
-      expect(await second.exited).toBe(0)
-    }
+      const second = await startServer()
+      try {
+        const check = await fetch(
+          `${second.global}/api/organizations/soft-check?emailAddress=${encodeURIComponent(email)}`,
+        )
+        expect(((await check.json()) as { data: boolean }).data).toBe(true)
+      } finally {
+        second.child.kill('SIGTERM')
+        expect(await second.exited).toBe(0)
+      }
 
-    const status = spawnSync(process.execPath, [...cli, 'db:status'], { env: baseEnv(), encoding: 'utf8' })
-    expect(status.status).toBe(0)
-    expect(status.stdout).toContain('global migrations pending: none')
-  }, 120_000)
+      const status = spawnSync(process.execPath, [...cli, 'db:status'], { env: baseEnv(), encoding: 'utf8' })
+      expect(status.status).toBe(0)
+      expect(status.stdout).toContain('global migrations pending: none')
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 })
 
 describe('npm start', () => {

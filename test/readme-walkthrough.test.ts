@@ -5,7 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { shellBlocks } from './markdown.js'
-import { CLI, type ServerProcess, startServerProcess } from './server-process.js'
+import { CLI, PROCESS_TEST_TIMEOUT_MS, type ServerProcess, startServerProcess } from './server-process.js'
 
 // README.md's "First requests" walk-through cannot rot: its sh blocks run for real, from a fresh
 // embedded data directory, with `npx cartage` mapped to the sources and the servers on free ports.
@@ -87,40 +87,44 @@ describe('README.md walk-through', () => {
       expect(all).toContain(path)
   })
 
-  it('every request answers 2xx, run from a fresh data directory', async () => {
-    const [seed, ...rest] = walkThrough()
-    const statusLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('HTTP '))
-    // The seed needs the data directory to itself, as the README says: before the server starts.
-    const first = await runBash(seed ?? '', { core: '', global: '' })
-    expect(first.code, `${first.stderr}\n${first.stdout}`).toBe(0)
-    expect(first.stdout).toMatch(/password: \S+/)
+  it(
+    'every request answers 2xx, run from a fresh data directory',
+    async () => {
+      const [seed, ...rest] = walkThrough()
+      const statusLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('HTTP '))
+      // The seed needs the data directory to itself, as the README says: before the server starts.
+      const first = await runBash(seed ?? '', { core: '', global: '' })
+      expect(first.code, `${first.stderr}\n${first.stdout}`).toBe(0)
+      expect(first.stdout).toMatch(/password: \S+/)
 
-    server = await startServerProcess(env(), 45_000)
-    const host = (url: string) => url.replace(/^https?:\/\//, '')
-    // The seed block wrote demo.txt; the later blocks read PASSWORD from it again.
-    const script = [
-      "PASSWORD=$(sed -n 's/^ *password: //p' demo.txt)",
-      ...rest.map((block, index) => `echo '--- block ${index + 2}' >&2\n${block}`),
-      "echo '--- done' >&2",
-    ].join('\n')
-    const { code, stdout, stderr } = await runBash(script, {
-      core: host(server.core),
-      global: host(server.global),
-    })
-    expect(code, `${stderr}\n${stdout}\n${server.output()}`).toBe(0)
-    expect(stderr).toContain('--- done')
+      server = await startServerProcess(env())
+      const host = (url: string) => url.replace(/^https?:\/\//, '')
+      // The seed block wrote demo.txt; the later blocks read PASSWORD from it again.
+      const script = [
+        "PASSWORD=$(sed -n 's/^ *password: //p' demo.txt)",
+        ...rest.map((block, index) => `echo '--- block ${index + 2}' >&2\n${block}`),
+        "echo '--- done' >&2",
+      ].join('\n')
+      const { code, stdout, stderr } = await runBash(script, {
+        core: host(server.core),
+        global: host(server.global),
+      })
+      expect(code, `${stderr}\n${stdout}\n${server.output()}`).toBe(0)
+      expect(stderr).toContain('--- done')
 
-    const requests = statusLines(stderr).map((line) => {
-      const [, status, url] = line.split(' ')
-      return { status: Number(status), path: new URL(url ?? '').pathname }
-    })
-    expect(requests.length).toBeGreaterThanOrEqual(15)
-    for (const request of requests) {
-      const accepted = request.status >= 200 && request.status < 300
-      expect(accepted, `${request.status} ${request.path}\n${stderr}\n${stdout}`).toBe(true)
-    }
-    expect(stdout.includes('Harbour Traders'), 'created customer').toBe(true)
-    expect(stdout.includes('"costSource":"SubAssembly"'), 'BOM cost with a sub-assembly').toBe(true) // the BOM cost rolls up a level
-    expect(stdout.includes('Morning run'), 'the demo plan').toBe(true)
-  }, 90_000)
+      const requests = statusLines(stderr).map((line) => {
+        const [, status, url] = line.split(' ')
+        return { status: Number(status), path: new URL(url ?? '').pathname }
+      })
+      expect(requests.length).toBeGreaterThanOrEqual(15)
+      for (const request of requests) {
+        const accepted = request.status >= 200 && request.status < 300
+        expect(accepted, `${request.status} ${request.path}\n${stderr}\n${stdout}`).toBe(true)
+      }
+      expect(stdout.includes('Harbour Traders'), 'created customer').toBe(true)
+      expect(stdout.includes('"costSource":"SubAssembly"'), 'BOM cost with a sub-assembly').toBe(true) // the BOM cost rolls up a level
+      expect(stdout.includes('Morning run'), 'the demo plan').toBe(true)
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 })

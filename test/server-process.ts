@@ -1,5 +1,14 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 
+/**
+ * The time a test that runs real processes may take. Each such process compiles the sources
+ * (tsx) and may create and migrate an embedded data directory: seconds alone, but several times
+ * that while the other test workers keep every core busy.
+ */
+export const PROCESS_TEST_TIMEOUT_MS = 180_000
+/** How long a server process may take to announce its addresses, under the same load. */
+export const PROCESS_START_TIMEOUT_MS = 90_000
+
 /** The CLI as `npx cartage` runs it, from the sources. */
 export const CLI = ['--import', 'tsx', 'src/main.ts']
 
@@ -15,7 +24,7 @@ export interface ServerProcess {
 /** `cartage serve` as a real process; resolves once both APIs announce their addresses. */
 export async function startServerProcess(
   env: Record<string, string>,
-  timeoutMs = 60_000,
+  timeoutMs = PROCESS_START_TIMEOUT_MS,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...CLI, 'serve'], { env })
   let out = ''

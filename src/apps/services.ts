@@ -15,6 +15,8 @@ export interface Services {
   authenticator: Authenticator
   mailer: Mailer
   rateLimiter: RateLimiter
+  /** Stops listening for credential changes (the database's own close does it too). */
+  close(): Promise<void>
 }
 
 export async function createServices(
@@ -44,5 +46,6 @@ export async function createServices(
       overrides.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger }),
     rateLimiter: new RateLimiter(database.relaxedDb),
+    close: () => credentialChanges.close(),
   }
 }

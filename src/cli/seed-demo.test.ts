@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { coreAs, signIn, uniqueEmail, useTestContext } from '../../test/harness.js'
-import { CLI } from '../../test/server-process.js'
+import { CLI, PROCESS_TEST_TIMEOUT_MS } from '../../test/server-process.js'
 import { DEMO_EMAIL, seedDemo } from './seed-demo.js'
 
 const ctx = useTestContext()
@@ -68,29 +68,33 @@ describe('seed --demo', () => {
     expect(await total('/api/v1/Customers')).toBe(8)
   })
 
-  it('as a command: prints the credentials, then says the demo exists (exit 0 both times)', () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-seed-'))
-    try {
-      const env: Record<string, string> = {
-        ...(process.env as Record<string, string>),
-        CARTAGE_DATA_DIR: dataDir,
+  it(
+    'as a command: prints the credentials, then says the demo exists (exit 0 both times)',
+    () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-seed-'))
+      try {
+        const env: Record<string, string> = {
+          ...(process.env as Record<string, string>),
+          CARTAGE_DATA_DIR: dataDir,
+        }
+        // A fresh embedded data directory, whatever database the suite runs on.
+        delete env.DATABASE_URL
+        const run = () => spawnSync(process.execPath, [...CLI, 'seed', '--demo'], { env, encoding: 'utf8' })
+        const first = run()
+        expect(first.status, first.stderr).toBe(0)
+        expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
+        expect(first.stdout).toMatch(/password: demo-\S{12}\n/)
+        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(13)
+        const second = run()
+        expect(second.status, second.stderr).toBe(0)
+        expect(second.stdout).toContain(`already exists; its owner is ${DEMO_EMAIL}`)
+        expect(second.stdout).not.toContain('password:')
+        const bare = spawnSync(process.execPath, [...CLI, 'seed'], { env, encoding: 'utf8' })
+        expect(bare.status).toBe(2)
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true })
       }
-      // A fresh embedded data directory, whatever database the suite runs on.
-      delete env.DATABASE_URL
-      const run = () => spawnSync(process.execPath, [...CLI, 'seed', '--demo'], { env, encoding: 'utf8' })
-      const first = run()
-      expect(first.status, first.stderr).toBe(0)
-      expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
-      expect(first.stdout).toMatch(/password: demo-\S{12}\n/)
-      expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(13)
-      const second = run()
-      expect(second.status, second.stderr).toBe(0)
-      expect(second.stdout).toContain(`already exists; its owner is ${DEMO_EMAIL}`)
-      expect(second.stdout).not.toContain('password:')
-      const bare = spawnSync(process.execPath, [...CLI, 'seed'], { env, encoding: 'utf8' })
-      expect(bare.status).toBe(2)
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }, 60_000)
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 })

@@ -25,6 +25,8 @@ export class ChangeListener {
   private client: pg.Client | undefined
   private retry: NodeJS.Timeout | undefined
   private readonly attached = new WeakSet<pg.PoolClient>()
+  /** What `close` takes off the pool's connections, which outlive this listener when the database is shared. */
+  private readonly detachers: (() => void)[] = []
   private readonly onPoolConnect = (client: pg.PoolClient) => this.attach(client)
 
   constructor(
@@ -51,6 +53,7 @@ export class ChangeListener {
     this.live = false
     clearTimeout(this.retry)
     this.database.pool.off('connect', this.onPoolConnect)
+    for (const detach of this.detachers.splice(0)) detach()
     const client = this.client
     this.client = undefined
     await client?.end().catch(() => {})
@@ -108,13 +111,19 @@ export class ChangeListener {
     if (this.attached.has(client) || this.closed) return
     this.attached.add(client)
     let down = false
-    client.on('notification', (message) => {
+    const onNotification = (message: pg.Notification) => {
       if (message.channel === this.channel) this.changed(message.payload ?? '')
-    })
+    }
+    client.on('notification', onNotification)
     const primary = this.database.kind === 'embedded'
-    client.once('end', () => {
+    const onEnd = () => {
       down = true
       if (primary) this.lost()
+    }
+    client.once('end', onEnd)
+    this.detachers.push(() => {
+      client.off('notification', onNotification)
+      client.off('end', onEnd)
     })
     client.query(`LISTEN "${this.channel}"`).then(
       () => {

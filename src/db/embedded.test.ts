@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { PROCESS_TEST_TIMEOUT_MS } from '../../test/server-process.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { startEmbeddedServer } from './embedded.js'
 import { globalMigrations } from './migrations/index.js'
@@ -29,8 +30,12 @@ async function appliedOnOpen(dataDir: string, migrateNewDataDir: boolean): Promi
 }
 
 describe.skipIf(testDatabaseUrl() !== undefined)('a new embedded data directory', () => {
-  it('is created already migrated when the server asks (the migrating heap leaves with that process)', async () => {
-    expect(await appliedOnOpen(path.join(root, 'served'), true)).toBe(globalMigrations.length)
-    expect(await appliedOnOpen(path.join(root, 'plain'), false)).toBeNull()
-  }, 180_000)
+  it(
+    'is created already migrated when the server asks (the migrating heap leaves with that process)',
+    async () => {
+      expect(await appliedOnOpen(path.join(root, 'served'), true)).toBe(globalMigrations.length)
+      expect(await appliedOnOpen(path.join(root, 'plain'), false)).toBeNull()
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 })

@@ -8,8 +8,9 @@ import { applyTenantMigrations, migrate, migrationStatus } from './migrator.js'
 
 let database: Database
 let closeDatabase: () => Promise<void>
+// Its own database: a schema left behind on purpose must not make other files' readiness checks fail.
 beforeAll(async () => {
-  ;({ database, close: closeDatabase } = await openTestDatabase())
+  ;({ database, close: closeDatabase } = await openTestDatabase({ own: true }))
 })
 afterAll(() => closeDatabase())
 
