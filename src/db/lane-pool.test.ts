@@ -1,7 +1,8 @@
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import type pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testDatabaseUrl } from '../../test/test-database.js'
-import { LanePool, schemaAffinity } from './lane-pool.js'
+import { LanePool, withSchemaAffinity } from './lane-pool.js'
 
 const pools: LanePool[] = []
 afterEach(async () => {
@@ -17,7 +18,7 @@ function lanePool(size: number): LanePool {
 
 const backendPid = async (pool: LanePool, schema?: string): Promise<number> => {
   const run = () => pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
-  const { rows } = await (schema === undefined ? run() : schemaAffinity.run(schema, run))
+  const { rows } = await (schema === undefined ? run() : withSchemaAffinity(schema, run))
   return rows[0]?.pid as number
 }
 
@@ -49,10 +50,33 @@ describe.runIf(testDatabaseUrl())('the lane pool (PostgreSQL)', () => {
     }
   })
 
+  it('gets the schema through Kysely, as db/schema-statements.ts sends it (the call chain stays synchronous)', async () => {
+    const pool = lanePool(4)
+    const held = await Promise.all([0, 1, 2, 3].map(() => pool.connect()))
+    for (const client of held) client.release()
+    const db = new Kysely<Record<string, never>>({
+      dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }),
+    })
+    const pid = async (schema: string) =>
+      (
+        await withSchemaAffinity(schema, () =>
+          db.executeQuery<{ pid: number }>(CompiledQuery.raw('SELECT pg_backend_pid() AS pid')),
+        )
+      ).rows[0]?.pid
+    const [a, b] = schemasOnDistinctLanes(pool, 2) as [string, string]
+    await pid(a) // Kysely's driver initialises on its first statement (an await before connect).
+    const home = { a: await backendPid(pool, a), b: await backendPid(pool, b) }
+    expect(home.a).not.toBe(home.b)
+    for (let i = 0; i < 5; i++) {
+      expect(await pid(a)).toBe(home.a)
+      expect(await pid(b)).toBe(home.b)
+    }
+  })
+
   it('serves a schema from another connection while its home one is busy, never opening more than its size', async () => {
     const pool = lanePool(3)
     const [a] = schemasOnDistinctLanes(pool, 1) as [string]
-    const home = await schemaAffinity.run(a, () => pool.connect())
+    const home = await withSchemaAffinity(a, () => pool.connect())
     const homePid = (await home.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid
     const elsewhere = await backendPid(pool, a)
     expect(elsewhere).not.toBe(homePid)

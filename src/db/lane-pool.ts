@@ -1,12 +1,26 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { EventEmitter } from 'node:events'
 import pg from 'pg'
 
 /**
- * The organisation schema the statement being sent is for (db/schema-statements.ts sets it). The
- * lane pool sends it to that schema's home connection when it is free.
+ * The organisation schema of the statement being sent. `withSchemaAffinity` sets it only while it
+ * hands the statement over: from Kysely's `executeQuery` to `LanePool.connect` is one synchronous
+ * call chain (async functions run up to their first await), so the pool reads it in the same tick.
+ * Not an AsyncLocalStorage: on Node 20 one of those adds a hook to every promise of the process,
+ * which cost about 7 µs per request. Should the chain ever gain an await, statements lose only
+ * their preferred lane, never their correctness (lane-pool.test.ts checks the chain through Kysely).
  */
-export const schemaAffinity = new AsyncLocalStorage<string>()
+let sendingFor: string | undefined
+
+/** Runs `send` (which must start its query synchronously) preferring `schema`'s home connection. */
+export function withSchemaAffinity<T>(schema: string, send: () => T): T {
+  const outer = sendingFor
+  sendingFor = schema
+  try {
+    return send()
+  } finally {
+    sendingFor = outer
+  }
+}
 
 /** What the application uses of a pool: `pg.Pool` on the embedded database, `LanePool` on PostgreSQL. */
 export interface DatabasePool {
@@ -85,7 +99,7 @@ export class LanePool extends EventEmitter {
    * open its connection, then the shortest queue (the home lane on a tie).
    */
   private pick(): number {
-    const schema = schemaAffinity.getStore()
+    const schema = sendingFor
     const home = schema === undefined ? -1 : this.homeLane(schema)
     let best = -1
     let bestScore = Number.POSITIVE_INFINITY

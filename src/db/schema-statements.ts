@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely, type Transaction } from 'kysely'
-import { schemaAffinity } from './lane-pool.js'
+import { withSchemaAffinity } from './lane-pool.js'
 import { forgetPrepared, registerPrepared } from './prepared.js'
 import type { Tables } from './schema.js'
 
@@ -51,7 +51,7 @@ export class SchemaStatement<Values extends Record<string, unknown>, Row> {
   /** Sent on the schema's home connection when it is free (db/lane-pool.ts), where it is prepared. */
   async execute(db: Db, schemaName: string, values: Values): Promise<Row[]> {
     const query = this.compiled(db, schemaName, values)
-    return (await schemaAffinity.run(schemaName, () => db.executeQuery(query))).rows
+    return (await withSchemaAffinity(schemaName, () => db.executeQuery(query))).rows
   }
 
   async takeFirst(db: Db, schemaName: string, values: Values): Promise<Row | undefined> {

@@ -70,24 +70,29 @@ const isFastifyDefault = (value: unknown): value is FastifyDefaultError =>
  * error handler, such as a plugin answering by itself) is rewritten into the API's shape.
  */
 export function installErrorShapeFallback(app: FastifyInstance, flavor: ApiFlavor) {
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string' || !payload.includes('"statusCode"'))
-      return payload
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(payload)
-    } catch {
-      return payload
-    }
-    if (!isFastifyDefault(parsed)) return payload
-    const appError = toAppError(
-      Object.assign(new Error(parsed.message ?? parsed.error), {
-        statusCode: reply.statusCode,
-        code: parsed.code,
-      }) as FastifyError,
-    )
-    const { contentType, body } = errorBody(flavor, appError)
-    void reply.type(contentType)
-    return body
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    done(null, inApiShape(flavor, reply, payload))
   })
+}
+
+/** The payload, or the API's error body when it is an error in Fastify's default shape. */
+function inApiShape(flavor: ApiFlavor, reply: FastifyReply, payload: unknown): unknown {
+  if (reply.statusCode < 400 || typeof payload !== 'string' || !payload.includes('"statusCode"'))
+    return payload
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(payload)
+  } catch {
+    return payload
+  }
+  if (!isFastifyDefault(parsed)) return payload
+  const appError = toAppError(
+    Object.assign(new Error(parsed.message ?? parsed.error), {
+      statusCode: reply.statusCode,
+      code: parsed.code,
+    }) as FastifyError,
+  )
+  const { contentType, body } = errorBody(flavor, appError)
+  void reply.type(contentType)
+  return body
 }

@@ -86,25 +86,23 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addHook('preClose', async () => {
     closing = true
   })
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks here and in security-headers.ts: they run on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id)
-    if (closing) {
-      void reply.header('connection', 'close')
-      return sendError(
-        options.flavor,
-        reply,
-        new AppError(503, 'shutting_down', 'The service is shutting down.'),
-      )
-    }
+    if (!closing) return done()
+    void reply.header('connection', 'close')
+    // Answered here: the hook does not call done, so the route never runs.
+    sendError(options.flavor, reply, new AppError(503, 'shutting_down', 'The service is shutting down.'))
   })
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close')
+    done(null, payload)
   })
   installErrorHandling(app, options.flavor)
   declareFrameworkResponses(app, options.flavor)
   installErrorShapeFallback(app, options.flavor)
   installInputRules(app)
-  await installSecurityHeaders(app)
+  installSecurityHeaders(app)
   await installCors(app, options.flavor, options.web?.corsOrigins ?? [])
   installMetrics(app, options.flavor, options.database.pool, options.web)
   installAuthentication(app, options.flavor, options.authenticator)

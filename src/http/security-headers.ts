@@ -1,5 +1,6 @@
-import helmet from '@fastify/helmet'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
+import helmet, { type HelmetOptions } from 'helmet'
 
 /**
  * The API answers JSON only, so its pages may load nothing and be framed by nobody. The /docs
@@ -29,19 +30,49 @@ export const DOCS_CSP = {
 }
 
 /**
+ * The headers helmet sets for `options`, computed once. None of ours depends on the request, and
+ * helmet's middleware would otherwise rebuild every header (the CSP parsed again) on each request.
+ */
+export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = String(value)
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()]
+    },
+  }
+  let called = false
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error
+    called = true
+  })
+  // helmet's middleware is synchronous; should a release change that, fail at start, not silently.
+  if (!called || !headers['content-security-policy']) throw new Error('helmet set no headers synchronously')
+  return Object.freeze(headers)
+}
+
+/**
  * Security headers on every response (helmet's defaults with the API's CSP), and
  * `Cache-Control: no-store` on every response whose route did not choose its own caching: API
  * answers carry tokens (login, select-organization, new-token, ott, API keys) and tenant data that
- * no shared or browser cache should keep.
+ * no shared or browser cache should keep. Set on request, so errors and 404s carry them too; the
+ * /docs routes replace the CSP with `DOCS_CSP` when they send.
  */
-export async function installSecurityHeaders(app: FastifyInstance) {
-  await app.register(helmet, {
+export function installSecurityHeaders(app: FastifyInstance) {
+  const headers = helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
     // HSTS is a decision for the TLS terminator in front of us, not for a plain-http process.
     strictTransportSecurity: false,
   })
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Callback hooks, not async ones: these run on every request, and a promise each is measurable.
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(headers)
+    done()
+  })
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store')
-    return payload
+    done(null, payload)
   })
 }
