@@ -2,7 +2,7 @@
  * `npm run bench`: a real Cartage route against a bare Fastify + pg route running the same SQL,
  * alternating rounds, on PostgreSQL (when DATABASE_URL is set) and on the embedded database.
  * Servers are separate processes; this process only generates load (autocannon).
- * Env: BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (10), DB_POOL_SIZE,
+ * Env: BENCH_SECONDS (2), BENCH_ROUNDS (8), BENCH_WARMUP (2), BENCH_CONNECTIONS (10), DB_POOL_SIZE,
  * RATE_LIMIT_PER_IP (1000000 here, so the load is not refused), ACCESS_TOKEN_TTL_SECONDS (86400
  * here, so the seeded token outlives a long run), BENCH_ONLY (scenario names), BENCH_DATABASES
  * (postgres,embedded), BENCH_CPU_PROF (directory: profile both servers, see bench/profile.ts).
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { openDatabase } from '../src/db/database.js'
 import { type ServerProcess, startServer } from './children.js'
-import { measure, type Sample, summarise, type Target } from './load.js'
+import { measure, median, type Sample, summarise, type Target } from './load.js'
 import { memorySection, replaceMemorySection } from './memory.js'
 import { type DatabaseResult, formatDatabase, printDatabase, type ScenarioResult } from './report.js'
 import { resolveSeed } from './resolve-seed.js'
@@ -41,8 +41,8 @@ function envInt(name: string, fallback: number): number {
 }
 
 const settings = {
-  seconds: envInt('BENCH_SECONDS', 5),
-  rounds: envInt('BENCH_ROUNDS', 3),
+  seconds: envInt('BENCH_SECONDS', 2),
+  rounds: envInt('BENCH_ROUNDS', 8),
   warmup: envInt('BENCH_WARMUP', 2),
   connections: envInt('BENCH_CONNECTIONS', 10),
 }
@@ -93,8 +93,12 @@ async function runScenario(scenario: Scenario, cartage: Target, baseline: Target
   }
   const samples: { cartage: Sample[]; baseline: Sample[] } = { cartage: [], baseline: [] }
   for (let round = 1; round <= rounds; round++) {
-    samples.cartage.push(await measure(cartage, seconds, connections))
-    samples.baseline.push(await measure(baseline, seconds, connections))
+    // The order alternates (ABBA...), so a load that rises or falls during the pair favours neither.
+    const first = round % 2 === 1 ? 'cartage' : 'baseline'
+    const second = first === 'cartage' ? 'baseline' : 'cartage'
+    const targetOf = { cartage, baseline }
+    samples[first].push(await measure(targetOf[first], seconds, connections))
+    samples[second].push(await measure(targetOf[second], seconds, connections))
     process.stdout.write(
       `  ${scenario.name} round ${round}/${rounds}: cartage ${samples.cartage.at(-1)?.rps.toFixed(0)} req/s, ` +
         `baseline ${samples.baseline.at(-1)?.rps.toFixed(0)} req/s\n`,
@@ -115,13 +119,16 @@ async function runScenario(scenario: Scenario, cartage: Target, baseline: Target
   }
   const c = summarise(samples.cartage)
   const b = summarise(samples.baseline)
+  const roundRatios = samples.cartage.map((cs, i) => cs.rps / (samples.baseline[i]?.rps || Number.NaN))
   return {
     name: scenario.name,
     kind: scenario.kind,
     cartage: { median: c, rounds: samples.cartage },
     baseline: { median: b, rounds: samples.baseline },
-    ratio: b.rps > 0 ? c.rps / b.rps : 0,
-    roundRatios: samples.cartage.map((cs, i) => cs.rps / (samples.baseline[i]?.rps || Number.NaN)),
+    // The median of the per-round ratios: each compares two measurements seconds apart, so a
+    // neighbour's load that comes and goes moves single rounds, not the median.
+    ratio: median(roundRatios),
+    roundRatios,
     ...(latency ? { latency } : {}),
     served: { cartage: served.cartage + c.requests, baseline: served.baseline + b.requests },
   }
@@ -251,7 +258,8 @@ if (process.env.BENCH_MEMORY !== '0' && !process.env.BENCH_ONLY) {
 
 const summary =
   `Cartage vs a bare Fastify + pg route (hand-written, prepared, one statement per item or page, same JSON); ` +
-  `medians of ${settings.rounds} interleaved round(s) of ${settings.seconds} s, ${settings.connections} connections\n`
+  `${settings.rounds} interleaved round(s) of ${settings.seconds} s each, order alternating, ${settings.connections} connections; ` +
+  `req/s and latencies are medians over the rounds, the ratio is the median of the per-round ratios\n`
 process.stdout.write(`\n${summary}`)
 for (const result of results) printDatabase(result)
 await writeResultsMarkdown(summary, results)
