@@ -25,6 +25,7 @@ import * as unitSettingsUseEnumNames from './tenant/20261124100000-unit-settings
 import * as addCustomerSearchIndexes from './tenant/20261124107000-add-customer-search-indexes.js'
 import * as countLiveCustomers from './tenant/20261124110000-count-live-customers.js'
 import * as addInsightsIndexes from './tenant/20261124140000-add-insights-indexes.js'
+import * as searchIndexesWithoutPendingList from './tenant/20261126090000-search-indexes-without-pending-list.js'
 
 export interface Migration {
   name: string
@@ -58,4 +59,5 @@ export const tenantMigrations: readonly Migration[] = [
   { name: '20261124107000-add-customer-search-indexes', sql: addCustomerSearchIndexes.sql },
   { name: '20261124110000-count-live-customers', sql: countLiveCustomers.sql },
   { name: '20261124140000-add-insights-indexes', sql: addInsightsIndexes.sql },
+  { name: '20261126090000-search-indexes-without-pending-list', sql: searchIndexesWithoutPendingList.sql },
 ]

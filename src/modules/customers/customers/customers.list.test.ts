@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
 import { type Core, ownerSession, useTestContext } from '../../../../test/harness.js'
@@ -227,6 +228,22 @@ describe('GET /api/v1/Customers', () => {
       url: `${CUSTOMERS}?$search=n&$filter=${encodeURIComponent("type eq 'Company'")}&$orderby=name`,
     })
     expect(combined.json().data.map((i: Item) => i.name)).toEqual(['Acme Supplies', 'Bolt & Nut'])
+  })
+
+  it('keeps no pending list on the search indexes, so a search never scans one (migration 20261126090000)', async () => {
+    const c = await catalogue()
+    const schema = await schemaOf(ctx, c.org.businessId)
+    const { rows } = await sql<{ relname: string; reloptions: string[] | null }>`
+      SELECT i.relname, i.reloptions FROM pg_class i JOIN pg_namespace n ON n.oid = i.relnamespace
+       WHERE n.nspname = ${schema} AND i.relname LIKE '%trgm_idx' ORDER BY i.relname`.execute(ctx.database.db)
+    expect(rows.map((r) => [r.relname, r.reloptions])).toEqual(
+      [
+        'customer_contacts_name_trgm_idx',
+        'customers_email_trgm_idx',
+        'customers_name_trgm_idx',
+        'customers_phone_trgm_idx',
+      ].map((name) => [name, ['fastupdate=off']]),
+    )
   })
 
   it('pages consistently: totalCount, finalPage and hasMore, no item twice or missed', async () => {
