@@ -37,6 +37,7 @@ const credentials = {
 }
 
 export const bearerHeaders = credentials.bearer.headers
+export const apiKeyHeaders = credentials.apikey.headers
 
 export function withEitherCredential(reads: readonly Read[]): Scenario[] {
   return reads.flatMap((read) =>

@@ -3,9 +3,9 @@ import { toCustomer } from '../src/modules/customers/customers/customers.read.js
 import type { CustomerRow } from '../src/modules/customers/customers/customers.repository.js'
 import type { BusinessRow } from '../src/modules/organisation/business/business.repository.js'
 import { toBusinessResponse } from '../src/modules/organisation/business/business.service.js'
-import { bearerHeaders, hasData, listOf, type Read, withEitherCredential } from './reads.js'
+import { apiKeyHeaders, bearerHeaders, hasData, listOf, type Read, withEitherCredential } from './reads.js'
 import type { Scenario } from './scenario-types.js'
-import { findBusiness, findCustomer, listCustomers } from './tenant-sql.js'
+import { apiKeyLookup, findBusiness, findCustomer, listCustomers } from './tenant-sql.js'
 import { createCustomerSteps, NEW_CUSTOMER } from './write-sql.js'
 
 const PAGE_SIZE = 20
@@ -50,24 +50,25 @@ const reads: Read[] = [
 
 const readScenarios = withEitherCredential(reads)
 
-const writeScenario: Scenario = {
-  name: 'create-customer-bearer',
+/** The customer write with either credential; the bare route looks the API key up first, as for reads. */
+const writeScenarios: Scenario[] = (['bearer', 'apikey'] as const).map((kind) => ({
+  name: `create-customer-${kind}`,
   kind: 'write',
   cartage: {
     api: 'core',
     method: 'POST',
     path: () => '/api/v1/Customers',
-    headers: bearerHeaders,
+    headers: kind === 'bearer' ? bearerHeaders : apiKeyHeaders,
     body: () => NEW_CUSTOMER,
     check: hasData,
   },
   baseline: {
-    steps: createCustomerSteps,
+    steps: kind === 'bearer' ? createCustomerSteps : [[apiKeyLookup], ...createCustomerSteps],
     oneConnection: true,
-    rows: [0, 1, 0, 0, 1, 0],
-    respond: (results) => single('core', toCustomer(results[4]?.[0] as unknown as CustomerRow)),
+    rows: kind === 'bearer' ? [0, 1, 0, 0, 1, 0] : [1, 0, 1, 0, 0, 1, 0],
+    respond: (results) => single('core', toCustomer(results.at(-2)?.[0] as unknown as CustomerRow)),
   },
-}
+}))
 
 /** Authenticated routes acting in the seeded business (Core API). */
-export const tenantScenarios: Scenario[] = [...readScenarios, writeScenario]
+export const tenantScenarios: Scenario[] = [...readScenarios, ...writeScenarios]
