@@ -1,3 +1,4 @@
+import { lockedAt } from '../../../db/applied-at.js'
 import type { Database } from '../../../db/database.js'
 import { conflict } from '../../../http/errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
@@ -35,10 +36,12 @@ export async function movePlan(
     const from = plan.status as PlanStatus
     if (!(PLAN_MOVES[to] as readonly PlanStatus[]).includes(from)) throw invalidPlanTransition(from, to)
     const db = trx.withSchema(schema)
+    // One instant for the plan and its shipments, read from the database after the plan's lock.
+    const at = await lockedAt(trx)
     if (to === 'Dispatched') {
       await db
         .updateTable('shipments')
-        .set({ status: 'InTransit', dispatched_at: new Date(), date_modified: new Date() })
+        .set({ status: 'InTransit', dispatched_at: at, date_modified: at })
         .where('delivery_plan_id', '=', id)
         .where('status', 'in', ['Pending', 'Assigned'])
         .execute()
@@ -58,7 +61,7 @@ export async function movePlan(
         )
     }
     if (to === 'Cancelled') await repository.releaseShipments(trx, schema, id)
-    await repository.setPlanStatus(trx, schema, id, to)
+    await repository.setPlanStatus(trx, schema, id, to, at)
     if (to === 'Dispatched' || to === 'Completed') {
       await publishDomainEvent(trx, schema, {
         type: to === 'Dispatched' ? 'PlanDispatched' : 'PlanCompleted',

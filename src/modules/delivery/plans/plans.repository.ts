@@ -162,11 +162,12 @@ export async function setPlanStatus(
   schema: string,
   id: string,
   to: keyof typeof STAMPS,
+  at: Date,
 ) {
   await trx
     .withSchema(schema)
     .updateTable('delivery_plans')
-    .set({ status: to, [STAMPS[to]]: sql<Date>`now()`, date_modified: sql<Date>`now()` })
+    .set({ status: to, [STAMPS[to]]: at, date_modified: at })
     .where('id', '=', id)
     .execute()
 }

@@ -147,6 +147,11 @@ describe('delivery plans', () => {
     const dispatched = (await movePlan(key, p.id, 'dispatch')).json().data
     expect(dispatched.status).toBe('Dispatched')
     expect(dispatched.shipments.map((x: { status: string }) => x.status)).toEqual(['InTransit', 'InTransit'])
+    // The plan and its shipments are dispatched at one instant.
+    expect(dispatched.shipments.map((x: { dispatchedAt: string }) => x.dispatchedAt)).toEqual([
+      dispatched.dispatchedAt,
+      dispatched.dispatchedAt,
+    ])
     expect((await put(core, `${PLANS}/${p.id}`, { scheduledDate: DAY })).json().code).toBe(
       'plan_not_editable',
     )

@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { appliedAt } from '../../../db/applied-at.js'
 import type { Tables } from '../../../db/schema.js'
 import type { ShipmentStatus } from './shipments.schemas.js'
 
@@ -130,7 +131,7 @@ export function moveStatus(
   return db
     .withSchema(schema)
     .updateTable('shipments')
-    .set({ status: to, [STAMPS[to]]: sql<Date>`now()`, date_modified: sql<Date>`now()`, ...extra })
+    .set({ status: to, [STAMPS[to]]: appliedAt(), date_modified: appliedAt(), ...extra })
     .where('id', '=', id)
     .where('business_id', '=', businessId)
     .where('status', 'in', from)

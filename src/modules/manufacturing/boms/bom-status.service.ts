@@ -1,9 +1,10 @@
 import { sql } from 'kysely'
+import { lockedAt } from '../../../db/applied-at.js'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { bomActive, bomInUse, bomNotFound, cannotActivate, cycle } from './boms.errors.js'
-import { findCycle, lockBom } from './boms.repository.js'
+import { findCycle, lockActivations, lockBom } from './boms.repository.js'
 import type { BomResponse, BomStatus } from './boms.schemas.js'
 import { loadBom } from './boms.service.js'
 
@@ -11,6 +12,10 @@ import { loadBom } from './boms.service.js'
  * Draft -> Active. The product's previously active BOM becomes Archived, and the activation history
  * closes its period and opens this one at the same instant (costing as of a date reads it).
  * A line that would now make a cycle through the sub-assemblies' active BOMs is a 400 bom_cycle.
+ * Activations of one business take turns (an advisory lock), so the cycle check sees every BOM
+ * activated before, and the instant is read after the locks: two BOMs of one product activated in
+ * parallel end as one Active and one Archived with periods in order, and two that would make a
+ * cycle together cannot both become Active.
  */
 export async function activateBom(
   database: Database,
@@ -19,6 +24,7 @@ export async function activateBom(
 ): Promise<BomResponse> {
   const { schemaName: schema, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
+    await lockActivations(trx, businessId)
     const bom = await lockBom(trx, schema, businessId, bomId)
     if (!bom) throw bomNotFound()
     if (bom.status !== 'Draft') throw cannotActivate(bom.status as BomStatus)
@@ -33,7 +39,7 @@ export async function activateBom(
       const path = await findCycle(trx, schema, bom.product_id, [line.product_id])
       if (path) throw cycle(`lineItems.${i}.productId`, path)
     }
-    const now = sql<Date>`now()`
+    const now = await lockedAt(trx)
     await db
       .updateTable('boms')
       .set({ status: 'Archived', archived_at: now, date_modified: now })

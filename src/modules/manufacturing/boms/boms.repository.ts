@@ -55,6 +55,11 @@ export async function lockBom(trx: Transaction<Tables>, schema: string, business
     .executeTakeFirst()
 }
 
+/** Serialises BOM activations of one business until commit (they are rare; a cycle check needs it). */
+export async function lockActivations(trx: Transaction<Tables>, businessId: string) {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`bom_activations:${businessId}`}))`.execute(trx)
+}
+
 export interface LineValues {
   product_id: string
   quantity: number

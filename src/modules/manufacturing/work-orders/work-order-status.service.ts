@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { appliedAt } from '../../../db/applied-at.js'
 import type { Database } from '../../../db/database.js'
 import { AppError } from '../../../http/errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
@@ -32,7 +32,6 @@ export async function moveWorkOrder(
     if (!order) throw workOrderNotFound()
     const from = order.status as WorkOrderStatus
     if (!FROM[to].includes(from)) throw invalidTransition(from, to)
-    const now = sql<Date>`now()`
     let standard = {}
     if (to === 'Released') {
       const cost = await costBom(trx, auth, order.bom_id, new Date())
@@ -44,7 +43,7 @@ export async function moveWorkOrder(
     await trx
       .withSchema(auth.schemaName)
       .updateTable('work_orders')
-      .set({ ...standard, status: to, [STAMP[to]]: now, date_modified: now })
+      .set({ ...standard, status: to, [STAMP[to]]: appliedAt(), date_modified: appliedAt() })
       .where('id', '=', id)
       .execute()
     return loadWorkOrder(trx, auth, id)
@@ -135,14 +134,13 @@ export async function completeWorkOrder(
       { ...movement, type: 'WorkOrderReceipt', quantity: produced, receivedCost: unitCost },
       negative,
     )
-    const now = sql<Date>`now()`
     await trx
       .withSchema(auth.schemaName)
       .updateTable('work_orders')
       .set({
         status: 'Completed',
-        completed_at: now,
-        date_modified: now,
+        completed_at: appliedAt(),
+        date_modified: appliedAt(),
         effective_date: effectiveDate,
         quantity_produced: produced,
         actual_total_cost: actualTotal,

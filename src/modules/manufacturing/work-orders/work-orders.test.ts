@@ -1,54 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
-import { type Core, coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
 import { type DomainEvent, onDomainEvent } from '../../events/domain-events.js'
 import { expectAccess } from '../access.fixtures.js'
-import { createProduct, ledgerOf, ok, receive, stockOf } from '../manufacturing.fixtures.js'
+import { ledgerOf, ok, receive, stockOf } from '../manufacturing.fixtures.js'
+import { createOrder, step, tableShop } from './work-orders.fixtures.js'
 
 const ctx = useTestContext()
-
-interface WorkOrder {
-  id: string
-  code: string
-  status: string
-  standardUnitCost: number | null
-  standardTotalCost: number | null
-  actualUnitCost: number | null
-  actualTotalCost: number | null
-  costVariance: number | null
-}
-
-/** Table <- 4 Leg + 1 Top; legs 10 @ 5 and tops 5 @ 50 received on Jan 1. */
-async function tableShop(core: Core) {
-  const [table, leg, top] = await Promise.all([
-    createProduct(core, { name: 'Table', type: 'FinishedGood' }),
-    createProduct(core, { name: 'Leg' }),
-    createProduct(core, { name: 'Top' }),
-  ])
-  await receive(core, leg.id, 10, 5, '2026-01-01T00:00:00Z')
-  await receive(core, top.id, 5, 50, '2026-01-01T00:00:00Z')
-  const bom = await ok<{ id: string }>(core, 'POST', '/api/v1/bom', {
-    productId: table.id,
-    name: 'Table',
-    lineItems: [
-      { productId: leg.id, quantity: 4 },
-      { productId: top.id, quantity: 1 },
-    ],
-  })
-  await ok(core, 'POST', `/api/v1/bom/${bom.id}/activate`)
-  return { table, leg, top, bom }
-}
-
-const createOrder = (core: Core, bomId: string, quantity: number) =>
-  ok<WorkOrder>(core, 'POST', '/api/v1/work-orders', {
-    bomId,
-    quantity,
-    plannedStart: '2026-03-01T08:00:00Z',
-    plannedEnd: '2026-03-02T17:00:00Z',
-  })
-const step = (core: Core, id: string, path: string, payload?: object) =>
-  ok<WorkOrder>(core, 'POST', `/api/v1/work-orders/${id}/${path}`, payload)
 
 describe('work orders', () => {
   it('freezes the standard cost at release and completes at actual cost (worked example)', async () => {

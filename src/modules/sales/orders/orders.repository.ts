@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { appliedAt } from '../../../db/applied-at.js'
 import type { Tables } from '../../../db/schema.js'
 import type { OrderStatus } from './orders.schemas.js'
 
@@ -156,8 +157,7 @@ const STAMPS = { Confirmed: 'confirmed_at', Fulfilled: 'fulfilled_at', Cancelled
 /**
  * Moves an order to `to` in one conditional UPDATE: only a row still in one of `from` changes,
  * so of two parallel moves at most one can succeed. Undefined when nothing matched.
- * The stamp is `clock_timestamp()`, not `now()`: a move that waited for another's row lock is
- * stamped when it applies, so confirmedAt never comes after a cancelledAt that followed it.
+ * Stamped when it applies (`appliedAt`), so confirmedAt never comes after a cancelledAt that followed it.
  */
 export async function moveStatus(
   trx: Transaction<Tables>,
@@ -172,8 +172,8 @@ export async function moveStatus(
     .updateTable('orders')
     .set({
       status: to,
-      [STAMPS[to]]: sql<Date>`clock_timestamp()`,
-      date_modified: sql<Date>`clock_timestamp()`,
+      [STAMPS[to]]: appliedAt(),
+      date_modified: appliedAt(),
     })
     .where('id', '=', orderId)
     .where('business_id', '=', businessId)
