@@ -16,6 +16,7 @@ const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   poolSize: config.dbPoolSize,
+  sharedBuffersMb: config.embeddedSharedBuffersMb,
   applicationName: 'cartage-bench',
 })
 await migrate(database)

@@ -10,6 +10,8 @@
  * bench/schemas.ts: 1,000 organisation schemas).
  * `BENCH_DATABASES=none npm run bench -- --scale` runs only those; `-- --schemas` only the schemas one.
  * Memory of the built server (bench/memory.ts) ends a full run; `-- --memory-only` measures only that.
+ * BENCH_AGAINST="NAME=value ..." puts Cartage itself, started with those settings, in the baseline's
+ * place: an A/B of a setting in the same interleaved rounds (printed only; RESULTS.md is left alone).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -47,6 +49,19 @@ const settings = {
   connections: envInt('BENCH_CONNECTIONS', 10),
 }
 
+/** BENCH_AGAINST: the settings of the second Cartage server, when the bench compares Cartage with itself. */
+const against = process.env.BENCH_AGAINST?.trim()
+  ? Object.fromEntries(
+      process.env.BENCH_AGAINST.trim()
+        .split(/\s+/)
+        .map((assignment) => {
+          const [name, ...value] = assignment.split('=')
+          if (!name || value.length === 0) throw new Error(`BENCH_AGAINST: ${assignment} is not NAME=value`)
+          return [name, value.join('=')]
+        }),
+    )
+  : undefined
+
 const base = (port: number | undefined) => `http://127.0.0.1:${port}`
 /** With BENCH_CPU_PROF, each server writes its .cpuprofile under <dir>/<server>. */
 const profileDir = (server: string) =>
@@ -64,6 +79,13 @@ async function check(scenario: Scenario, cartage: Target, baseline: Target) {
   const [cJson, bJson] = await Promise.all([c.json(), b.json()])
   if (c.status !== 200 || !scenario.cartage.check(cJson))
     throw new Error(`${scenario.name}: Cartage answered ${c.status} ${JSON.stringify(cJson)}`)
+  if (against) {
+    if (b.status !== 200 || !scenario.cartage.check(bJson))
+      throw new Error(
+        `${scenario.name}: Cartage (BENCH_AGAINST) answered ${b.status} ${JSON.stringify(bJson)}`,
+      )
+    return
+  }
   const counts = b.headers.get('x-bench-rows')
   if (b.status !== 200 || counts !== JSON.stringify(scenario.baseline.rows))
     throw new Error(
@@ -189,14 +211,17 @@ async function benchDatabase(database: DatabaseResult['database']): Promise<Data
       cartage = await startServer('cartage-server.ts', env, profileDir('cartage'))
       running.push(cartage)
     }
-    const baseline = await startServer('baseline-server.ts', baselineEnv, profileDir('baseline'))
+    const baseline = against
+      ? await startServer('cartage-server.ts', { ...baselineEnv, ...against }, profileDir('baseline'))
+      : await startServer('baseline-server.ts', baselineEnv, profileDir('baseline'))
     running.push(baseline)
 
     const results: ScenarioResult[] = []
     const loadBefore = loadAverage()
     for (const scenario of selectedScenarios()) {
       const t = targets(scenario, seedData, cartage.ports, baseline.ports.baseline ?? 0)
-      results.push(await runScenario(scenario, t.cartage, t.baseline))
+      const other = against ? targets(scenario, seedData, baseline.ports, 0).cartage : t.baseline
+      results.push(await runScenario(scenario, t.cartage, other))
     }
     return { database, scenarios: results, loadAverage: { before: loadBefore, after: loadAverage() } }
   } finally {
@@ -257,11 +282,14 @@ if (process.env.BENCH_MEMORY !== '0' && !process.env.BENCH_ONLY) {
 }
 
 const summary =
-  `Cartage vs a bare Fastify + pg route (hand-written, prepared, one statement per item or page, same JSON); ` +
+  (against
+    ? `Cartage vs Cartage with ${process.env.BENCH_AGAINST?.trim()} (in the baseline's column); `
+    : `Cartage vs a bare Fastify + pg route (hand-written, prepared, one statement per item or page, same JSON); `) +
   `${settings.rounds} interleaved round(s) of ${settings.seconds} s each, order alternating, ${settings.connections} connections; ` +
   `req/s and latencies are medians over the rounds, the ratio is the median of the per-round ratios\n`
 process.stdout.write(`\n${summary}`)
 for (const result of results) printDatabase(result)
+if (against) process.exit(0)
 await writeResultsMarkdown(summary, results)
 if (process.env.BENCH_CPU_PROF) {
   for (const { database, scenarios: done } of results.filter((r) => !r.skipped)) {

@@ -38,4 +38,11 @@ describe('browser and operator settings', () => {
     expect(problemsOf({ METRICS_ENABLED: 'maybe' })[0]).toMatch(/^METRICS_ENABLED=/)
     expect(problemsOf({ METRICS_PORT: '8080' })[0]).toMatch(/^METRICS_PORT: must differ/)
   })
+
+  it('read EMBEDDED_SHARED_BUFFERS_MB (default 16) and refuse what is not 1 to 4096', () => {
+    expect(loadConfig({}).embeddedSharedBuffersMb).toBe(16)
+    expect(loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '64' }).embeddedSharedBuffersMb).toBe(64)
+    for (const bad of ['0', '4097', '16MB', '-1'])
+      expect(problemsOf({ EMBEDDED_SHARED_BUFFERS_MB: bad })[0]).toMatch(/^EMBEDDED_SHARED_BUFFERS_MB=/)
+  })
 })

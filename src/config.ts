@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB } from './db/embedded.js'
 
 /** Typed configuration read once from the environment. Bad values stop start-up with one line each. */
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
   bodyLimit: number
   /** Connections per process in the PostgreSQL pool (the embedded database always has one). */
   dbPoolSize: number
+  /** Embedded database only: PostgreSQL's shared buffer cache in MB (memory held for the server's life). */
+  embeddedSharedBuffersMb: number
   /** Ed25519 private key (PKCS#8 PEM) that signs access tokens; absent = generated on first start and kept in the database. */
   jwtPrivateKey: string | undefined
   /** Life of an access token (JWT) in seconds. */
@@ -138,6 +141,11 @@ export function loadConfig(env: Env = process.env): Config {
       : 'info',
     bodyLimit: read('BODY_LIMIT_BYTES', 1_048_576, integer(1024, 104_857_600)),
     dbPoolSize: read('DB_POOL_SIZE', 10, integer(1, 200)),
+    embeddedSharedBuffersMb: read(
+      'EMBEDDED_SHARED_BUFFERS_MB',
+      DEFAULT_EMBEDDED_SHARED_BUFFERS_MB,
+      integer(1, 4096),
+    ),
     jwtPrivateKey: env.JWT_PRIVATE_KEY?.trim().replace(/\\n/g, '\n') || undefined,
     accessTokenTtlSeconds: read('ACCESS_TOKEN_TTL_SECONDS', 900, integer(30, 86_400)),
     refreshTokenTtlSeconds: read('REFRESH_TOKEN_TTL_SECONDS', 1_209_600, integer(300, 31_536_000)),

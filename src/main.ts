@@ -34,6 +34,7 @@ async function open(
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
+    sharedBuffersMb: config.embeddedSharedBuffersMb,
     applicationName: name,
     // The server migrates on start anyway: a new directory is created migrated, in a process of its
     // own, so the server does not keep the heap that migrating grew (db/pglite-init.ts).

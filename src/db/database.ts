@@ -36,6 +36,8 @@ export interface DatabaseOptions {
   onLockLost?: (error: Error) => void
   /** Embedded only: a new data directory is created already migrated, by a process that then exits. */
   migrateNewDataDir?: boolean
+  /** Embedded only: PostgreSQL's shared_buffers in MB (EMBEDDED_SHARED_BUFFERS_MB). */
+  sharedBuffersMb?: number
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -63,6 +65,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     embedded = await startEmbeddedServer(options.dataDir, {
       ...(options.onLockLost ? { onLockLost: options.onLockLost } : {}),
       ...(options.migrateNewDataDir ? { migrateNewDataDir: true } : {}),
+      ...(options.sharedBuffersMb ? { sharedBuffersMb: options.sharedBuffersMb } : {}),
     })
     // PGlite is one connection: a pool of one serialises statements and keeps a
     // transaction's statements together, so concurrent requests never interleave.

@@ -5,7 +5,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PROCESS_TEST_TIMEOUT_MS } from '../../test/server-process.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
-import { startEmbeddedServer } from './embedded.js'
+import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, startEmbeddedServer } from './embedded.js'
 import { globalMigrations } from './migrations/index.js'
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'cartage-embedded-'))
@@ -35,6 +35,34 @@ describe.skipIf(testDatabaseUrl() !== undefined)('a new embedded data directory'
     async () => {
       expect(await appliedOnOpen(path.join(root, 'served'), true)).toBe(globalMigrations.length)
       expect(await appliedOnOpen(path.join(root, 'plain'), false)).toBeNull()
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
+})
+
+describe.skipIf(testDatabaseUrl() !== undefined)('the embedded database', () => {
+  it(
+    `starts with ${DEFAULT_EMBEDDED_SHARED_BUFFERS_MB} MB of shared buffers, or what EMBEDDED_SHARED_BUFFERS_MB asks`,
+    async () => {
+      const sharedBuffers = async (sharedBuffersMb?: number) => {
+        const server = await startEmbeddedServer('memory://', sharedBuffersMb ? { sharedBuffersMb } : {})
+        const client = new pg.Client({
+          host: server.socketDir,
+          port: 5432,
+          user: 'postgres',
+          database: 'postgres',
+        })
+        try {
+          await client.connect()
+          return (await client.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]
+            ?.shared_buffers
+        } finally {
+          await client.end()
+          await server.stop()
+        }
+      }
+      expect(await sharedBuffers()).toBe(`${DEFAULT_EMBEDDED_SHARED_BUFFERS_MB}MB`)
+      expect(await sharedBuffers(24)).toBe('24MB')
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

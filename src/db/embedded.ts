@@ -13,7 +13,16 @@ export interface EmbeddedServer {
   stop(): Promise<void>
 }
 
+/**
+ * PostgreSQL's shared buffer cache of the embedded database, in MB. PGlite's own default (128 MB,
+ * touched at start inside the WASM heap) makes an idle server hold ~280 MB more; 16 MB holds a small
+ * business's hot data and the operating system's page cache serves the rest (bench/MEMORY.md).
+ */
+export const DEFAULT_EMBEDDED_SHARED_BUFFERS_MB = 16
+
 export interface EmbeddedOptions {
+  /** PostgreSQL's shared_buffers in MB; default DEFAULT_EMBEDDED_SHARED_BUFFERS_MB. */
+  sharedBuffersMb?: number
   /** Called if the data-directory lock is lost while open (another process took it over). */
   onLockLost?: (error: Error) => void
   /** A new data directory is migrated by the process that creates it (see pglite-init). */
@@ -111,7 +120,11 @@ export async function startEmbeddedServer(
     // A private directory keeps the socket path short (Unix limit ~107 bytes) and unreachable to others.
     socketDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-pg-'))
     trackSocketDir(socketDir)
-    const { worker, next } = await runWorker({ dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') })
+    const { worker, next } = await runWorker({
+      dataDir,
+      socketPath: path.join(socketDir, '.s.PGSQL.5432'),
+      sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_EMBEDDED_SHARED_BUFFERS_MB,
+    })
     const ownSocketDir = socketDir
     return {
       socketDir,

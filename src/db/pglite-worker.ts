@@ -13,21 +13,22 @@ export interface PgliteWorkerData {
   /** A directory for persistent data, or `memory://` for a throwaway database. */
   dataDir: string
   socketPath: string
+  sharedBuffersMb: number
 }
 
 export type PgliteWorkerMessage = { type: 'ready' } | { type: 'error'; message: string } | { type: 'closed' }
 
+const { dataDir, socketPath, sharedBuffersMb } = workerData as PgliteWorkerData
+
 /**
  * Memory: PGlite's defaults (shared_buffers 128 MB, touched at start inside the WASM heap, and
- * room for 100 connections) cost ~280 MB for one connection. 16 MB of shared buffers still holds
- * a small business's hot data; the operating system's page cache serves the rest.
+ * room for 100 connections) cost ~280 MB for one connection. Our shared_buffers is a setting
+ * (EMBEDDED_SHARED_BUFFERS_MB); the embedded database has one connection.
  */
 const START_PARAMS = [
   ...PGlite.defaultStartParams,
-  ...['-c', 'shared_buffers=16MB', '-c', 'max_connections=8'],
+  ...['-c', `shared_buffers=${sharedBuffersMb}MB`, '-c', 'max_connections=8'],
 ]
-
-const { dataDir, socketPath } = workerData as PgliteWorkerData
 const port = parentPort
 if (!port) throw new Error('pglite-worker must run as a worker thread')
 
