@@ -3,6 +3,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writ
 import path from 'node:path'
 import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose'
 import { type Kysely, sql } from 'kysely'
+import { lockUntilCommit } from '../db/advisory-lock.js'
 import type { Tables } from '../db/schema.js'
 
 /**
@@ -96,7 +97,7 @@ export async function rotateSigningKey(
   const jwk = await publicJwkOf(fresh.kid, fresh.privateKey)
   return db.transaction().execute(async (trx) => {
     // Two rotations of one key file take turns, so each retires the key the other left.
-    await sql`SELECT pg_advisory_xact_lock(hashtext('cartage.signing_keys'))`.execute(trx)
+    await lockUntilCommit(trx, 'cartage.signing_keys')
     const previous = readKeyFile(keyFile)
     await trx.updateTable('global.signing_keys').set({ active: false }).where('active', '=', true).execute()
     await publishPublicKey(trx, jwk, true)

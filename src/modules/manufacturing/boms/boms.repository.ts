@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely'
+import { lockUntilCommit } from '../../../db/advisory-lock.js'
 import { newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/schema.js'
 import type { Db } from '../products/products.repository.js'
@@ -57,7 +58,7 @@ export async function lockBom(trx: Transaction<Tables>, schema: string, business
 
 /** Serialises BOM activations of one business until commit (they are rare; a cycle check needs it). */
 export async function lockActivations(trx: Transaction<Tables>, businessId: string) {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`bom_activations:${businessId}`}))`.execute(trx)
+  await lockUntilCommit(trx, `bom_activations:${businessId}`)
 }
 
 export interface LineValues {

@@ -1,4 +1,5 @@
 import { type Selectable, sql, type Transaction } from 'kysely'
+import { lockUntilCommit } from '../../../db/advisory-lock.js'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import type { DimensionPresetsTable } from '../../../db/manufacturing-schema.js'
@@ -81,7 +82,7 @@ function values(request: DimensionPresetRequest) {
 
 /** Serialises default changes of one business (first preset, switching, deleting the default). */
 async function lockPresets(trx: Transaction<Tables>, auth: BusinessAuth) {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`dimension_presets:${auth.businessId}`}))`.execute(trx)
+  await lockUntilCommit(trx, `dimension_presets:${auth.businessId}`)
 }
 
 async function clearDefault(trx: Transaction<Tables>, auth: BusinessAuth) {
