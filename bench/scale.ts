@@ -7,6 +7,7 @@
 import pg from 'pg'
 import type { DatabasePool } from '../src/db/lane-pool.js'
 import { type ServerProcess, startServer } from './children.js'
+import { median } from './load.js'
 import { resolveSeed } from './resolve-seed.js'
 import type { Seed } from './scenario-types.js'
 import { seed } from './seed.js'
@@ -76,11 +77,6 @@ async function timeOne(url: string, headers: Record<string, string>): Promise<nu
   await response.arrayBuffer()
   if (response.status !== 200) throw new Error(`scale: ${url} answered ${response.status}`)
   return Number(process.hrtime.bigint() - start) / 1e6
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? 0
 }
 
 /** Runs the scale scenarios; returns the RESULTS.md section (also printed). */

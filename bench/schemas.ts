@@ -10,6 +10,7 @@
  */
 import { createScratchDatabase } from '../test/scratch-database.js'
 import { type ServerProcess, startServer } from './children.js'
+import { median } from './load.js'
 import type { Seed } from './scenario-types.js'
 import { seed } from './seed.js'
 
@@ -55,8 +56,6 @@ async function inParallel<T>(count: number, width: number, make: (i: number) => 
   )
   return out
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 
 /** Runs the scenario; returns the RESULTS.md section (also printed). */
 export async function benchSchemas(env: NodeJS.ProcessEnv): Promise<string> {
