@@ -12,7 +12,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
 } from 'kysely'
-import type { Tables } from '../src/db/schema.js'
+import type { Tables } from '../src/db/tables.js'
 
 export const compiler = new Kysely<Tables>({
   dialect: {

@@ -18,7 +18,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely'
-import type { Tables } from '../src/db/schema.js'
+import type { Tables } from '../src/db/tables.js'
 import { toCustomer } from '../src/modules/customers/customers/customers.read.js'
 import { listCustomers, loadCustomerResponse } from '../src/modules/customers/customers/customers.service.js'
 import { findBusiness } from '../src/modules/organisation/business/business.repository.js'

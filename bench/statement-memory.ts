@@ -4,7 +4,7 @@
  * needed: the statements run on Kysely's DummyDriver, which compiles exactly as on PostgreSQL.
  */
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
-import type { Tables } from '../src/db/schema.js'
+import type { Tables } from '../src/db/tables.js'
 import {
   customersInDefaultOrder,
   findCustomer,

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, InjectOptions as LightInjectOptions, LightMyReq
 import { afterAll, beforeAll, inject } from 'vitest'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
-import { createServices, type Services } from '../src/apps/services.js'
+import { createServices, type Services } from '../src/platform/services.js'
 import { loadConfig } from '../src/config.js'
 import { type Database, openDatabase } from '../src/db/database.js'
 import { shortId } from '../src/db/ids.js'

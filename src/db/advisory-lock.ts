@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely'
-import type { Tables } from './schema.js'
+import type { Tables } from './tables.js'
 
 /**
  * Takes the transaction-scoped advisory lock named `key` (hashed to PostgreSQL's integer key space),

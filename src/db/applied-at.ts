@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely'
-import type { Tables } from './schema.js'
+import type { Tables } from './tables.js'
 
 /**
  * The moment a status change is applied, for its stamp. Not `now()`: that is when the transaction

@@ -3,7 +3,7 @@ import pg from 'pg'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
 import { type DatabasePool, LanePool } from './lane-pool.js'
 import { usePreparedStatements } from './prepared.js'
-import type { Tables } from './schema.js'
+import type { Tables } from './tables.js'
 
 // Counts come back as int8; they always fit in a JS number here. Money and quantities
 // (numeric) stay strings so no precision is lost on the way out.

@@ -13,7 +13,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { migrate } from './migrator.js'
-import type { Tables } from './schema.js'
+import type { Tables } from './tables.js'
 
 const [dataDir, mode] = process.argv.slice(2)
 if (!dataDir) throw new Error('usage: pglite-init <data dir> [migrate]')

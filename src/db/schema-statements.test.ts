@@ -1,6 +1,6 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import type { Tables } from './schema.js'
+import type { Tables } from './tables.js'
 import { SchemaStatement } from './schema-statements.js'
 
 const db = new Kysely<Tables>({

@@ -1,7 +1,7 @@
 import { type Compilable, CompiledQuery, type Kysely, type Transaction } from 'kysely'
 import { withSchemaAffinity } from './lane-pool.js'
 import { forgetPrepared, registerPrepared } from './prepared.js'
-import type { Tables } from './schema.js'
+import type { Tables } from './tables.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>
 

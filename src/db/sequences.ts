@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from './schema.js'
+import type { Tables } from './tables.js'
 
 /**
  * The next human-readable code of a kind in a business (`ORD-000001`): one atomic upsert on a

@@ -3,7 +3,7 @@ import type { Access, AuthContext, BusinessAuth } from '../security/auth-context
 import { type Authenticator, authErrors } from '../security/authenticator.js'
 import { can } from '../security/permissions.js'
 import type { ApiFlavor } from './envelopes.js'
-import { AppError } from './errors.js'
+import { AppError } from '../errors.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Routes outside the API surface need no declaration. */

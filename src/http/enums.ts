@@ -1,5 +1,5 @@
 import { type TUnsafe, Type } from '@sinclair/typebox'
-import { invalidField } from './errors.js'
+import { invalidField } from '../errors.js'
 
 /**
  * Enum codec (spec §2.1.3): values go out as PascalCase names; on the way in a name in any

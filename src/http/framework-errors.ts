@@ -3,7 +3,7 @@ import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ApiFlavor } from './envelopes.js'
 import { errorBody, sendError, toAppError } from './error-handler.js'
-import { AppError } from './errors.js'
+import { AppError } from '../errors.js'
 
 /**
  * Responses Fastify and Node produce on their own (bad URL, over-long path parameter, client

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../test/harness.js'
-import { createServices } from '../apps/services.js'
+import { createServices } from '../platform/services.js'
 import { loadConfig } from '../config.js'
 import { EnumType } from './enums.js'
 import type { ApiFlavor } from './envelopes.js'

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { invalidField } from './errors.js'
+import { invalidField } from '../errors.js'
 
 /**
  * U+0000 (which PostgreSQL cannot store in text) and unpaired UTF-16 surrogates (which are not

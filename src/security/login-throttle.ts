@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { tooManyRequests } from '../http/errors.js'
+import { tooManyRequests } from '../errors.js'
 import type { RateLimiter } from './rate-limiter.js'
 
 const WINDOW_SECONDS = 15 * 60

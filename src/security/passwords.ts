@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2'
-import type { Reason } from '../http/errors.js'
+import type { Reason } from '../errors.js'
 
 // OWASP's argon2id parameters: 19 MiB, 2 iterations, 1 lane. (2 = Algorithm.Argon2id; the
 // package exports it as a const enum, which isolated modules cannot read.)

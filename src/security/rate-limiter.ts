@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../db/schema.js'
-import { tooManyRequests } from '../http/errors.js'
+import type { Tables } from '../db/tables.js'
+import { tooManyRequests } from '../errors.js'
 
 /**
  * Fixed-window counters in the database, so every process shares them (PostgreSQL) and they

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Tables } from '../db/schema.js'
+import type { Tables } from '../db/tables.js'
 
 /**
  * Secrets we hand out (refresh tokens, one-time tokens, API keys, email links) are random and

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose'
 import { type Kysely, sql } from 'kysely'
 import { lockUntilCommit } from '../db/advisory-lock.js'
-import type { Tables } from '../db/schema.js'
+import type { Tables } from '../db/tables.js'
 
 /**
  * Where generated signing keys live: the private key in a file of the data directory (mode 0600),

@@ -13,7 +13,7 @@ import {
 } from 'jose'
 import { type Kysely, type SqlBool, sql } from 'kysely'
 import type { ChangeListener } from '../db/change-listener.js'
-import type { Tables } from '../db/schema.js'
+import type { Tables } from '../db/tables.js'
 import {
   ALGORITHM,
   newStoredKey,

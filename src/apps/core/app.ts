@@ -27,8 +27,8 @@ import { registerMeRoutes } from '../../modules/organisation/me/me.routes.js'
 import { registerSettingsRoutes } from '../../modules/organisation/settings/settings.routes.js'
 import { registerTeamRoutes } from '../../modules/organisation/team/team.routes.js'
 import { registerOrderRoutes } from '../../modules/sales/orders/orders.routes.js'
-import type { AppDeps } from '../deps.js'
-import { CORE_SECURITY_SCHEMES } from './security.js'
+import type { AppDeps } from '../../platform/deps.js'
+import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
 
 /** The Core API (business data): modules are registered explicitly, so the list below is the API. */
 export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | false): Promise<HttpApp> {

@@ -8,7 +8,7 @@ import { registerCompleteInvitationRoutes } from '../../modules/identity/invitat
 import { registerOneTimeTokenRoutes } from '../../modules/identity/one-time-tokens/one-time-tokens.routes.js'
 import { registerPasswordRoutes } from '../../modules/identity/passwords/passwords.routes.js'
 import { registerRegistrationRoutes } from '../../modules/identity/registration/registration.routes.js'
-import type { AppDeps } from '../deps.js'
+import type { AppDeps } from '../../platform/deps.js'
 
 export const GLOBAL_SECURITY_SCHEMES = {
   bearerAuth: {

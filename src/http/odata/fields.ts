@@ -1,4 +1,4 @@
-import { invalidField } from '../errors.js'
+import { invalidField } from '../../errors.js'
 import { at, type Param } from './lexer.js'
 import type { FieldRef } from './parser.js'
 

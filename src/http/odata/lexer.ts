@@ -1,4 +1,4 @@
-import { invalidField } from '../errors.js'
+import { invalidField } from '../../errors.js'
 
 /** The query parameter being parsed; every error names it so the client knows which one to fix. */
 export type Param = '$filter' | '$orderby'

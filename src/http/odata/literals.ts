@@ -1,4 +1,4 @@
-import { invalidField } from '../errors.js'
+import { invalidField } from '../../errors.js'
 import type { FieldType, ResolvedField } from './fields.js'
 import { at, describe } from './lexer.js'
 import type { Literal } from './parser.js'

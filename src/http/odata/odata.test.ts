@@ -7,7 +7,7 @@ import {
   sql,
 } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { AppError } from '../errors.js'
+import { AppError } from '../../errors.js'
 import {
   buildFilter,
   buildOrderBy,

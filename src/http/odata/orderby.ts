@@ -1,4 +1,4 @@
-import { invalidField } from '../errors.js'
+import { invalidField } from '../../errors.js'
 import { checkKey, type FieldMap, fieldNames, isSortable, lookupField } from './fields.js'
 import { at, describe, TokenStream, tokenize } from './lexer.js'
 import { parseFieldRef } from './parser.js'

@@ -1,5 +1,5 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import { invalidField } from '../errors.js'
+import { invalidField } from '../../errors.js'
 import { type FieldMap, type FieldType, type ResolvedField, resolveField } from './fields.js'
 import { at, describe, type Token } from './lexer.js'
 import { type Bound, bindValue, type ValueLiteral } from './literals.js'

@@ -1,4 +1,4 @@
-import type { Reason } from '../../http/errors.js'
+import type { Reason } from '../../errors.js'
 
 /** True when `value` has at most `places` decimal places (what numeric(p, places) stores as sent). */
 export const hasPlaces = (value: number, places: number) => Number(value.toFixed(places)) === value

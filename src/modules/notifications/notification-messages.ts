@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../events/domain-events.js'
+import type { DomainEvent } from '../../platform/domain-events.js'
 
 /** What a notification says; entityType is a DispatchEntityType name. */
 export interface NotificationContent {

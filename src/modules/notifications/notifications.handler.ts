@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { onDomainEvent } from '../events/domain-events.js'
+import { onDomainEvent } from '../../platform/domain-events.js'
 import { contentOf } from './notification-messages.js'
 
 /** The channel new notifications are announced on (PostgreSQL delivers NOTIFY at commit). */

@@ -4,7 +4,7 @@ import { fieldsOf, schemaOf } from '../../../test/fixtures.js'
 import { type Core, useTestContext } from '../../../test/harness.js'
 import { deliverySetup, post } from '../delivery/delivery.fixtures.js'
 import { movePlan, plan, shipment } from '../delivery/plans/plans.fixtures.js'
-import { publishDomainEvent } from '../events/domain-events.js'
+import { publishDomainEvent } from '../../platform/domain-events.js'
 
 const ctx = useTestContext()
 type Note = {

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 /** Kinds of trace the system writes; users may add their own types through the traces endpoint. */
 export type SystemTraceType =

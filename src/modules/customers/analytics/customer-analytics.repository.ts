@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 /** Orders that count as sales: confirmed by the business (Draft is unsent, Cancelled never happened). */
 const COUNTED = sql`('Confirmed', 'Fulfilled')`

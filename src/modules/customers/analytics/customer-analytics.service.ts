@@ -1,5 +1,5 @@
 import type { Database } from '../../../db/database.js'
-import { notFound } from '../../../http/errors.js'
+import { notFound } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import * as repository from './customer-analytics.repository.js'
 import type {

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 /** The tenant tables as seen from a query on `customer_groups as g`. */
 type GroupScope = ExpressionBuilder<Tables & { g: Tables['customer_groups'] }, 'g'>

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import type { ContactValues } from './customers.input.js'
 
 interface Scope {

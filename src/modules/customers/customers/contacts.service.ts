@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
-import { notFound, type Reason, validationFailed } from '../../../http/errors.js'
+import type { Tables } from '../../../db/tables.js'
+import { notFound, type Reason, validationFailed } from '../../../errors.js'
 import { addTrace } from '../activity/traces.js'
 import * as repository from './contacts.repository.js'
 import type { ContactRequest, ContactResponse } from './contacts.schemas.js'

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import { METADATA_MAX_KEYS } from './metadata.rules.js'
 
 /**

@@ -1,5 +1,5 @@
-import { CORE_SECURITY } from '../../../apps/core/security.js'
-import type { AppDeps } from '../../../apps/deps.js'
+import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'

@@ -1,4 +1,4 @@
-import type { Reason } from '../../../http/errors.js'
+import type { Reason } from '../../../errors.js'
 
 /** Limits on a customer's metadata (brief: free-form string -> string). */
 export const METADATA_MAX_KEYS = 50

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
-import { validationFailed } from '../../../http/errors.js'
+import type { Tables } from '../../../db/tables.js'
+import { validationFailed } from '../../../errors.js'
 import { addTrace } from '../activity/traces.js'
 import { type CustomerAuth, customerNotFound, loadCustomerResponse } from './customers.service.js'
 import { currentMetadata, mergeMetadata } from './metadata.repository.js'

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import type { SystemTraceType } from '../activity/traces.js'
 
 /** A customer's timeline with the recorder's display name (global users live outside the tenant schema). */

@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>
 

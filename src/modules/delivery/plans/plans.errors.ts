@@ -1,4 +1,4 @@
-import { AppError, conflict, notFound } from '../../../http/errors.js'
+import { AppError, conflict, notFound } from '../../../errors.js'
 import type { PlanStatus } from './plans.schemas.js'
 
 export const planNotFound = () =>

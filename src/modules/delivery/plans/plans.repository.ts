@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import { SHIPMENT_COLUMNS, type ShipmentRow } from '../shipments/shipments.repository.js'
 import type { PlanStatus } from './plans.schemas.js'
 

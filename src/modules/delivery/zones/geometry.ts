@@ -1,4 +1,4 @@
-import type { Reason } from '../../../http/errors.js'
+import type { Reason } from '../../../errors.js'
 
 /** [longitude, latitude] in WGS84, as GeoJSON writes it. */
 export type Position = readonly [number, number]

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import { containsPoint, polygonsOf, type ZoneGeometry } from './geometry.js'
 import { type ZoneRow, zonesAroundPoint } from './zones.repository.js'
 

@@ -1,4 +1,4 @@
-import { AppError, invalidField } from '../../../http/errors.js'
+import { AppError, invalidField } from '../../../errors.js'
 import type { AddressResponse } from './address.schemas.js'
 import { parseAddress } from './address-parser.js'
 import type { Geocoder } from './geocoder.js'

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../../apps/deps.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { authOf } from '../../../http/auth-hook.js'
 import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 /** Works the same inside a transaction (a Transaction is a Kysely). */
 type Db = Kysely<Tables>

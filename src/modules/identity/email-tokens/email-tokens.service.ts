@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
-import { invalidField } from '../../../http/errors.js'
+import type { Tables } from '../../../db/tables.js'
+import { invalidField } from '../../../errors.js'
 import { newSecret, type SecretHasher } from '../../../security/secrets.js'
 import type { EmailTokenPurpose } from './email-tokens.repository.js'
 import * as repository from './email-tokens.repository.js'

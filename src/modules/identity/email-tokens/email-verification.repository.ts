@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 /** Keeps the first verification time when the address was already verified. */
 export async function markEmailVerified(db: Kysely<Tables>, userId: string) {

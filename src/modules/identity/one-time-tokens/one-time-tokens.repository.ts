@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import type { PermissionSet } from '../../../security/permissions.js'
 
 type Db = Kysely<Tables>

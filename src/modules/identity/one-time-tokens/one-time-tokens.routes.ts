@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../../apps/deps.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { authOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 /** A reset link proves the mailbox too, so the address counts as verified from here on. */
 export async function setPassword(db: Kysely<Tables>, userId: string, passwordHash: string) {

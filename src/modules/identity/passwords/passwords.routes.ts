@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../../apps/deps.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppDeps } from '../../../apps/deps.js'
-import { validationFailed } from '../../../http/errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
+import { validationFailed } from '../../../errors.js'
 import { hashPassword, passwordPolicyReasons } from '../../../security/passwords.js'
 import { findUserByEmail, revokeUserSessions } from '../auth/sessions.repository.js'
 import {

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import { userByEmail } from '../auth/sessions.repository.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>

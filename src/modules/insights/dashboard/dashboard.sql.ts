@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import { PLAN_STATUSES } from '../../delivery/plans/plans.schemas.js'
 import { SHIPMENT_STATUSES } from '../../delivery/shipments/shipments.schemas.js'
 import { ORDER_STATUSES } from '../../sales/orders/orders.schemas.js'

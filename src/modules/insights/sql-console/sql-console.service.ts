@@ -1,6 +1,6 @@
 import type pg from 'pg'
 import type { Database } from '../../../db/database.js'
-import { invalidField } from '../../../http/errors.js'
+import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { type ConsoleSurface, ensureConsoleSurface } from './console-role.js'
 import { checkQuery, EXPOSED, GateError } from './sql-console.gate.js'

@@ -1,5 +1,5 @@
-import type { Reason } from '../../../http/errors.js'
-import { validationFailed } from '../../../http/errors.js'
+import type { Reason } from '../../../errors.js'
+import { validationFailed } from '../../../errors.js'
 import { decimalReasons } from '../decimals.js'
 import type { Db } from '../products/products.repository.js'
 import { cycle, productNotUsable } from './boms.errors.js'

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely'
 import { lockUntilCommit } from '../../../db/advisory-lock.js'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import type { Db } from '../products/products.repository.js'
 import type { BomLineResponse } from './boms.schemas.js'
 

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely'
 import type { ProductsTable } from '../../../db/manufacturing-schema.js'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 export type Db = Kysely<Tables> | Transaction<Tables>
 

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import type { Db } from '../products/products.repository.js'
 
 export async function updateStockSummary(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
 import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
-import { type DomainEvent, onDomainEvent } from '../../events/domain-events.js'
+import { type DomainEvent, onDomainEvent } from '../../../platform/domain-events.js'
 import { expectAccess } from '../access.fixtures.js'
 import { createProduct, issue, ledgerOf, move, ok, receive, stockOf } from '../manufacturing.fixtures.js'
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 
 type Db = Kysely<Tables>
 

@@ -1,5 +1,5 @@
 import type { Database } from '../../../db/database.js'
-import { invalidField } from '../../../http/errors.js'
+import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { assertCustomerExists } from '../../customers/customers/customers.service.js'
 import * as repository from './customer-configurations.repository.js'

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import type { PageRequest } from '../../../http/envelopes.js'
 import { pageOffset } from '../../../http/list-params.js'
 import type { OrderTerm } from '../../../http/odata/index.js'

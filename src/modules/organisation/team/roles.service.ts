@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
-import { conflict, forbidden, notFound, type Reason, validationFailed } from '../../../http/errors.js'
+import { conflict, forbidden, notFound, type Reason, validationFailed } from '../../../errors.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import {
   BUILT_IN_ROLES,

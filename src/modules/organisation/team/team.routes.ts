@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../../apps/deps.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { registerMemberRoutes } from './members.routes.js'
 import { registerRoleRoutes } from './roles.routes.js'

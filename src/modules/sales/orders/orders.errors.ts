@@ -1,4 +1,4 @@
-import { AppError, conflict, invalidField, notFound } from '../../../http/errors.js'
+import { AppError, conflict, invalidField, notFound } from '../../../errors.js'
 import type { OrderStatus } from './orders.schemas.js'
 
 /** The orders module's error codes (tests assert these, never the message). */

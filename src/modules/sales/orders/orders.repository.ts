@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { appliedAt } from '../../../db/applied-at.js'
-import type { Tables } from '../../../db/schema.js'
+import type { Tables } from '../../../db/tables.js'
 import type { OrderStatus } from './orders.schemas.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>

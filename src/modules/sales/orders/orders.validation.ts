@@ -1,4 +1,4 @@
-import type { Reason } from '../../../http/errors.js'
+import type { Reason } from '../../../errors.js'
 import type { LineValues } from './orders.repository.js'
 import type { OrderLineInput } from './orders.schemas.js'
 

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { Tables } from '../../db/schema.js'
+import type { Tables } from '../db/tables.js'
 
 /**
  * Something that happened in a business that other modules react to (notifications, for one).
