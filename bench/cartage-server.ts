@@ -5,10 +5,10 @@
  */
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
-import { createServices } from '../src/platform/services.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
+import { createServices } from '../src/platform/services.js'
 import { listenAndAnnounce } from './server-process.js'
 
 const config = loadConfig()

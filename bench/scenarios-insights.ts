@@ -17,11 +17,11 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
-import { createServices } from '../src/platform/services.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
+import { createServices } from '../src/platform/services.js'
 
 const SHIPMENTS = Number(process.env.BENCH_INSIGHTS_SHIPMENTS ?? 1_000_000)
 const ORDERS = Number(process.env.BENCH_INSIGHTS_ORDERS ?? 200_000)

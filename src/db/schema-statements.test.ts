@@ -1,7 +1,7 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import type { Tables } from './tables.js'
 import { SchemaStatement } from './schema-statements.js'
+import type { Tables } from './tables.js'
 
 const db = new Kysely<Tables>({
   dialect: {

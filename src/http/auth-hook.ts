@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { AppError } from '../errors.js'
 import type { Access, AuthContext, BusinessAuth } from '../security/auth-context.js'
 import { type Authenticator, authErrors } from '../security/authenticator.js'
 import { can } from '../security/permissions.js'
 import type { ApiFlavor } from './envelopes.js'
-import { AppError } from '../errors.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Routes outside the API surface need no declaration. */

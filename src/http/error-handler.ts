@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ApiFlavor } from './envelopes.js'
 import { AppError, type Reason } from '../errors.js'
+import type { ApiFlavor } from './envelopes.js'
 
 interface AjvError {
   instancePath: string

@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError } from '../errors.js'
 import type { ApiFlavor } from './envelopes.js'
 import { errorBody, sendError, toAppError } from './error-handler.js'
-import { AppError } from '../errors.js'
 
 /**
  * Responses Fastify and Node produce on their own (bad URL, over-long path parameter, client

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
-import { CORE_SECURITY } from './security-schemes.js'
-import { type ErrorStatus, errorResponses } from './error-responses.js'
 import type { Action, PermissionModule } from '../security/permissions.js'
+import { type ErrorStatus, errorResponses } from './error-responses.js'
+import { CORE_SECURITY } from './security-schemes.js'
 
 interface OperationSchema {
   operationId: string

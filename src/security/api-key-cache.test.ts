@@ -4,11 +4,11 @@ import { createApiKey, organizationIdOf, sleep } from '../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../test/harness.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { buildCoreApp } from '../apps/core/app.js'
-import { createServices, type Services } from '../platform/services.js'
 import { loadConfig } from '../config.js'
 import { type Database, openDatabase } from '../db/database.js'
 import type { HttpApp } from '../http/kernel.js'
 import { MemoryMailer } from '../mail/mailer.js'
+import { createServices, type Services } from '../platform/services.js'
 
 const ctx = useTestContext()
 const onPostgres = () => process.env.CARTAGE_TEST_DATABASE === 'postgres'

@@ -1,5 +1,5 @@
-import { EnumType } from '../http/enums.js'
 import type { Reason } from '../errors.js'
+import { EnumType } from '../http/enums.js'
 
 /**
  * PermissionModule (spec §2.4): 1-based, append-only. `M<n>` in the spec is PERMISSION_MODULES[n - 1].

@@ -8,11 +8,11 @@ import { ownerSession, signIn, useTestContext } from '../../test/harness.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { buildCoreApp } from '../apps/core/app.js'
 import { buildGlobalApp } from '../apps/global/app.js'
-import { createServices } from '../platform/services.js'
 import { loadConfig } from '../config.js'
 import { shortId } from '../db/ids.js'
 import { sql as retireStoredKeysMigration } from '../db/migrations/global/20261124150000-retire-stored-signing-keys.js'
 import { MemoryMailer } from '../mail/mailer.js'
+import { createServices } from '../platform/services.js'
 import { ACCESS_AUDIENCE, ISSUER, rotateSigningKey, signingKeyFile, TokenSigner } from './signing.js'
 
 // The generated signing key lives in a file of the data directory; the database holds public keys

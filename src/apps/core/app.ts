@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import { createHttpApp, type HttpApp } from '../../http/kernel.js'
+import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
 import { registerCustomerAnalyticsRoutes } from '../../modules/customers/analytics/customer-analytics.routes.js'
 import { registerCustomerAttachmentRoutes } from '../../modules/customers/attachments/customer-attachments.routes.js'
 import { registerCustomerGroupRoutes } from '../../modules/customers/customer-groups/customer-groups.routes.js'
@@ -28,7 +29,6 @@ import { registerSettingsRoutes } from '../../modules/organisation/settings/sett
 import { registerTeamRoutes } from '../../modules/organisation/team/team.routes.js'
 import { registerOrderRoutes } from '../../modules/sales/orders/orders.routes.js'
 import type { AppDeps } from '../../platform/deps.js'
-import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
 
 /** The Core API (business data): modules are registered explicitly, so the list below is the API. */
 export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | false): Promise<HttpApp> {

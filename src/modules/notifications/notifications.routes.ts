@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import { CORE_SECURITY } from '../../http/security-schemes.js'
-import type { AppDeps } from '../../platform/deps.js'
 import { businessAuthOf } from '../../http/auth-hook.js'
 import { PagedResult } from '../../http/envelopes.js'
 import { errorResponses } from '../../http/error-responses.js'
 import type { HttpApp } from '../../http/kernel.js'
+import { CORE_SECURITY } from '../../http/security-schemes.js'
+import type { AppDeps } from '../../platform/deps.js'
 import { registerNotificationStream } from './notification-stream.js'
 import { registerNotificationHandler } from './notifications.handler.js'
 import {

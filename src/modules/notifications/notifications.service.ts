@@ -1,8 +1,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/database.js'
 import type { Tables } from '../../db/tables.js'
-import { paged, single } from '../../http/envelopes.js'
 import { notFound } from '../../errors.js'
+import { paged, single } from '../../http/envelopes.js'
 import type { BusinessAuth } from '../../security/auth-context.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { fieldsOf, schemaOf } from '../../../test/fixtures.js'
 import { type Core, useTestContext } from '../../../test/harness.js'
+import { publishDomainEvent } from '../../platform/domain-events.js'
 import { deliverySetup, post } from '../delivery/delivery.fixtures.js'
 import { movePlan, plan, shipment } from '../delivery/plans/plans.fixtures.js'
-import { publishDomainEvent } from '../../platform/domain-events.js'
 
 const ctx = useTestContext()
 type Note = {

@@ -1,5 +1,5 @@
-import { normaliseAddress, readAddress } from '../../../http/address.js'
 import { type Reason, validationFailed } from '../../../errors.js'
+import { normaliseAddress, readAddress } from '../../../http/address.js'
 import type { ContactRequest } from './contacts.schemas.js'
 import type { CustomerWrite, LockedCustomer } from './customers.repository.js'
 import type { CreateCustomerRequest, UpdateCustomerRequest } from './customers.schemas.js'

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
-import { paged } from '../../../http/envelopes.js'
 import { invalidField } from '../../../errors.js'
+import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import { addTrace } from '../activity/traces.js'

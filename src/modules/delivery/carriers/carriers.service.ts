@@ -3,10 +3,10 @@ import type { Config } from '../../../config.js'
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
-import { paged } from '../../../http/envelopes.js'
 import { conflict, invalidField, notFound } from '../../../errors.js'
-import type { BusinessAuth } from '../../../security/auth-context.js'
+import { paged } from '../../../http/envelopes.js'
 import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
 import * as repository from './carriers.repository.js'
 import type {
   CarrierConfiguration,

@@ -1,8 +1,8 @@
-import type { AppDeps } from '../../../platform/deps.js'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { movePlan } from './plan-status.service.js'
 import { DispatchParams, DispatchResponse } from './plans.schemas.js'
 

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
-import { normaliseAddress } from '../../../http/address.js'
 import { type Reason, validationFailed } from '../../../errors.js'
+import { normaliseAddress } from '../../../http/address.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { carrierById } from '../carriers/catalogue.js'
 import type { PlanValues } from './plans.repository.js'

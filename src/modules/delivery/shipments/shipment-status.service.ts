@@ -1,7 +1,7 @@
 import type { Database } from '../../../db/database.js'
 import { AppError, invalidField } from '../../../errors.js'
-import type { BusinessAuth } from '../../../security/auth-context.js'
 import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
 import * as repository from './shipments.repository.js'
 import type { DeliverRequest, ShipmentResponse, ShipmentStatus } from './shipments.schemas.js'
 import { loadShipment, shipmentNotFound } from './shipments.service.js'

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../../platform/deps.js'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { operation } from '../../../http/operation.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { VehicleParams, VehicleRequest, VehicleResponse } from './vehicles.schemas.js'
 import { createVehicle, deleteVehicle, getVehicle, listVehicles, updateVehicle } from './vehicles.service.js'
 

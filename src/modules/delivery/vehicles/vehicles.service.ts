@@ -1,7 +1,7 @@
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
-import { paged } from '../../../http/envelopes.js'
 import { conflict, invalidField, notFound } from '../../../errors.js'
+import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../../platform/deps.js'
 import { authOf } from '../../../http/auth-hook.js'
 import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { AccessTokenResponse, ApiKeyIdParams, CreateApiKeyRequest } from './api-keys.schemas.js'
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.js'
 

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
-import type { AppDeps } from '../../../platform/deps.js'
 import { authOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import {
   AuthenticateRequest,
   LoginResponse,

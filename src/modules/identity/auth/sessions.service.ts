@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
-import type { AppDeps } from '../../../platform/deps.js'
 import { newId } from '../../../db/ids.js'
 import { AppError, forbidden } from '../../../errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import { LoginThrottle } from '../../../security/login-throttle.js'
 import { hashPassword, verifyPassword } from '../../../security/passwords.js'

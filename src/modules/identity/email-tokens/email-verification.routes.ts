@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify'
-import type { AppDeps } from '../../../platform/deps.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import { AppError } from '../../../errors.js'
+import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { NoBody, VerifyByTokenQuery } from './email-verification.schemas.js'
 import { verifyEmailByToken } from './email-verification.service.js'
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppDeps } from '../../../platform/deps.js'
 import { invalidField } from '../../../errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { consumeEmailToken, createEmailToken, invalidEmailToken } from './email-tokens.service.js'
 import { markEmailVerified } from './email-verification.repository.js'
 

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../../platform/deps.js'
 import { invalidField, validationFailed } from '../../../errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { hashPassword, passwordPolicyReasons, verifyPassword } from '../../../security/passwords.js'
 import {
   consumeEmailToken,

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppDeps } from '../../../platform/deps.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
 import { AppError, conflict, forbidden, invalidField } from '../../../errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { createEmailToken, retireEmailTokens } from '../email-tokens/email-tokens.service.js'
 import * as repository from './invitations.repository.js'

@@ -1,8 +1,8 @@
-import type { AppDeps } from '../../../platform/deps.js'
 import { authOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { SessionResponse } from '../auth/auth.schemas.js'
 import { setRefreshCookie } from '../auth/refresh-cookie.js'
 import {

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../../platform/deps.js'
 import { AppError, forbidden, invalidField } from '../../../errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import type { PermissionSet } from '../../../security/permissions.js'
 import { newSecret } from '../../../security/secrets.js'

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../../platform/deps.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { ForgotPasswordRequest, ResetPasswordRequest } from './passwords.schemas.js'
 import { forgotPassword, resetPassword } from './passwords.service.js'
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppDeps } from '../../../platform/deps.js'
 import { validationFailed } from '../../../errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { hashPassword, passwordPolicyReasons } from '../../../security/passwords.js'
 import { findUserByEmail, revokeUserSessions } from '../auth/sessions.repository.js'
 import {

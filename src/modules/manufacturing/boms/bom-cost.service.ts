@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
-import type { Tables } from '../../../db/tables.js'
 import { SchemaStatement } from '../../../db/schema-statements.js'
+import type { Tables } from '../../../db/tables.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { round } from '../decimals.js'
 import { type CostNodeRow, costTree } from './bom-cost.repository.js'

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
 import { SchemaStatement } from '../../../db/schema-statements.js'
+import type { Tables } from '../../../db/tables.js'
 import type { Db } from '../products/products.repository.js'
 
 const ledger = (schema: string) => sql.table(`${schema}.stock_ledger`)

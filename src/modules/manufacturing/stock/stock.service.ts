@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.js'
-import { paged } from '../../../http/envelopes.js'
 import { conflict, invalidField, validationFailed } from '../../../errors.js'
+import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'

@@ -1,10 +1,10 @@
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
-import type { AppDeps } from '../../../platform/deps.js'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
+import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { BomParams } from '../boms/boms.schemas.js'
 import { completeWorkOrder, moveWorkOrder } from './work-order-status.service.js'
 import {

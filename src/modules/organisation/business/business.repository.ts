@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
 import { SchemaStatement } from '../../../db/schema-statements.js'
+import type { Tables } from '../../../db/tables.js'
 
 type Db = Kysely<Tables> | Transaction<Tables>
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
-import type { AppDeps } from '../../../platform/deps.js'
 import { newId } from '../../../db/ids.js'
 import { AppError, invalidField, notFound } from '../../../errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { DETECTION_SAMPLE_BYTES, detectContentType, TextValidator } from './content-type.js'
 import { extensionFor, sanitiseFileName } from './file-name.js'
 import * as repository from './files.repository.js'

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
-import type { AppDeps } from '../../../platform/deps.js'
 import { authOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { Nullable, Uuid } from '../../../http/schema-helpers.js'
+import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { PERMISSION_MODULES } from '../../../security/permissions.js'
 import { getMe } from './me.service.js'
 

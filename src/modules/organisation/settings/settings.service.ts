@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.js'
-import { paged } from '../../../http/envelopes.js'
 import { type Reason, validationFailed } from '../../../errors.js'
+import { paged } from '../../../http/envelopes.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { PermissionModule } from '../../../security/permissions.js'
 import {

@@ -1,7 +1,7 @@
 import { type SqlBool, sql } from 'kysely'
 import type { Database } from '../../../db/database.js'
-import { paged } from '../../../http/envelopes.js'
 import { conflict, forbidden, invalidField, notFound } from '../../../errors.js'
+import { paged } from '../../../http/envelopes.js'
 import { type ListQuery, pageRequest } from '../../../http/list-params.js'
 import { buildFilter, buildOrderBy, type FieldMap } from '../../../http/odata/index.js'
 import type { AuthContext } from '../../../security/auth-context.js'

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
-import type { AppDeps } from '../../../platform/deps.js'
 import { authOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
 import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { createRole, deleteRole, listRoles, updateRole } from './roles.service.js'
 import { Role, RoleParams, RoleRequest } from './team.schemas.js'
 

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../../platform/deps.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import { registerMemberRoutes } from './members.routes.js'
 import { registerRoleRoutes } from './roles.routes.js'
 
