@@ -5,9 +5,11 @@
  * row it read (`{ results: rows[] per statement }`), as a bare route returning its data would.
  * The seed comes in BENCH_SEED; the schema name and API key digest are read from the database.
  */
+
 import { randomUUID } from 'node:crypto'
 import Fastify from 'fastify'
 import pg from 'pg'
+import { MIGRATIONS } from '../src/apps/modules.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import type { DatabasePool } from '../src/db/lane-pool.js'
@@ -22,6 +24,7 @@ const config = loadConfig()
 const database = config.databaseUrl
   ? undefined
   : await openDatabase({
+      migrations: MIGRATIONS,
       dataDir: config.dataDir,
       poolSize: config.dbPoolSize,
       applicationName: 'cartage-bench-baseline',

@@ -3,8 +3,10 @@
  * (DATABASE_URL or CARTAGE_DATA_DIR, DB_POOL_SIZE). Prints `{"core":port,"global":port}`.
  * BENCH_EXTRA_CPU_US=<µs> adds busy work to every Core API request (an experiment knob).
  */
+
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
+import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
@@ -13,6 +15,7 @@ import { listenAndAnnounce } from './server-process.js'
 
 const config = loadConfig()
 const database = await openDatabase({
+  migrations: MIGRATIONS,
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   poolSize: config.dbPoolSize,
@@ -21,7 +24,11 @@ const database = await openDatabase({
 })
 await migrate(database)
 // As src/main.ts builds them, without a logger.
-const deps = { config, database, services: await createServices(config, database, false) }
+const deps = {
+  config,
+  database,
+  services: await createServices(config, database, false, { eventHandlers: EVENT_HANDLERS }),
+}
 const core = await buildCoreApp(deps, false)
 const global = await buildGlobalApp(deps, false)
 // Sensitivity experiment: BENCH_EXTRA_CPU_US=<µs> burns that much CPU per Core API request, to

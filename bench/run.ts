@@ -13,11 +13,13 @@
  * BENCH_AGAINST="NAME=value ..." puts Cartage itself, started with those settings, in the baseline's
  * place: an A/B of a setting in the same interleaved rounds (printed only; RESULTS.md is left alone).
  */
+
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { MIGRATIONS } from '../src/apps/modules.js'
 import { openDatabase } from '../src/db/database.js'
 import { type ServerProcess, startServer } from './children.js'
 import { measure, median, type Sample, summarise, type Target } from './load.js'
@@ -162,6 +164,7 @@ async function runScenario(scenario: Scenario, cartage: Target, baseline: Target
  */
 async function seedVolumes(env: NodeJS.ProcessEnv, seedData: Seed): Promise<void> {
   const database = await openDatabase({
+    migrations: MIGRATIONS,
     databaseUrl: env.DATABASE_URL,
     dataDir: env.CARTAGE_DATA_DIR ?? '',
     poolSize: 2,

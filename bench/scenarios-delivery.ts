@@ -17,6 +17,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
+import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import type { DatabasePool } from '../src/db/lane-pool.js'
@@ -157,7 +158,12 @@ export interface AutobatchFigures {
 
 export async function runAutobatch(databaseUrl = process.env.DATABASE_URL): Promise<AutobatchFigures> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-delivery-'))
-  const database = await openDatabase({ databaseUrl, dataDir: path.join(dataDir, 'db'), poolSize: 10 })
+  const database = await openDatabase({
+    migrations: MIGRATIONS,
+    databaseUrl,
+    dataDir: path.join(dataDir, 'db'),
+    poolSize: 10,
+  })
   const config = {
     ...loadConfig({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_ACCOUNT: '1000000' }),
     databaseUrl,
@@ -165,7 +171,10 @@ export async function runAutobatch(databaseUrl = process.env.DATABASE_URL): Prom
   }
   try {
     await migrate(database)
-    const services = await createServices(config, database, false, { mailer: new MemoryMailer() })
+    const services = await createServices(config, database, false, {
+      eventHandlers: EVENT_HANDLERS,
+      mailer: new MemoryMailer(),
+    })
     const deps = { config, database, services }
     const core = await buildCoreApp(deps, false)
     const global = await buildGlobalApp(deps, false)

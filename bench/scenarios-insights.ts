@@ -11,12 +11,14 @@
  * Also run by `npm run bench -- --scale` (or `-- --insights`). BENCH_INSIGHTS_SAMPLES (default
  * 50) sets the samples per call; BENCH_INSIGHTS_SHIPMENTS and BENCH_INSIGHTS_ORDERS the volumes.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
+import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
@@ -93,7 +95,12 @@ function seedStatements(schema: string, businessId: string) {
 export async function runInsights(databaseUrl = process.env.DATABASE_URL): Promise<InsightsFigures> {
   if (!databaseUrl) throw new Error('bench/scenarios-insights.ts needs DATABASE_URL (PostgreSQL)')
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-insights-'))
-  const database = await openDatabase({ databaseUrl, dataDir: path.join(dataDir, 'db'), poolSize: 10 })
+  const database = await openDatabase({
+    migrations: MIGRATIONS,
+    databaseUrl,
+    dataDir: path.join(dataDir, 'db'),
+    poolSize: 10,
+  })
   const config = {
     ...loadConfig({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_ACCOUNT: '1000000' }),
     databaseUrl,
@@ -101,7 +108,10 @@ export async function runInsights(databaseUrl = process.env.DATABASE_URL): Promi
   }
   try {
     await migrate(database)
-    const services = await createServices(config, database, false, { mailer: new MemoryMailer() })
+    const services = await createServices(config, database, false, {
+      eventHandlers: EVENT_HANDLERS,
+      mailer: new MemoryMailer(),
+    })
     const deps = { config, database, services }
     const core = await buildCoreApp(deps, false)
     const global = await buildGlobalApp(deps, false)

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { buildCoreApp } from './apps/core/app.js'
 import { buildGlobalApp } from './apps/global/app.js'
+import { EVENT_HANDLERS, MIGRATIONS } from './apps/modules.js'
 import { seedDemo } from './cli/seed-demo.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { type Database, openDatabase } from './db/database.js'
@@ -36,6 +37,7 @@ async function open(
     poolSize: config.dbPoolSize,
     sharedBuffersMb: config.embeddedSharedBuffersMb,
     applicationName: name,
+    migrations: MIGRATIONS,
     // The server migrates on start anyway: a new directory is created migrated, in a process of its
     // own, so the server does not keep the heap that migrating grew (db/pglite-init.ts).
     ...(serving ? { onLockLost: serving.onLockLost, migrateNewDataDir: true } : {}),
@@ -111,7 +113,11 @@ async function serve(api: 'core' | 'global' | 'both') {
     })
     logger.info({ database: describeDb(config), ...report }, 'database ready')
 
-    const deps = { config, database: ready, services: await createServices(config, ready, logger) }
+    const deps = {
+      config,
+      database: ready,
+      services: await createServices(config, ready, logger, { eventHandlers: EVENT_HANDLERS }),
+    }
     if (api !== 'global')
       apps.push({ name: 'Core API', app: await buildCoreApp(deps, logger), port: config.corePort })
     if (api !== 'core')
@@ -220,7 +226,11 @@ async function seed(options: { demo?: boolean }) {
   try {
     await migrate(database)
     const logger = createLogger('error')
-    const deps = { config, database, services: await createServices(config, database, logger) }
+    const deps = {
+      config,
+      database,
+      services: await createServices(config, database, logger, { eventHandlers: EVENT_HANDLERS }),
+    }
     const core = await buildCoreApp(deps, false)
     apps.push(core)
     const global = await buildGlobalApp(deps, false)

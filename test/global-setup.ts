@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { MIGRATIONS } from '../src/apps/modules.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
 import { testDatabaseUrl } from './test-database.js'
@@ -16,7 +17,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const databaseUrl = testDatabaseUrl()
   const templateDataDir = databaseUrl ? '' : mkdtempSync(path.join(os.tmpdir(), 'cartage-template-'))
-  const database = await openDatabase({ databaseUrl, dataDir: templateDataDir, poolSize: 2 })
+  const database = await openDatabase({
+    migrations: MIGRATIONS,
+    databaseUrl,
+    dataDir: templateDataDir,
+    poolSize: 2,
+  })
   try {
     await migrate(database)
   } finally {

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, InjectOptions as LightInjectOptions, LightMyReq
 import { afterAll, beforeAll, inject } from 'vitest'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
+import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
 import { loadConfig } from '../src/config.js'
 import { type Database, openDatabase } from '../src/db/database.js'
 import { shortId } from '../src/db/ids.js'
@@ -43,7 +44,12 @@ function workerEmbeddedDatabase(): Promise<Database> {
     const template = inject('templateDataDir')
     const dir = path.join(`${template}-workers`, `worker-${process.pid}`)
     cpSync(template, dir, { recursive: true })
-    return openDatabase({ dataDir: dir, poolSize: 1, applicationName: 'cartage-test' })
+    return openDatabase({
+      migrations: MIGRATIONS,
+      dataDir: dir,
+      poolSize: 1,
+      applicationName: 'cartage-test',
+    })
   })()
   return holder[workerDatabaseKey]
 }
@@ -78,7 +84,13 @@ export async function openTestDatabase(options: { own?: boolean } = {}): Promise
 /** The worker's embedded database (kept open for the worker's next files), or a pool on the test database. */
 async function openSharedDatabase(databaseUrl: string | undefined, dataDir: string) {
   if (!databaseUrl) return { database: await workerEmbeddedDatabase(), close: async () => {} }
-  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 5, applicationName: 'cartage-test' })
+  const database = await openDatabase({
+    migrations: MIGRATIONS,
+    databaseUrl,
+    dataDir,
+    poolSize: 5,
+    applicationName: 'cartage-test',
+  })
   return { database, close: () => database.close() }
 }
 
@@ -87,11 +99,17 @@ async function openOwnDatabase(databaseUrl: string | undefined, dataDir: string)
   if (!databaseUrl) {
     const dbDir = path.join(dataDir, 'db')
     cpSync(inject('templateDataDir'), dbDir, { recursive: true })
-    const database = await openDatabase({ dataDir: dbDir, poolSize: 1, applicationName: 'cartage-test' })
+    const database = await openDatabase({
+      migrations: MIGRATIONS,
+      dataDir: dbDir,
+      poolSize: 1,
+      applicationName: 'cartage-test',
+    })
     return { database, close: () => database.close() }
   }
   const scratch = await createScratchDatabase(databaseUrl, 'own')
   const database = await openDatabase({
+    migrations: MIGRATIONS,
     databaseUrl: scratch.url,
     dataDir,
     poolSize: 5,
@@ -125,7 +143,7 @@ export async function startTestContext(
   }
   const mailer = new MemoryMailer()
   const logger = options.logger ?? false
-  const services = await createServices(config, database, logger, { mailer })
+  const services = await createServices(config, database, logger, { eventHandlers: EVENT_HANDLERS, mailer })
   const deps = { config, database, services }
   const core = await buildCoreApp(deps, logger)
   const global = await buildGlobalApp(deps, logger)
@@ -165,7 +183,10 @@ export function useTestContext(env: Record<string, string> = {}, afterClose?: ()
 export async function secondCoreApp(ctx: TestContext): Promise<HttpApp> {
   // The same deployment: the same data directory (and so the same signing key file).
   const config = { ...loadConfig({}), dataDir: ctx.dataDir }
-  const services = await createServices(config, ctx.database, false, { mailer: new MemoryMailer() })
+  const services = await createServices(config, ctx.database, false, {
+    eventHandlers: EVENT_HANDLERS,
+    mailer: new MemoryMailer(),
+  })
   return buildCoreApp({ config, database: ctx.database, services }, false)
 }
 

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
 import { type DatabasePool, LanePool } from './lane-pool.js'
+import type { MigrationSet } from './migrator.js'
 import { usePreparedStatements } from './prepared.js'
 import type { Tables } from './tables.js'
 
@@ -21,6 +22,8 @@ export interface Database {
    */
   relaxedDb: Kysely<Tables>
   pool: DatabasePool
+  /** The migrations this database is brought up to (every module's; see apps/modules.ts). */
+  migrations: MigrationSet
   /** Runs `task` first when the database is closed (e.g. to end a listening connection). */
   atClose(task: () => Promise<void>): void
   close(): Promise<void>
@@ -31,6 +34,8 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined
   dataDir: string
   poolSize: number
+  /** Every module's migrations: what `migrate` applies and readiness checks. */
+  migrations: MigrationSet
   applicationName?: string
   /** Embedded only: called if the data-directory lock is lost while the database is open. */
   onLockLost?: (error: Error) => void
@@ -64,7 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } else {
     embedded = await startEmbeddedServer(options.dataDir, {
       ...(options.onLockLost ? { onLockLost: options.onLockLost } : {}),
-      ...(options.migrateNewDataDir ? { migrateNewDataDir: true } : {}),
+      ...(options.migrateNewDataDir ? { migrateNewDataDir: options.migrations } : {}),
       ...(options.sharedBuffersMb ? { sharedBuffersMb: options.sharedBuffersMb } : {}),
     })
     // PGlite is one connection: a pool of one serialises statements and keeps a
@@ -93,6 +98,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     relaxedDb,
     pool,
+    migrations: options.migrations,
     atClose(task) {
       closing.push(task)
     },

@@ -5,15 +5,15 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PROCESS_TEST_TIMEOUT_MS } from '../../test/server-process.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
+import { MIGRATIONS } from '../apps/modules.js'
 import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, startEmbeddedServer } from './embedded.js'
-import { globalMigrations } from './migrations/index.js'
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'cartage-embedded-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 /** The global migrations a new data directory holds right after it is opened, nothing else run. */
-async function appliedOnOpen(dataDir: string, migrateNewDataDir: boolean): Promise<number | null> {
-  const server = await startEmbeddedServer(dataDir, { migrateNewDataDir })
+async function appliedOnOpen(dataDir: string, migrate: boolean): Promise<number | null> {
+  const server = await startEmbeddedServer(dataDir, migrate ? { migrateNewDataDir: MIGRATIONS } : {})
   const client = new pg.Client({ host: server.socketDir, port: 5432, user: 'postgres', database: 'postgres' })
   try {
     await client.connect()
@@ -33,7 +33,7 @@ describe.skipIf(testDatabaseUrl() !== undefined)('a new embedded data directory'
   it(
     'is created already migrated when the server asks (the migrating heap leaves with that process)',
     async () => {
-      expect(await appliedOnOpen(path.join(root, 'served'), true)).toBe(globalMigrations.length)
+      expect(await appliedOnOpen(path.join(root, 'served'), true)).toBe(MIGRATIONS.global.length)
       expect(await appliedOnOpen(path.join(root, 'plain'), false)).toBeNull()
     },
     PROCESS_TEST_TIMEOUT_MS,

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js'
+import type { MigrationSet } from './migrator.js'
 import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker.js'
 
 export interface EmbeddedServer {
@@ -25,8 +26,8 @@ export interface EmbeddedOptions {
   sharedBuffersMb?: number
   /** Called if the data-directory lock is lost while open (another process took it over). */
   onLockLost?: (error: Error) => void
-  /** A new data directory is migrated by the process that creates it (see pglite-init). */
-  migrateNewDataDir?: boolean
+  /** A new data directory is migrated with these by the process that creates it (see pglite-init). */
+  migrateNewDataDir?: MigrationSet
 }
 
 /**
@@ -36,19 +37,25 @@ export interface EmbeddedOptions {
 const source = import.meta.url.endsWith('.ts')
 
 /** initdb in a short-lived process, so the server never carries its memory (see pglite-init). */
-async function createDataDir(dataDir: string, migrate: boolean) {
+async function createDataDir(dataDir: string, migrations: MigrationSet | undefined) {
   const script = new URL(`./pglite-init.${source ? 'ts' : 'js'}`, import.meta.url)
+  // The migrations travel as a JSON file: the init process knows no modules of its own.
+  const handOver = migrations ? mkdtempSync(path.join(os.tmpdir(), 'cartage-init-')) : undefined
+  const migrationsFile = handOver && path.join(handOver, 'migrations.json')
+  if (migrationsFile) writeFileSync(migrationsFile, JSON.stringify(migrations), { mode: 0o600 })
   const args = [
     ...(source ? ['--import', 'tsx'] : []),
     script.pathname,
     dataDir,
-    ...(migrate ? ['migrate'] : []),
+    ...(migrationsFile ? [migrationsFile] : []),
   ]
   try {
     await promisify(execFile)(process.execPath, args, { timeout: 120_000 })
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim()
     throw new Error(`embedded database failed to create ${dataDir}: ${stderr || String(error)}`)
+  } finally {
+    if (handOver) rmSync(handOver, { recursive: true, force: true })
   }
 }
 
@@ -116,7 +123,7 @@ export async function startEmbeddedServer(
   let socketDir: string | undefined
   try {
     if (dataDir !== 'memory://' && !existsSync(path.join(dataDir, 'PG_VERSION')))
-      await createDataDir(dataDir, options.migrateNewDataDir === true)
+      await createDataDir(dataDir, options.migrateNewDataDir)
     // A private directory keeps the socket path short (Unix limit ~107 bytes) and unreachable to others.
     socketDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-pg-'))
     trackSocketDir(socketDir)

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../test/harness.js'
 import type { Database } from './database.js'
 import { newId, shortId } from './ids.js'
-import { tenantMigrations } from './migrations/index.js'
 import { applyTenantMigrations, migrate, migrationStatus } from './migrator.js'
 
 let database: Database
@@ -31,7 +30,7 @@ describe('migrate', () => {
       await applyTenantMigrations(
         trx as unknown as Transaction<unknown>,
         schema,
-        tenantMigrations.slice(0, 1),
+        database.migrations.tenant.slice(0, 1),
       )
     })
     expect((await migrationStatus(database)).tenantSchemasBehind).toBeGreaterThanOrEqual(1)
@@ -44,7 +43,7 @@ describe('migrate', () => {
       SELECT count(*)::int AS n FROM global.tenant_migrations WHERE schema_name = ${schema}`.execute(
       database.db,
     )
-    expect(rows[0]?.n).toBe(tenantMigrations.length)
+    expect(rows[0]?.n).toBe(database.migrations.tenant.length)
     // The later migrations' tables now exist in that schema.
     await expect(
       database.db.withSchema(schema).selectFrom('customers').select('id').execute(),
@@ -56,7 +55,11 @@ describe('migrate', () => {
       database.db
         .transaction()
         .execute((trx) =>
-          applyTenantMigrations(trx as unknown as Transaction<unknown>, 'public; drop table x'),
+          applyTenantMigrations(
+            trx as unknown as Transaction<unknown>,
+            'public; drop table x',
+            database.migrations.tenant,
+          ),
         ),
     ).rejects.toThrow(/unsafe schema name/)
   })

@@ -1,6 +1,20 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database } from './database.js'
-import { globalMigrations, type Migration, tenantMigrations } from './migrations/index.js'
+
+/** One migration: `<timestamp>-<what it does>` and its SQL. A landed migration is never edited. */
+export interface Migration {
+  name: string
+  sql: string
+}
+
+/**
+ * The migrations of every module, each set in name (timestamp) order: `global` runs once in the
+ * `global` schema, `tenant` in every organisation schema (on creation and at start-up).
+ */
+export interface MigrationSet {
+  global: readonly Migration[]
+  tenant: readonly Migration[]
+}
 
 /** Arbitrary constant: every Cartage process agrees on it, so only one migrates at a time. */
 const MIGRATION_LOCK_KEY = 4_807_221_907
@@ -44,7 +58,7 @@ export function assertSchemaName(schema: string): string {
 export async function applyTenantMigrations(
   trx: Transaction<unknown>,
   schema: string,
-  pending = tenantMigrations,
+  pending: readonly Migration[],
 ) {
   assertSchemaName(schema)
   await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET LOCAL search_path TO ${schema}`).execute(trx)
@@ -63,7 +77,10 @@ async function appliedGlobal(db: AnyDb): Promise<Set<string>> {
 }
 
 /** For every organisation schema, the tenant migrations it still lacks (two queries however many tenants). */
-async function pendingTenants(db: AnyDb): Promise<{ schemas: number; behind: Map<string, Migration[]> }> {
+async function pendingTenants(
+  db: AnyDb,
+  tenantMigrations: readonly Migration[],
+): Promise<{ schemas: number; behind: Map<string, Migration[]> }> {
   const { rows } = await sql<{ schema_name: string; applied: string[] | null }>`
     SELECT o.schema_name, array_remove(array_agg(t.name), NULL) AS applied
     FROM global.organizations o
@@ -83,7 +100,7 @@ async function pendingTenants(db: AnyDb): Promise<{ schemas: number; behind: Map
  * session advisory lock so two processes starting together take turns.
  */
 export async function migrate(
-  database: Pick<Database, 'db'>,
+  database: Pick<Database, 'db' | 'migrations'>,
   onProgress?: (done: number, total: number) => void,
 ): Promise<MigrationReport> {
   return database.db.connection().execute(async (conn) => {
@@ -93,7 +110,7 @@ export async function migrate(
       await sql.raw(BOOTSTRAP).execute(db)
       const applied = await appliedGlobal(db)
       const globalApplied: string[] = []
-      for (const migration of globalMigrations) {
+      for (const migration of database.migrations.global) {
         if (applied.has(migration.name)) continue
         await db.transaction().execute(async (trx) => {
           await sql.raw(`SET LOCAL search_path TO global; ${migration.sql}`).execute(trx)
@@ -101,7 +118,7 @@ export async function migrate(
         })
         globalApplied.push(migration.name)
       }
-      const { schemas, behind } = await pendingTenants(db)
+      const { schemas, behind } = await pendingTenants(db, database.migrations.tenant)
       let done = 0
       for (const [schema, pending] of behind) {
         // One transaction per schema keeps lock counts bounded however many tenants there are.
@@ -116,6 +133,7 @@ export async function migrate(
 }
 
 export async function migrationStatus(database: Database): Promise<MigrationStatus> {
+  const { global: globalMigrations, tenant: tenantMigrations } = database.migrations
   const db = database.db as unknown as Kysely<unknown>
   const { rows } = await sql<{
     ok: boolean
@@ -125,6 +143,6 @@ export async function migrationStatus(database: Database): Promise<MigrationStat
   const applied = await appliedGlobal(db)
   const globalPending = globalMigrations.filter((m) => !applied.has(m.name)).map((m) => m.name)
   if (globalPending.length > 0) return { globalPending, tenantSchemas: 0, tenantSchemasBehind: 0 }
-  const { schemas, behind } = await pendingTenants(db)
+  const { schemas, behind } = await pendingTenants(db, tenantMigrations)
   return { globalPending, tenantSchemas: schemas, tenantSchemasBehind: behind.size }
 }

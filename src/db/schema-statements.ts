@@ -1,9 +1,7 @@
-import { type Compilable, CompiledQuery, type Kysely, type Transaction } from 'kysely'
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely'
 import { withSchemaAffinity } from './lane-pool.js'
 import { forgetPrepared, registerPrepared } from './prepared.js'
-import type { Tables } from './tables.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
+import type { Executor, Tables } from './tables.js'
 
 /**
  * Building and compiling a Kysely query costs 20-120 µs; a fixed-shape statement only changes its
@@ -33,7 +31,11 @@ export class SchemaStatement<Values extends Record<string, unknown>, Row> {
   private readonly entries = new Map<string, Entry>()
 
   constructor(
-    private readonly build: (db: Db, schemaName: string, values: Placeholders<Values>) => Compilable<Row>,
+    private readonly build: (
+      db: Executor,
+      schemaName: string,
+      values: Placeholders<Values>,
+    ) => Compilable<Row>,
     private readonly limit = DEFAULT_SCHEMA_LIMIT,
   ) {}
 
@@ -42,23 +44,23 @@ export class SchemaStatement<Values extends Record<string, unknown>, Row> {
     return this.entries.size
   }
 
-  compiled(db: Db, schemaName: string, values: Values): CompiledQuery<Row> {
+  compiled(db: Executor, schemaName: string, values: Values): CompiledQuery<Row> {
     const entry = this.entry(db, schemaName)
     const parameters = entry.slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value))
     return CompiledQuery.raw(entry.sql, parameters) as CompiledQuery<Row>
   }
 
   /** Sent on the schema's home connection when it is free (db/lane-pool.ts), where it is prepared. */
-  async execute(db: Db, schemaName: string, values: Values): Promise<Row[]> {
+  async execute(db: Executor, schemaName: string, values: Values): Promise<Row[]> {
     const query = this.compiled(db, schemaName, values)
     return (await withSchemaAffinity(schemaName, () => db.executeQuery(query))).rows
   }
 
-  async takeFirst(db: Db, schemaName: string, values: Values): Promise<Row | undefined> {
+  async takeFirst(db: Executor, schemaName: string, values: Values): Promise<Row | undefined> {
     return (await this.execute(db, schemaName, values))[0]
   }
 
-  private entry(db: Db, schemaName: string): Entry {
+  private entry(db: Executor, schemaName: string): Entry {
     const cached = this.entries.get(schemaName)
     if (cached) {
       // Most recently used last: Map keeps insertion order, so the first key is the one to evict.

@@ -1,5 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from './tables.js'
+import { sql } from 'kysely'
+import type { Executor } from './tables.js'
 
 /**
  * The next human-readable code of a kind in a business (`ORD-000001`): one atomic upsert on a
@@ -7,7 +7,7 @@ import type { Tables } from './tables.js'
  * transaction, the counter row stays locked until commit; a rollback gives the number back.
  */
 export async function nextCode(
-  db: Kysely<Tables> | Transaction<Tables>,
+  db: Executor,
   schemaName: string,
   businessId: string,
   name: string,

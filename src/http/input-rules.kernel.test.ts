@@ -16,7 +16,9 @@ async function buildApp(
   flavor: ApiFlavor,
   { database, dataDir }: Awaited<ReturnType<typeof openTestDatabase>>,
 ) {
-  const services = await createServices({ ...loadConfig({}), dataDir }, database, false)
+  const services = await createServices({ ...loadConfig({}), dataDir }, database, false, {
+    eventHandlers: [],
+  })
   const app = await createHttpApp({
     flavor,
     title: 'test',

@@ -18,6 +18,7 @@ import { inputValidatorFactory, installInputRules } from './input-rules.js'
 import { RedactingLogController, withRedaction } from './logging.js'
 import { installMetrics, type MetricsOptions } from './metrics.js'
 import { publishedOpenApi } from './openapi.js'
+import type { OperationSchemaNames } from './openapi-names.js'
 import { DOCS_CSP, installSecurityHeaders } from './security-headers.js'
 
 export type HttpApp = FastifyInstance<
@@ -39,6 +40,8 @@ export interface HttpAppOptions {
   trustProxy?: boolean | number | string
   securitySchemes: Record<string, unknown>
   tags: { name: string; description: string }[]
+  /** Names of request and response records in the document, by operationId. */
+  schemaNames?: OperationSchemaNames
   /** Browser and operator settings (CORS origins, metrics); absent = none. */
   web?: { corsOrigins: readonly string[] } & MetricsOptions
 }
@@ -118,6 +121,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       publishedOpenApi(
         'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject,
         app.accessTable,
+        options.schemaNames,
       ),
   })
   await app.register(swaggerUi, {

@@ -1,7 +1,7 @@
 import { PERMISSION_MODULES } from '../security/permissions.js'
 import type { DeclaredRoute } from './auth-hook.js'
 import { ENUM_KEYWORD, type EnumSpec } from './enums.js'
-import { OPERATION_SCHEMA_NAMES } from './openapi-names.js'
+import { HEALTH_SCHEMA_NAMES, type OperationSchemaNames } from './openapi-names.js'
 
 type Schema = Record<string, unknown>
 const isObject = (value: unknown): value is Schema =>
@@ -34,8 +34,12 @@ export function enumsForOpenApi<T>(document: T): T {
 }
 
 /** The published document: enums as plain lists, access stated, records under `components.schemas`. */
-export function publishedOpenApi<T>(document: T, accessTable: readonly DeclaredRoute[] = []): T {
-  return componentsForOpenApi(accessForOpenApi(enumsForOpenApi(document), accessTable))
+export function publishedOpenApi<T>(
+  document: T,
+  accessTable: readonly DeclaredRoute[] = [],
+  schemaNames: OperationSchemaNames = {},
+): T {
+  return componentsForOpenApi(accessForOpenApi(enumsForOpenApi(document), accessTable), schemaNames)
 }
 
 /**
@@ -112,13 +116,13 @@ function contentSchemas(holder: unknown): Schema[] {
 }
 
 /** Step 1: a title on every request body, success record, envelope, message entry and error reason. */
-function nameOperationSchemas(paths: Schema) {
+function nameOperationSchemas(paths: Schema, schemaNames: OperationSchemaNames) {
   for (const methods of Object.values(paths)) {
     if (!isObject(methods)) continue
     for (const operation of Object.values(methods)) {
       if (!isObject(operation) || typeof operation.operationId !== 'string') continue
       const id = operation.operationId
-      const names = OPERATION_SCHEMA_NAMES[id] ?? {}
+      const names = schemaNames[id] ?? HEALTH_SCHEMA_NAMES[id] ?? {}
       for (const body of contentSchemas(operation.requestBody)) nameIt(body, names.body ?? `${id}Request`)
       for (const [status, response] of Object.entries(
         isObject(operation.responses) ? operation.responses : {},
@@ -170,10 +174,10 @@ function structureKey(node: Schema): string {
  * replaced by the same `$ref`. Two different structures under one title keep both, the later one
  * with a number (`Name2`), so nothing is lost; the document test keeps that from happening.
  */
-export function componentsForOpenApi<T>(input: T): T {
+export function componentsForOpenApi<T>(input: T, schemaNames: OperationSchemaNames = {}): T {
   const document = input as Schema
   if (!isObject(document.paths)) return input
-  nameOperationSchemas(document.paths)
+  nameOperationSchemas(document.paths, schemaNames)
   if (!isObject(document.components)) document.components = {}
   const components = document.components as Schema
   if (!isObject(components.schemas)) components.schemas = {}

@@ -22,3 +22,26 @@ export const CORE_SECURITY_SCHEMES = {
 
 /** Either credential kind: bearer token with X-Business-Id, or an API key. */
 export const CORE_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [], businessId: [] }, { apiKey: [] }]
+
+/** OpenAPI security of the Global API. */
+export const GLOBAL_SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from login, select-organization, new-token or ott/redeem',
+  },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-dispatch-api-key',
+    description: 'API key created with POST /api/auth/tokens',
+  },
+  refreshCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'cartage_refresh',
+    description:
+      'Refresh token set by login, select-organization and ott/redeem; HttpOnly, SameSite=Lax, Path=/api/auth',
+  },
+}

@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
-import type { Tables } from '../db/tables.js'
+import type { Executor } from '../db/tables.js'
 
 /**
  * Something that happened in a business that other modules react to (notifications, for one).
@@ -15,24 +14,33 @@ export interface DomainEvent {
   payload: Record<string, unknown>
 }
 
-export type DomainEventHandler = (
-  db: Kysely<Tables> | Transaction<Tables>,
-  schemaName: string,
-  event: DomainEvent,
-) => Promise<void>
+export type DomainEventHandler = (db: Executor, schemaName: string, event: DomainEvent) => Promise<void>
 
-const handlers = new Map<string, DomainEventHandler>()
-
-/** Registers (or replaces) a named handler, so building an app twice in one process never doubles it. */
-export function onDomainEvent(name: string, handler: DomainEventHandler): void {
-  handlers.set(name, handler)
+/** What a service that publishes events is given. */
+export interface DomainEventPublisher {
+  publish(db: Executor, schemaName: string, event: DomainEvent): Promise<void>
 }
 
-/** Runs every handler in the caller's transaction, in registration order. */
-export async function publishDomainEvent(
-  db: Kysely<Tables> | Transaction<Tables>,
-  schemaName: string,
-  event: DomainEvent,
-): Promise<void> {
-  for (const handler of handlers.values()) await handler(db, schemaName, event)
+/**
+ * The handlers of one process, registered by name when its services are created (from every
+ * module's `eventHandlers`), whichever API the process serves.
+ */
+export class DomainEvents implements DomainEventPublisher {
+  private readonly handlers = new Map<string, DomainEventHandler>()
+
+  constructor(handlers: Iterable<readonly [string, DomainEventHandler]> = []) {
+    for (const [name, handler] of handlers) this.on(name, handler)
+  }
+
+  /** Adds a named handler; a name registered twice is a wiring mistake, not a replacement. */
+  on(name: string, handler: DomainEventHandler): () => void {
+    if (this.handlers.has(name)) throw new Error(`domain event handler ${name} is registered twice`)
+    this.handlers.set(name, handler)
+    return () => this.handlers.delete(name)
+  }
+
+  /** Runs every handler in the caller's transaction, in registration order. */
+  async publish(db: Executor, schemaName: string, event: DomainEvent): Promise<void> {
+    for (const handler of this.handlers.values()) await handler(db, schemaName, event)
+  }
 }

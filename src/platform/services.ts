@@ -7,6 +7,7 @@ import { Authenticator, CREDENTIAL_CHANNEL } from '../security/authenticator.js'
 import { RateLimiter } from '../security/rate-limiter.js'
 import { loadSecretHasher, type SecretHasher } from '../security/secrets.js'
 import { signingKeyFile, TokenSigner } from '../security/signing.js'
+import { type DomainEventHandler, DomainEvents } from './domain-events.js'
 
 /** Long-lived collaborators shared by both apps in a process. */
 export interface Services {
@@ -15,6 +16,8 @@ export interface Services {
   authenticator: Authenticator
   mailer: Mailer
   rateLimiter: RateLimiter
+  /** Every module's event handlers, whichever API this process serves. */
+  events: DomainEvents
   /** Stops listening for credential changes (the database's own close does it too). */
   close(): Promise<void>
 }
@@ -23,7 +26,7 @@ export async function createServices(
   config: Config,
   database: Database,
   logger: FastifyBaseLogger | false,
-  overrides: { mailer?: Mailer } = {},
+  wiring: { eventHandlers: Iterable<readonly [string, DomainEventHandler]>; mailer?: Mailer },
 ): Promise<Services> {
   // One listener for the credentials channel: the authenticator's caches and the signer's keys.
   const credentialChanges = new ChangeListener(database, CREDENTIAL_CHANNEL)
@@ -43,9 +46,10 @@ export async function createServices(
     hasher,
     authenticator: new Authenticator(database.db, signer, hasher, onBackgroundError, credentialChanges),
     mailer:
-      overrides.mailer ??
+      wiring.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger }),
     rateLimiter: new RateLimiter(database.relaxedDb),
+    events: new DomainEvents(wiring.eventHandlers),
     close: () => credentialChanges.close(),
   }
 }

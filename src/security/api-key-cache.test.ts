@@ -4,6 +4,7 @@ import { createApiKey, organizationIdOf, sleep } from '../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../test/harness.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { buildCoreApp } from '../apps/core/app.js'
+import { EVENT_HANDLERS, MIGRATIONS } from '../apps/modules.js'
 import { loadConfig } from '../config.js'
 import { type Database, openDatabase } from '../db/database.js'
 import type { HttpApp } from '../http/kernel.js'
@@ -17,7 +18,10 @@ const onPostgres = () => process.env.CARTAGE_TEST_DATABASE === 'postgres'
 let other: { services: Services; core: HttpApp }
 beforeAll(async () => {
   const config = { ...loadConfig({}), dataDir: ctx.dataDir }
-  const services = await createServices(config, ctx.database, false, { mailer: new MemoryMailer() })
+  const services = await createServices(config, ctx.database, false, {
+    eventHandlers: EVENT_HANDLERS,
+    mailer: new MemoryMailer(),
+  })
   other = { services, core: await buildCoreApp({ config, database: ctx.database, services }, false) }
 })
 afterAll(() => other.core.close())
@@ -136,12 +140,16 @@ describe.runIf(onPostgres())('API keys cached in a process with its own connecti
     // Another process of the same deployment: its own connections, the same data directory.
     const config = { ...loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? '' }), dataDir: ctx.dataDir }
     const database = await openDatabase({
+      migrations: MIGRATIONS,
       databaseUrl: testDatabaseUrl(),
       dataDir: config.dataDir,
       poolSize: 4,
       applicationName: 'cartage-second-process',
     })
-    const services = await createServices(config, database, false, { mailer: new MemoryMailer() })
+    const services = await createServices(config, database, false, {
+      eventHandlers: EVENT_HANDLERS,
+      mailer: new MemoryMailer(),
+    })
     const core = await buildCoreApp({ config, database, services }, false)
     const url = await core.listen({ port: 0, host: '127.0.0.1' })
     separate = { database, services, core, url }

@@ -8,6 +8,7 @@ import { ownerSession, signIn, useTestContext } from '../../test/harness.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { buildCoreApp } from '../apps/core/app.js'
 import { buildGlobalApp } from '../apps/global/app.js'
+import { EVENT_HANDLERS } from '../apps/modules.js'
 import { loadConfig } from '../config.js'
 import { shortId } from '../db/ids.js'
 import { sql as retireStoredKeysMigration } from '../db/migrations/global/20261124150000-retire-stored-signing-keys.js'
@@ -50,7 +51,10 @@ async function restarted() {
     databaseUrl: testDatabaseUrl(),
     dataDir: ctx.dataDir,
   }
-  const services = await createServices(config, ctx.database, false, { mailer: new MemoryMailer() })
+  const services = await createServices(config, ctx.database, false, {
+    eventHandlers: EVENT_HANDLERS,
+    mailer: new MemoryMailer(),
+  })
   const deps = { config, database: ctx.database, services }
   return { core: await buildCoreApp(deps, false), global: await buildGlobalApp(deps, false) }
 }

@@ -6,7 +6,6 @@ import type { HttpApp } from '../../http/kernel.js'
 import { CORE_SECURITY } from '../../http/security-schemes.js'
 import type { AppDeps } from '../../platform/deps.js'
 import { registerNotificationStream } from './notification-stream.js'
-import { registerNotificationHandler } from './notifications.handler.js'
 import {
   NotificationParams,
   NotificationQuery,
@@ -28,7 +27,6 @@ const MEMBER = { access: { signedIn: true, business: true } } as const
 /** In-app notifications (spec §3.1): a user's own notifications in the current business. */
 export function registerNotificationRoutes(app: HttpApp, deps: AppDeps) {
   const { database } = deps
-  registerNotificationHandler()
   app.get(
     '/api/notifications/user',
     {

@@ -1,17 +1,15 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
-import type { Tables } from '../../db/tables.js'
+import type { Executor } from '../../db/tables.js'
 import { notFound } from '../../errors.js'
 import { paged, single } from '../../http/envelopes.js'
 import type { BusinessAuth } from '../../security/auth-context.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 const notificationNotFound = () =>
   notFound('notification_not_found', 'You have no notification with this id.')
 
 /** The caller's notifications in this business, with the user joined from the global schema. */
-export function scopedNotifications(db: Db, auth: BusinessAuth) {
+export function scopedNotifications(db: Executor, auth: BusinessAuth) {
   return db
     .selectFrom(`${auth.schemaName}.notifications as n` as 'notifications as n')
     .innerJoin('global.users as u', 'u.id', 'n.user_id')

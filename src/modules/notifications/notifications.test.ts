@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { fieldsOf, schemaOf } from '../../../test/fixtures.js'
 import { type Core, useTestContext } from '../../../test/harness.js'
-import { publishDomainEvent } from '../../platform/domain-events.js'
 import { deliverySetup, post } from '../delivery/delivery.fixtures.js'
 import { movePlan, plan, shipment } from '../delivery/plans/plans.fixtures.js'
 
@@ -87,7 +86,7 @@ describe('notifications', () => {
     await post(s.core, `/api/v1/plans/${p.id}/autobatch`)
     const schema = await schemaOf(ctx, s.org.businessId)
     await ctx.database.db.transaction().execute(async (trx) => {
-      await publishDomainEvent(trx, schema, {
+      await ctx.services.events.publish(trx, schema, {
         type: 'WorkOrderCompleted',
         businessId: s.org.businessId,
         userId: null,
@@ -98,7 +97,7 @@ describe('notifications', () => {
           quantityProduced: 12,
         },
       })
-      await publishDomainEvent(trx, schema, {
+      await ctx.services.events.publish(trx, schema, {
         type: 'StockAtReorderLevel',
         businessId: s.org.businessId,
         userId: null,

@@ -1,6 +1,5 @@
-import type { Kysely, Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 
 /** Kinds of trace the system writes; users may add their own types through the traces endpoint. */
 export type SystemTraceType =
@@ -31,11 +30,7 @@ export interface TraceInput {
 }
 
 /** Appends an entry to a customer's activity timeline (in the caller's transaction, if any). */
-export async function addTrace(
-  db: Kysely<Tables> | Transaction<Tables>,
-  schemaName: string,
-  trace: TraceInput,
-): Promise<string> {
+export async function addTrace(db: Executor, schemaName: string, trace: TraceInput): Promise<string> {
   const id = newId()
   await db
     .withSchema(schemaName)

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely'
-import type { CustomerContactsTable } from '../../../db/tenant-schema.js'
 import { readAddress } from '../../../http/address.js'
 import type { ContactResponse } from './contacts.schemas.js'
 import type { CustomerRow } from './customers.repository.js'
 import type { CustomerResponse } from './customers.schemas.js'
+import type { CustomerContactsTable } from './customers.tables.js'
 
 export type ContactRow = Selectable<CustomerContactsTable>
 

@@ -1,10 +1,8 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { SchemaStatement } from '../../../db/schema-statements.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 import type { ContactResponse } from './contacts.schemas.js'
 import type { AttachmentResponse } from './customers.schemas.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 const CUSTOMER_COLUMNS = [
   'c.id',
@@ -58,7 +56,7 @@ function childColumns(schemaName: string) {
  * every read. The group join is to-one (a live customer's group is always live: deleting a group
  * moves its customers first), so it never multiplies rows on a list page.
  */
-export function scopedCustomers(db: Db, schemaName: string, businessId: string) {
+export function scopedCustomers(db: Executor, schemaName: string, businessId: string) {
   return db
     .withSchema(schemaName)
     .selectFrom('customers as c')
@@ -76,7 +74,7 @@ const customerById = new SchemaStatement((db, schemaName, v: { businessId: strin
   scopedCustomers(db, schemaName, v.businessId).where('c.id', '=', v.id),
 )
 
-export async function findCustomer(db: Db, schemaName: string, businessId: string, id: string) {
+export async function findCustomer(db: Executor, schemaName: string, businessId: string, id: string) {
   return customerById.takeFirst(db, schemaName, { businessId, id })
 }
 
@@ -103,7 +101,7 @@ const defaultPage = new SchemaStatement(
 )
 
 export async function customersInDefaultOrder(
-  db: Db,
+  db: Executor,
   schemaName: string,
   values: { businessId: string; limit: number; offset: number },
 ) {
@@ -111,7 +109,7 @@ export async function customersInDefaultOrder(
 }
 
 /** A live customer of the business: another business's, or a deleted one, counts as absent. */
-export async function customerExists(db: Db, schemaName: string, businessId: string, id: string) {
+export async function customerExists(db: Executor, schemaName: string, businessId: string, id: string) {
   const row = await db
     .withSchema(schemaName)
     .selectFrom('customers')

@@ -6,7 +6,6 @@ import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { CORE_SECURITY } from '../../../http/security-schemes.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { registerContactRoutes } from './contacts.routes.js'
 import {
   BulkDeleteCustomersRequest,
   CreateCustomerRequest,
@@ -15,21 +14,11 @@ import {
   UpdateCustomerRequest,
 } from './customers.schemas.js'
 import * as service from './customers.service.js'
-import { registerMetadataRoutes } from './metadata.routes.js'
-import { registerTraceRoutes } from './traces.routes.js'
 
 export const CUSTOMERS_PATH = '/api/v1/Customers'
 export const CUSTOMER_TAGS = ['Customers']
 
-/** Customers with their contacts, traces and metadata (attachments and analytics register on their own). */
-export function registerCustomerRoutes(app: HttpApp, deps: AppDeps) {
-  registerCustomerCrudRoutes(app, deps)
-  registerContactRoutes(app, deps)
-  registerTraceRoutes(app, deps)
-  registerMetadataRoutes(app, deps)
-}
-
-function registerCustomerCrudRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerCustomerCrudRoutes(app: HttpApp, { database }: AppDeps) {
   const { db } = database
   const item = SingleResult('core', CustomerResponse)
 

@@ -1,7 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
+import { sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 
 const COLUMNS = [
   'id',
@@ -17,7 +15,7 @@ const COLUMNS = [
 export type ConfigurationRow = Awaited<ReturnType<typeof configurations>>[number]
 
 /** The business's configured carriers (the ciphertext itself is never selected for a response). */
-export function configurations(db: Db, schema: string, businessId: string, carrierId?: number) {
+export function configurations(db: Executor, schema: string, businessId: string, carrierId?: number) {
   let query = db
     .withSchema(schema)
     .selectFrom('carrier_configurations')
@@ -82,7 +80,7 @@ export async function updateConfiguration(
     .executeTakeFirst()
 }
 
-export function deleteConfiguration(db: Db, schema: string, businessId: string, id: string) {
+export function deleteConfiguration(db: Executor, schema: string, businessId: string, id: string) {
   return db
     .withSchema(schema)
     .deleteFrom('carrier_configurations')

@@ -40,7 +40,8 @@ const SECRET_NOTE =
   'Credentials are encrypted at rest (AES-256-GCM) and never returned; hasCredentials says whether some are set.'
 
 /** Carriers (M6): the catalogue of fulfillment providers, the business's configuration of them, and contacts. */
-export function registerCarrierRoutes(app: HttpApp, { database, config }: AppDeps) {
+export function registerCarrierRoutes(app: HttpApp, deps: AppDeps) {
+  const { database, config } = deps
   app.get(
     '/api/carriers',
     operation(VIEW, {
@@ -76,8 +77,7 @@ export function registerCarrierRoutes(app: HttpApp, { database, config }: AppDep
       response: ONE,
       errors: [400, 409],
     }),
-    async (request) =>
-      single('core', await configureCarrier(database, config, businessAuthOf(request), request.body)),
+    async (request) => single('core', await configureCarrier(deps, businessAuthOf(request), request.body)),
   )
   app.get(
     '/api/carriers/contacts',

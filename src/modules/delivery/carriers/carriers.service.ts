@@ -5,7 +5,7 @@ import { isUniqueViolation, newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
 import { conflict, invalidField, notFound } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
-import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import * as repository from './carriers.repository.js'
 import type {
@@ -112,8 +112,7 @@ async function writing<T>(database: Database, work: (trx: Transaction<Tables>) =
 
 /** Adds or replaces the business's configuration of a catalogue carrier; publishes CarrierConfigured. */
 export async function configureCarrier(
-  database: Database,
-  config: KeyConfig,
+  { database, config, services }: AppDeps,
   auth: BusinessAuth,
   request: ConfigureCarrierRequest,
 ) {
@@ -131,7 +130,7 @@ export async function configureCarrier(
       account_reference: request.accountReference?.trim() || null,
       credentials: seal(config, auth, carrier.id, request.credentials),
     })
-    await publishDomainEvent(trx, schema, {
+    await services.events.publish(trx, schema, {
       type: 'CarrierConfigured',
       businessId,
       userId: auth.userId,

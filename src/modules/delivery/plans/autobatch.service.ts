@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import type { Tables } from '../../../db/tables.js'
-import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { containsPoint, polygonsOf, type ZoneGeometry } from '../zones/geometry.js'
 import { activeZones } from '../zones/zones.repository.js'
@@ -72,7 +72,11 @@ async function loadShipments(
  * neighbour + 2-opt, great-circle) and stores the sequence and distance. Deterministic: every
  * choice breaks ties by shipment code. Leaves a notification with the counts (via a domain event).
  */
-export async function autobatch(database: Database, auth: BusinessAuth, planId: string): Promise<boolean> {
+export async function autobatch(
+  { database, services }: AppDeps,
+  auth: BusinessAuth,
+  planId: string,
+): Promise<boolean> {
   const { schemaName: schema, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
     const plan = await repository.lockPlan(trx, schema, businessId, planId)
@@ -170,7 +174,7 @@ export async function autobatch(database: Database, auth: BusinessAuth, planId: 
       })
       .where('id', '=', planId)
       .execute()
-    await publishDomainEvent(trx, schema, {
+    await services.events.publish(trx, schema, {
       type: 'AutobatchCompleted',
       businessId,
       userId: auth.userId,

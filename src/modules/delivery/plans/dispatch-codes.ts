@@ -1,8 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 import { readSetting } from '../../organisation/settings/settings.reader.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 /**
  * Reserves the next dispatch code of the day, `<prefix>-<yyyymmdd>-<sequence>` (prefix from the
@@ -10,7 +8,7 @@ type Db = Kysely<Tables> | Transaction<Tables>
  * upsert on the business's counter for that day, so parallel reservations never share a number,
  * then the reservation row SaveDispatch will consume.
  */
-export async function reserveDispatchCode(db: Db, schema: string, businessId: string, at = new Date()) {
+export async function reserveDispatchCode(db: Executor, schema: string, businessId: string, at = new Date()) {
   const prefix = await readSetting(db, schema, businessId, 'dispatch.codePrefix')
   const { rows } = await sql<{ code: string }>`
     WITH day AS (

@@ -28,7 +28,7 @@ const MOVES = [
   },
 ] as const
 
-export function registerPlanStatusRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerPlanStatusRoutes(app: HttpApp, deps: AppDeps) {
   for (const move of MOVES) {
     app.post(
       `/api/v1/plans/:dispatchId/${move.path}`,
@@ -43,7 +43,7 @@ export function registerPlanStatusRoutes(app: HttpApp, { database }: AppDeps) {
         errors: [400, 404, 409],
       }),
       async (request) =>
-        single('core', await movePlan(database, businessAuthOf(request), request.params.dispatchId, move.to)),
+        single('core', await movePlan(deps, businessAuthOf(request), request.params.dispatchId, move.to)),
     )
   }
 }

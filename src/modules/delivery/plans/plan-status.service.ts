@@ -1,7 +1,7 @@
 import { lockedAt } from '../../../db/applied-at.js'
 import type { Database } from '../../../db/database.js'
 import { conflict } from '../../../errors.js'
-import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { invalidPlanTransition, planNotFound } from './plans.errors.js'
 import * as repository from './plans.repository.js'
@@ -24,7 +24,7 @@ const FINISHED = ['Delivered', 'Failed', 'Returned']
  * Completed publish domain events in the same transaction.
  */
 export async function movePlan(
-  database: Database,
+  { database, services }: AppDeps,
   auth: BusinessAuth,
   id: string,
   to: PlanMove,
@@ -63,7 +63,7 @@ export async function movePlan(
     if (to === 'Cancelled') await repository.releaseShipments(trx, schema, id)
     await repository.setPlanStatus(trx, schema, id, to, at)
     if (to === 'Dispatched' || to === 'Completed') {
-      await publishDomainEvent(trx, schema, {
+      await services.events.publish(trx, schema, {
         type: to === 'Dispatched' ? 'PlanDispatched' : 'PlanCompleted',
         businessId,
         userId: auth.userId,

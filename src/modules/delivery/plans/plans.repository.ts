@@ -1,9 +1,7 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 import { SHIPMENT_COLUMNS, type ShipmentRow } from '../shipments/shipments.repository.js'
 import type { PlanStatus } from './plans.schemas.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 export const PLAN_COLUMNS = [
   'p.id',
@@ -27,7 +25,7 @@ export const PLAN_COLUMNS = [
   'p.date_modified',
 ] as const
 
-export function scopedPlans(db: Db, schema: string, businessId: string) {
+export function scopedPlans(db: Executor, schema: string, businessId: string) {
   return db
     .withSchema(schema)
     .selectFrom('delivery_plans as p')
@@ -38,7 +36,7 @@ export function scopedPlans(db: Db, schema: string, businessId: string) {
 
 export type PlanRow = NonNullable<Awaited<ReturnType<typeof findPlan>>>
 
-export function findPlan(db: Db, schema: string, businessId: string, id: string) {
+export function findPlan(db: Executor, schema: string, businessId: string, id: string) {
   return scopedPlans(db, schema, businessId).where('p.id', '=', id).executeTakeFirst()
 }
 
@@ -46,7 +44,7 @@ export function findPlan(db: Db, schema: string, businessId: string, id: string)
  * A plan with its shipments in stop order (then code), in one statement: the shipments come as
  * one JSON array of whole rows (`to_jsonb`), turned back into rows by `shipmentRowsFromJson`.
  */
-export async function findPlanWithShipments(db: Db, schema: string, businessId: string, id: string) {
+export async function findPlanWithShipments(db: Executor, schema: string, businessId: string, id: string) {
   const row = await scopedPlans(db, schema, businessId)
     .select(
       sql<Record<string, unknown>[]>`coalesce((
@@ -90,12 +88,12 @@ function shipmentRowsFromJson(rows: readonly Record<string, unknown>[]): Shipmen
   })
 }
 
-export function findPlanByCode(db: Db, schema: string, businessId: string, code: string) {
+export function findPlanByCode(db: Executor, schema: string, businessId: string, code: string) {
   return scopedPlans(db, schema, businessId).where('p.code', '=', code).executeTakeFirst()
 }
 
 /** The shipments on several plans, in stop order (then code), in one query. */
-export function shipmentsOnPlans(db: Db, schema: string, planIds: readonly string[]) {
+export function shipmentsOnPlans(db: Executor, schema: string, planIds: readonly string[]) {
   if (planIds.length === 0) return Promise.resolve([])
   return db
     .withSchema(schema)
@@ -198,7 +196,7 @@ export async function deletePlan(trx: Transaction<Tables>, schema: string, id: s
   await trx.withSchema(schema).deleteFrom('delivery_plans').where('id', '=', id).execute()
 }
 
-export async function planStatusCounts(db: Db, schema: string, businessId: string) {
+export async function planStatusCounts(db: Executor, schema: string, businessId: string) {
   return db
     .withSchema(schema)
     .selectFrom('delivery_plans')

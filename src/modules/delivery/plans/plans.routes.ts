@@ -8,7 +8,6 @@ import type { AppDeps } from '../../../platform/deps.js'
 import { ShipmentResponse } from '../shipments/shipments.schemas.js'
 import { autobatch } from './autobatch.service.js'
 import { addShipment, removeShipment } from './plan-shipments.service.js'
-import { registerPlanStatusRoutes } from './plan-status.routes.js'
 import { overview, timeline, unassignedShipments } from './plans.read.js'
 import {
   AddShipmentRequest,
@@ -238,7 +237,6 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
       errors: [400, 404, 409],
     }),
     async (request) =>
-      single('core', await autobatch(database, businessAuthOf(request), request.params.dispatchId)),
+      single('core', await autobatch(deps, businessAuthOf(request), request.params.dispatchId)),
   )
-  registerPlanStatusRoutes(app, deps)
 }

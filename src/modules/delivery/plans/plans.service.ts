@@ -1,7 +1,7 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { sql } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import { invalidField, type Reason, validationFailed } from '../../../errors.js'
 import { decodeEnum } from '../../../http/enums.js'
 import { paged } from '../../../http/envelopes.js'
@@ -21,9 +21,7 @@ import {
 } from './plans.schemas.js'
 import { planValues } from './plans.validation.js'
 
-type Db = Kysely<Tables> | Transaction<Tables>
-
-export async function loadPlan(db: Db, auth: BusinessAuth, id: string): Promise<DispatchResponse> {
+export async function loadPlan(db: Executor, auth: BusinessAuth, id: string): Promise<DispatchResponse> {
   const found = await repository.findPlanWithShipments(db, auth.schemaName, auth.businessId, id)
   if (!found) throw planNotFound()
   return toPlan(found.plan, found.shipments)

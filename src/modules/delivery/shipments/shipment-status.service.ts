@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.js'
 import { AppError, invalidField } from '../../../errors.js'
-import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import * as repository from './shipments.repository.js'
 import type { DeliverRequest, ShipmentResponse, ShipmentStatus } from './shipments.schemas.js'
@@ -33,7 +33,7 @@ export interface MoveDetails {
  * in the same transaction (notifications react to it).
  */
 export async function moveShipment(
-  database: Database,
+  { database, services }: AppDeps,
   auth: BusinessAuth,
   id: string,
   to: ShipmentMove,
@@ -65,7 +65,7 @@ export async function moveShipment(
       throw invalidShipmentTransition(current, to)
     }
     if (to === 'Delivered' || to === 'Failed') {
-      await publishDomainEvent(trx, schema, {
+      await services.events.publish(trx, schema, {
         type: to === 'Delivered' ? 'ShipmentDelivered' : 'ShipmentFailed',
         businessId,
         userId: auth.userId,

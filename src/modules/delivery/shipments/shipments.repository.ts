@@ -1,9 +1,7 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { appliedAt } from '../../../db/applied-at.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 import type { ShipmentStatus } from './shipments.schemas.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 export const SHIPMENT_COLUMNS = [
   's.id',
@@ -33,7 +31,7 @@ export const SHIPMENT_COLUMNS = [
   's.date_modified',
 ] as const
 
-export function scopedShipments(db: Db, schema: string, businessId: string) {
+export function scopedShipments(db: Executor, schema: string, businessId: string) {
   return db
     .withSchema(schema)
     .selectFrom('shipments as s')
@@ -43,7 +41,7 @@ export function scopedShipments(db: Db, schema: string, businessId: string) {
 
 export type ShipmentRow = NonNullable<Awaited<ReturnType<typeof findShipment>>>
 
-export function findShipment(db: Db, schema: string, businessId: string, id: string) {
+export function findShipment(db: Executor, schema: string, businessId: string, id: string) {
   return scopedShipments(db, schema, businessId).where('s.id', '=', id).executeTakeFirst()
 }
 
@@ -69,7 +67,7 @@ export async function insertShipment(
 
 /** Replaces the editable fields of a shipment that is still Pending; undefined when it was not. */
 export function updatePending(
-  db: Db,
+  db: Executor,
   schema: string,
   businessId: string,
   id: string,
@@ -86,7 +84,7 @@ export function updatePending(
     .executeTakeFirst()
 }
 
-export function deletePending(db: Db, schema: string, businessId: string, id: string) {
+export function deletePending(db: Executor, schema: string, businessId: string, id: string) {
   return db
     .withSchema(schema)
     .deleteFrom('shipments')
@@ -98,7 +96,7 @@ export function deletePending(db: Db, schema: string, businessId: string, id: st
     .executeTakeFirst()
 }
 
-export async function statusOf(db: Db, schema: string, businessId: string, id: string) {
+export async function statusOf(db: Executor, schema: string, businessId: string, id: string) {
   const row = await db
     .withSchema(schema)
     .selectFrom('shipments')
@@ -120,7 +118,7 @@ export const STAMPS = {
 
 /** One conditional UPDATE: only a shipment still in one of `from` moves, so parallel moves cannot both win. */
 export function moveStatus(
-  db: Db,
+  db: Executor,
   schema: string,
   businessId: string,
   id: string,
@@ -139,7 +137,7 @@ export function moveStatus(
     .executeTakeFirst()
 }
 
-export async function orderOf(db: Db, schema: string, businessId: string, orderId: string) {
+export async function orderOf(db: Executor, schema: string, businessId: string, orderId: string) {
   return db
     .withSchema(schema)
     .selectFrom('orders')
@@ -149,7 +147,12 @@ export async function orderOf(db: Db, schema: string, businessId: string, orderI
     .executeTakeFirst()
 }
 
-export async function liveCustomerExists(db: Db, schema: string, businessId: string, customerId: string) {
+export async function liveCustomerExists(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  customerId: string,
+) {
   const row = await db
     .withSchema(schema)
     .selectFrom('customers')
@@ -161,7 +164,7 @@ export async function liveCustomerExists(db: Db, schema: string, businessId: str
   return row !== undefined
 }
 
-export async function fileExists(db: Db, schema: string, businessId: string, fileId: string) {
+export async function fileExists(db: Executor, schema: string, businessId: string, fileId: string) {
   const row = await db
     .withSchema(schema)
     .selectFrom('files')

@@ -40,7 +40,8 @@ const MOVES = [
 const MOVE_NOTE = 'Stamps the move; any other move is a 409 invalid_status_transition.'
 
 /** Shipments (M2): what a delivery plan carries, with a timestamped status machine. */
-export function registerShipmentRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerShipmentRoutes(app: HttpApp, deps: AppDeps) {
+  const { database } = deps
   app.get(
     '/api/v1/shipments',
     operation(VIEW, {
@@ -125,10 +126,7 @@ export function registerShipmentRoutes(app: HttpApp, { database }: AppDeps) {
         errors: [400, 404, 409],
       }),
       async (request) =>
-        single(
-          'core',
-          await moveShipment(database, businessAuthOf(request), request.params.shipmentId, move.to),
-        ),
+        single('core', await moveShipment(deps, businessAuthOf(request), request.params.shipmentId, move.to)),
     )
   }
   app.post(
@@ -152,7 +150,7 @@ export function registerShipmentRoutes(app: HttpApp, { database }: AppDeps) {
     async (request) =>
       single(
         'core',
-        await moveShipment(database, businessAuthOf(request), request.params.shipmentId, 'Delivered', {
+        await moveShipment(deps, businessAuthOf(request), request.params.shipmentId, 'Delivered', {
           proof: request.body,
         }),
       ),
@@ -172,7 +170,7 @@ export function registerShipmentRoutes(app: HttpApp, { database }: AppDeps) {
     async (request) =>
       single(
         'core',
-        await moveShipment(database, businessAuthOf(request), request.params.shipmentId, 'Failed', {
+        await moveShipment(deps, businessAuthOf(request), request.params.shipmentId, 'Failed', {
           reason: request.body.reason,
         }),
       ),

@@ -1,8 +1,7 @@
-import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import { conflict, invalidField, notFound } from '../../../errors.js'
 import { normaliseAddress } from '../../../http/address.js'
 import { paged } from '../../../http/envelopes.js'
@@ -18,8 +17,6 @@ import {
   type ShipmentResponse,
   type ShipmentStatus,
 } from './shipments.schemas.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 export const shipmentNotFound = () =>
   notFound('shipment_not_found', 'No shipment of this business has this id.')
@@ -54,7 +51,7 @@ export async function listShipments(database: Database, auth: BusinessAuth, quer
   return paged('core', rows.map(toShipment), total, page)
 }
 
-export async function loadShipment(db: Db, auth: BusinessAuth, id: string): Promise<ShipmentResponse> {
+export async function loadShipment(db: Executor, auth: BusinessAuth, id: string): Promise<ShipmentResponse> {
   const row = await repository.findShipment(db, auth.schemaName, auth.businessId, id)
   if (!row) throw shipmentNotFound()
   return toShipment(row)
@@ -65,7 +62,7 @@ export const getShipment = (database: Database, auth: BusinessAuth, id: string) 
 
 /** Checks the references (400 naming the field) and fills customer and address from the order. */
 async function valuesOf(
-  db: Db,
+  db: Executor,
   auth: BusinessAuth,
   request: ShipmentRequest,
 ): Promise<repository.ShipmentValues> {

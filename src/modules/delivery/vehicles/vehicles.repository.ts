@@ -1,7 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
+import { sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 
 const COLUMNS = [
   'id',
@@ -15,13 +13,13 @@ const COLUMNS = [
   'date_modified',
 ] as const
 
-export function scopedVehicles(db: Db, schema: string, businessId: string) {
+export function scopedVehicles(db: Executor, schema: string, businessId: string) {
   return db.withSchema(schema).selectFrom('vehicles').where('business_id', '=', businessId).select(COLUMNS)
 }
 
 export type VehicleRow = NonNullable<Awaited<ReturnType<typeof findVehicle>>>
 
-export function findVehicle(db: Db, schema: string, businessId: string, id: string) {
+export function findVehicle(db: Executor, schema: string, businessId: string, id: string) {
   return scopedVehicles(db, schema, businessId).where('id', '=', id).executeTakeFirst()
 }
 
@@ -34,7 +32,7 @@ export interface VehicleValues {
 }
 
 export function insertVehicle(
-  db: Db,
+  db: Executor,
   schema: string,
   values: VehicleValues & { id: string; business_id: string },
 ) {
@@ -46,7 +44,13 @@ export function insertVehicle(
     .executeTakeFirstOrThrow()
 }
 
-export function updateVehicle(db: Db, schema: string, businessId: string, id: string, values: VehicleValues) {
+export function updateVehicle(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  id: string,
+  values: VehicleValues,
+) {
   return db
     .withSchema(schema)
     .updateTable('vehicles')

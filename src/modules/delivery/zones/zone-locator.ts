@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import { containsPoint, polygonsOf, type ZoneGeometry } from './geometry.js'
 import { type ZoneRow, zonesAroundPoint } from './zones.repository.js'
 
@@ -11,7 +10,7 @@ import { type ZoneRow, zonesAroundPoint } from './zones.repository.js'
  */
 export interface ZoneLocator {
   zonesContaining(
-    db: Kysely<Tables> | Transaction<Tables>,
+    db: Executor,
     schema: string,
     businessId: string,
     longitude: number,

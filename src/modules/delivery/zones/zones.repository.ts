@@ -1,8 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 import type { BoundingBox } from './geometry.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 const COLUMNS = [
   'id',
@@ -19,7 +17,7 @@ const COLUMNS = [
   'date_modified',
 ] as const
 
-export function scopedZones(db: Db, schema: string, businessId: string) {
+export function scopedZones(db: Executor, schema: string, businessId: string) {
   return db
     .withSchema(schema)
     .selectFrom('delivery_zones')
@@ -29,7 +27,7 @@ export function scopedZones(db: Db, schema: string, businessId: string) {
 
 export type ZoneRow = NonNullable<Awaited<ReturnType<typeof findZone>>>
 
-export function findZone(db: Db, schema: string, businessId: string, id: string) {
+export function findZone(db: Executor, schema: string, businessId: string, id: string) {
   return scopedZones(db, schema, businessId).where('id', '=', id).executeTakeFirst()
 }
 
@@ -49,7 +47,7 @@ const columnsOf = ({ bbox, ...rest }: ZoneValues) => ({
   max_latitude: bbox.maxLatitude,
 })
 
-export function insertZone(db: Db, schema: string, id: string, businessId: string, values: ZoneValues) {
+export function insertZone(db: Executor, schema: string, id: string, businessId: string, values: ZoneValues) {
   return db
     .withSchema(schema)
     .insertInto('delivery_zones')
@@ -58,7 +56,7 @@ export function insertZone(db: Db, schema: string, id: string, businessId: strin
     .executeTakeFirstOrThrow()
 }
 
-export function updateZone(db: Db, schema: string, businessId: string, id: string, values: ZoneValues) {
+export function updateZone(db: Executor, schema: string, businessId: string, id: string, values: ZoneValues) {
   return db
     .withSchema(schema)
     .updateTable('delivery_zones')
@@ -69,7 +67,7 @@ export function updateZone(db: Db, schema: string, businessId: string, id: strin
     .executeTakeFirst()
 }
 
-export function deleteZone(db: Db, schema: string, businessId: string, id: string) {
+export function deleteZone(db: Executor, schema: string, businessId: string, id: string) {
   return db
     .withSchema(schema)
     .deleteFrom('delivery_zones')
@@ -86,7 +84,7 @@ export function deleteZone(db: Db, schema: string, businessId: string, id: strin
  */
 /** Active zones whose bounding box holds the point (GiST on box()); the exact test comes after. */
 export function zonesAroundPointQuery(
-  db: Db,
+  db: Executor,
   schema: string,
   businessId: string,
   longitude: number,
@@ -102,7 +100,7 @@ export function zonesAroundPointQuery(
 }
 
 export function zonesAroundPoint(
-  db: Db,
+  db: Executor,
   schema: string,
   businessId: string,
   longitude: number,
@@ -112,7 +110,7 @@ export function zonesAroundPoint(
 }
 
 /** Active zones of the business, or only those named (for autobatch). */
-export function activeZones(db: Db, schema: string, businessId: string, ids: readonly string[] | null) {
+export function activeZones(db: Executor, schema: string, businessId: string, ids: readonly string[] | null) {
   let query = scopedZones(db, schema, businessId).where('active', '=', true)
   if (ids) {
     if (ids.length === 0) return Promise.resolve([])

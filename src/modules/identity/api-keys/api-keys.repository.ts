@@ -1,7 +1,5 @@
-import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-
-type Db = Kysely<Tables>
+import { sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 
 export const API_KEY_COLUMNS = [
   'id',
@@ -15,7 +13,7 @@ export const API_KEY_COLUMNS = [
 ] as const
 
 /** The organisation's keys that still count: revoked keys are gone from every list. */
-export const activeKeys = (db: Db, organizationId: string) =>
+export const activeKeys = (db: Executor, organizationId: string) =>
   db
     .selectFrom('global.api_keys')
     .select(API_KEY_COLUMNS)
@@ -34,7 +32,7 @@ export interface NewApiKey {
   expiresAt: Date | null
 }
 
-export async function insertApiKey(db: Db, key: NewApiKey) {
+export async function insertApiKey(db: Executor, key: NewApiKey) {
   return db
     .insertInto('global.api_keys')
     .values({
@@ -53,7 +51,7 @@ export async function insertApiKey(db: Db, key: NewApiKey) {
 }
 
 /** Sets revoked_at once (a second revocation keeps the first time); undefined when no such key. */
-export async function revokeApiKey(db: Db, id: string, organizationId: string) {
+export async function revokeApiKey(db: Executor, id: string, organizationId: string) {
   return db
     .updateTable('global.api_keys')
     .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })

@@ -76,7 +76,6 @@ export function registerApiKeyRoutes(app: HttpApp, deps: AppDeps) {
         },
       },
     },
-    async (request) =>
-      single('global', await revokeApiKey(deps.database, authOf(request), request.params.id)),
+    async (request) => single('global', await revokeApiKey(deps, authOf(request), request.params.id)),
   )
 }

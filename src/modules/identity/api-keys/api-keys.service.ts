@@ -8,7 +8,7 @@ import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { FieldMap } from '../../../http/odata/index.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import { type Action, can, isSubset, parseScopesText } from '../../../security/permissions.js'
 import { newSecret } from '../../../security/secrets.js'
@@ -127,32 +127,37 @@ export async function createApiKey(
           ? null
           : new Date(Date.now() + request.ttlMinutes * 60_000),
     })
-    await publishApiKeyEvent(trx, auth, 'ApiKeyCreated', inserted)
+    await publishApiKeyEvent(services.events, trx, auth, 'ApiKeyCreated', inserted)
     return inserted
   })
   return toResponse(row, token)
 }
 
 /** Revokes at once (the authenticator reads keys on every request). Idempotent; another organisation's key is a 404. */
-export async function revokeApiKey(database: Database, auth: AuthContext, id: string): Promise<boolean> {
+export async function revokeApiKey(
+  { database, services }: AppDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<boolean> {
   if (!auth.isOwner) throw ownerRequired()
   requireKeyManagement(auth, 'Delete')
   await database.db.transaction().execute(async (trx) => {
     const revoked = await repository.revokeApiKey(trx, id, auth.organizationId)
     if (!revoked) throw notFound('api_key_not_found', 'No API key with this id in your organisation.')
-    await publishApiKeyEvent(trx, auth, 'ApiKeyRevoked', revoked)
+    await publishApiKeyEvent(services.events, trx, auth, 'ApiKeyRevoked', revoked)
   })
   return true
 }
 
 /** Tells the key's business (its users get a notification), in the same transaction as the change. */
 async function publishApiKeyEvent(
+  events: DomainEventPublisher,
   trx: Transaction<Tables>,
   auth: AuthContext,
   type: 'ApiKeyCreated' | 'ApiKeyRevoked',
   key: { id: string; business_id: string; label: string | null; key_prefix: string },
 ) {
-  await publishDomainEvent(trx, auth.schemaName, {
+  await events.publish(trx, auth.schemaName, {
     type,
     businessId: key.business_id,
     userId: auth.userId,

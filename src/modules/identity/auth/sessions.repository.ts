@@ -1,18 +1,16 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-
-type Db = Kysely<Tables>
+import type { Executor, Tables } from '../../../db/tables.js'
 
 /** The user with this address in any case (unique on lower(email)); callers pick the columns. */
-export const userByEmail = (db: Db, email: string) =>
+export const userByEmail = (db: Executor, email: string) =>
   db.selectFrom('global.users').where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
 
-export async function findUserByEmail(db: Db, email: string) {
+export async function findUserByEmail(db: Executor, email: string) {
   return userByEmail(db, email).select(['id', 'email', 'password_hash']).executeTakeFirst()
 }
 
 /** The user's active memberships with their organisations, oldest first. */
-export async function activeMemberships(db: Db, userId: string) {
+export async function activeMemberships(db: Executor, userId: string) {
   return db
     .selectFrom('global.memberships as m')
     .innerJoin('global.organizations as o', 'o.id', 'm.organization_id')
@@ -23,7 +21,7 @@ export async function activeMemberships(db: Db, userId: string) {
     .execute()
 }
 
-export async function findOrganization(db: Db, organizationId: string) {
+export async function findOrganization(db: Executor, organizationId: string) {
   return db
     .selectFrom('global.organizations')
     .select(['id', 'slug', 'name'])
@@ -40,7 +38,7 @@ export interface NewSession {
   expiresAt: Date
 }
 
-export async function insertSession(db: Db, session: NewSession) {
+export async function insertSession(db: Executor, session: NewSession) {
   await db
     .insertInto('global.sessions')
     .values({
@@ -54,7 +52,12 @@ export async function insertSession(db: Db, session: NewSession) {
     .execute()
 }
 
-export async function insertRefreshToken(db: Db, sessionId: string, tokenHash: Buffer, expiresAt: Date) {
+export async function insertRefreshToken(
+  db: Executor,
+  sessionId: string,
+  tokenHash: Buffer,
+  expiresAt: Date,
+) {
   await db
     .insertInto('global.refresh_tokens')
     .values({ token_hash: tokenHash, session_id: sessionId, expires_at: expiresAt })
@@ -65,7 +68,7 @@ export async function insertRefreshToken(db: Db, sessionId: string, tokenHash: B
  * Marks a refresh token used in one atomic statement, only if it is unused, unexpired and its
  * session is alive: of any number of parallel calls with one token, exactly one gets a row.
  */
-export async function consumeRefreshToken(db: Db, tokenHash: Buffer) {
+export async function consumeRefreshToken(db: Executor, tokenHash: Buffer) {
   const { rows } = await sql<{
     session_id: string
     user_id: string
@@ -83,7 +86,7 @@ export async function consumeRefreshToken(db: Db, tokenHash: Buffer) {
   return rows[0]
 }
 
-export async function findRefreshToken(db: Db, tokenHash: Buffer) {
+export async function findRefreshToken(db: Executor, tokenHash: Buffer) {
   return db
     .selectFrom('global.refresh_tokens')
     .select(['session_id', 'used_at'])
@@ -91,7 +94,7 @@ export async function findRefreshToken(db: Db, tokenHash: Buffer) {
     .executeTakeFirst()
 }
 
-export async function revokeSession(db: Db, sessionId: string, reason: string) {
+export async function revokeSession(db: Executor, sessionId: string, reason: string) {
   await db
     .updateTable('global.sessions')
     .set({ revoked_at: new Date(), revoked_reason: reason })
@@ -100,7 +103,7 @@ export async function revokeSession(db: Db, sessionId: string, reason: string) {
     .execute()
 }
 
-export async function revokeUserSessions(db: Db, userId: string, reason: string) {
+export async function revokeUserSessions(db: Executor, userId: string, reason: string) {
   await db
     .updateTable('global.sessions')
     .set({ revoked_at: new Date(), revoked_reason: reason })

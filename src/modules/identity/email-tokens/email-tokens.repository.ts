@@ -1,8 +1,7 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 
 /** Works the same inside a transaction (a Transaction is a Kysely). */
-type Db = Kysely<Tables>
 
 export type EmailTokenPurpose = 'verify_email' | 'reset_password' | 'invitation'
 
@@ -14,7 +13,7 @@ export interface NewEmailToken {
   ttlSeconds: number
 }
 
-export async function insertEmailToken(db: Db, token: NewEmailToken) {
+export async function insertEmailToken(db: Executor, token: NewEmailToken) {
   await db
     .insertInto('global.email_tokens')
     .values({
@@ -29,7 +28,7 @@ export async function insertEmailToken(db: Db, token: NewEmailToken) {
 }
 
 /** A token that is still usable, with its user: read before deciding whether to consume it. */
-export async function findUsableEmailToken(db: Db, tokenHash: Buffer, purpose: EmailTokenPurpose) {
+export async function findUsableEmailToken(db: Executor, tokenHash: Buffer, purpose: EmailTokenPurpose) {
   return db
     .selectFrom('global.email_tokens as t')
     .innerJoin('global.users as u', 'u.id', 't.user_id')
@@ -45,7 +44,7 @@ export async function findUsableEmailToken(db: Db, tokenHash: Buffer, purpose: E
  * Marks the token used in one statement, only if it is unused and unexpired: of any number of
  * parallel calls with one token, exactly one gets the row.
  */
-export async function consumeEmailToken(db: Db, tokenHash: Buffer, purpose: EmailTokenPurpose) {
+export async function consumeEmailToken(db: Executor, tokenHash: Buffer, purpose: EmailTokenPurpose) {
   const { rows } = await sql<{ user_id: string; organization_id: string | null }>`
     UPDATE global.email_tokens SET used_at = now()
     WHERE token_hash = ${tokenHash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > now()
@@ -55,7 +54,7 @@ export async function consumeEmailToken(db: Db, tokenHash: Buffer, purpose: Emai
 
 /** Ends every outstanding token of a user for a purpose (optionally one organisation's). */
 export async function retireEmailTokens(
-  db: Db,
+  db: Executor,
   userId: string,
   purpose: EmailTokenPurpose,
   organizationId?: string,

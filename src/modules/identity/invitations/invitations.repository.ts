@@ -1,13 +1,12 @@
 import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import { userByEmail } from '../auth/sessions.repository.js'
 
 /** Works the same inside a transaction (a Transaction is a Kysely). */
-type Db = Kysely<Tables>
 
 /** The user with this email, created without a password if new; an existing user keeps their names. */
 export async function ensureUser(
-  db: Db,
+  db: Executor,
   user: { id: string; email: string; firstName: string; lastName: string },
 ) {
   await db
@@ -21,7 +20,7 @@ export async function ensureUser(
     .executeTakeFirstOrThrow()
 }
 
-export async function findMembership(db: Db, organizationId: string, userId: string) {
+export async function findMembership(db: Executor, organizationId: string, userId: string) {
   return db
     .selectFrom('global.memberships')
     .select(['id', 'role', 'status'])
@@ -42,7 +41,7 @@ export interface Invitation {
   lastName: string
 }
 
-export async function insertInvitedMembership(db: Db, id: string, invitation: Invitation) {
+export async function insertInvitedMembership(db: Executor, id: string, invitation: Invitation) {
   await db
     .insertInto('global.memberships')
     .values({
@@ -61,7 +60,7 @@ export async function insertInvitedMembership(db: Db, id: string, invitation: In
 }
 
 /** A new invitation of someone still invited replaces the terms of the earlier one. */
-export async function updateInvitedMembership(db: Db, membershipId: string, invitation: Invitation) {
+export async function updateInvitedMembership(db: Executor, membershipId: string, invitation: Invitation) {
   await db
     .updateTable('global.memberships')
     .set({
@@ -78,7 +77,7 @@ export async function updateInvitedMembership(db: Db, membershipId: string, invi
     .execute()
 }
 
-export async function isOrganizationRole(db: Db, organizationId: string, roleId: string) {
+export async function isOrganizationRole(db: Executor, organizationId: string, roleId: string) {
   const row = await db
     .selectFrom('global.roles')
     .select('id')
@@ -88,7 +87,7 @@ export async function isOrganizationRole(db: Db, organizationId: string, roleId:
   return row !== undefined
 }
 
-export async function organizationName(db: Db, organizationId: string) {
+export async function organizationName(db: Executor, organizationId: string) {
   const row = await db
     .selectFrom('global.organizations')
     .select('name')
@@ -98,7 +97,7 @@ export async function organizationName(db: Db, organizationId: string) {
 }
 
 /** True when the membership still exists (it may have been removed since the invitation). */
-export async function activateMembership(db: Db, organizationId: string, userId: string) {
+export async function activateMembership(db: Executor, organizationId: string, userId: string) {
   const row = await db
     .updateTable('global.memberships')
     .set({ status: 'Active', date_modified: sql<Date>`now()` })
@@ -113,7 +112,7 @@ export async function activateMembership(db: Db, organizationId: string, userId:
  * Marks the address verified and, when `passwordHash` is given, sets the first password, only if
  * the user still has none (false otherwise: one was set since the request was checked).
  */
-export async function completeUser(db: Db, userId: string, passwordHash: string | null) {
+export async function completeUser(db: Executor, userId: string, passwordHash: string | null) {
   let query = db
     .updateTable('global.users')
     .set({

@@ -1,8 +1,6 @@
-import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 import type { PermissionSet } from '../../../security/permissions.js'
-
-type Db = Kysely<Tables>
 
 export interface NewOneTimeToken {
   tokenHash: Buffer
@@ -14,7 +12,7 @@ export interface NewOneTimeToken {
   expiresAt: Date
 }
 
-export async function insertOneTimeToken(db: Db, token: NewOneTimeToken) {
+export async function insertOneTimeToken(db: Executor, token: NewOneTimeToken) {
   await db
     .insertInto('global.one_time_tokens')
     .values({
@@ -33,7 +31,7 @@ export async function insertOneTimeToken(db: Db, token: NewOneTimeToken) {
  * Marks the token used in one atomic statement, only if unused, unexpired and its user is still an
  * active member: of any number of parallel redemptions, exactly one gets a row.
  */
-export async function consumeOneTimeToken(db: Db, tokenHash: Buffer) {
+export async function consumeOneTimeToken(db: Executor, tokenHash: Buffer) {
   const { rows } = await sql<{
     user_id: string
     organization_id: string

@@ -1,14 +1,12 @@
-import type { Kysely, Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 import { userByEmail } from '../auth/sessions.repository.js'
 
-type Db = Kysely<Tables> | Transaction<Tables>
-
-export async function emailExists(db: Db, email: string): Promise<boolean> {
+export async function emailExists(db: Executor, email: string): Promise<boolean> {
   return (await userByEmail(db, email).select('id').executeTakeFirst()) !== undefined
 }
 
-export async function slugExists(db: Db, slug: string): Promise<boolean> {
+export async function slugExists(db: Executor, slug: string): Promise<boolean> {
   const row = await db
     .selectFrom('global.organizations')
     .select('id')

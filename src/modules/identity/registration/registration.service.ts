@@ -108,7 +108,11 @@ export async function registerOrganization(
     try {
       await database.db.transaction().execute(async (trx) => {
         await repository.insertIdentity(trx, input, OWNER_ROLE, newId())
-        await applyTenantMigrations(trx as unknown as Transaction<unknown>, input.organization.schemaName)
+        await applyTenantMigrations(
+          trx as unknown as Transaction<unknown>,
+          input.organization.schemaName,
+          database.migrations.tenant,
+        )
         await repository.insertBusiness(trx, input.organization.schemaName, input.business)
       })
       break

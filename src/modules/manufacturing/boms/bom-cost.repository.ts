@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import { SchemaStatement } from '../../../db/schema-statements.js'
-import type { Db } from '../products/products.repository.js'
+import type { Executor } from '../../../db/tables.js'
 
 export interface CostNodeRow {
   id: string
@@ -81,6 +81,11 @@ const costTreeStatement = new SchemaStatement((db, schema, v: { bomId: string; a
 }))
 
 /** Compiled once per schema and run prepared: planning the recursive query costs more than running it. */
-export async function costTree(db: Db, schema: string, bomId: string, asOf: Date): Promise<CostNodeRow[]> {
+export async function costTree(
+  db: Executor,
+  schema: string,
+  bomId: string,
+  asOf: Date,
+): Promise<CostNodeRow[]> {
   return costTreeStatement.execute(db, schema, { bomId, asOf })
 }

@@ -1,7 +1,6 @@
-import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { SchemaStatement } from '../../../db/schema-statements.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { round } from '../decimals.js'
 import { type CostNodeRow, costTree } from './bom-cost.repository.js'
@@ -76,12 +75,7 @@ const bomHeaderStatement = new SchemaStatement((db, schema, v: { businessId: str
   bomHeader(db, schema, v.businessId, v.bomId),
 )
 
-export const bomHeader = (
-  db: Kysely<Tables> | Transaction<Tables>,
-  schema: string,
-  businessId: string,
-  bomId: string,
-) =>
+export const bomHeader = (db: Executor, schema: string, businessId: string, bomId: string) =>
   db
     .withSchema(schema)
     .selectFrom('boms')
@@ -91,7 +85,7 @@ export const bomHeader = (
 
 /** The cost of a BOM as of an instant: the tree from one recursive query, rolled up bottom-up. */
 export async function costBom(
-  db: Kysely<Tables> | Transaction<Tables>,
+  db: Executor,
   auth: { schemaName: string; businessId: string },
   bomId: string,
   asOf: Date,

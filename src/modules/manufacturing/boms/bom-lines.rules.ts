@@ -1,7 +1,7 @@
+import type { Executor } from '../../../db/tables.js'
 import type { Reason } from '../../../errors.js'
 import { validationFailed } from '../../../errors.js'
 import { decimalReasons } from '../decimals.js'
-import type { Db } from '../products/products.repository.js'
 import { cycle, productNotUsable } from './boms.errors.js'
 import { findCycle, type LineValues, usableProducts } from './boms.repository.js'
 import type { BomLineInput } from './boms.schemas.js'
@@ -12,7 +12,7 @@ import type { BomLineInput } from './boms.schemas.js'
  * bom_cycle naming the path of SKUs).
  */
 export async function checkLines(
-  db: Db,
+  db: Executor,
   scope: { schemaName: string; businessId: string },
   rootProductId: string,
   lines: readonly BomLineInput[],

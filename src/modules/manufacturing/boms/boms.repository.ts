@@ -1,12 +1,11 @@
 import { sql, type Transaction } from 'kysely'
 import { lockUntilCommit } from '../../../db/advisory-lock.js'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/tables.js'
-import type { Db } from '../products/products.repository.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 import type { BomLineResponse } from './boms.schemas.js'
 
 /** BOMs of one business, each with its product and its lines (json_agg): one statement per read. */
-export function scopedBoms(db: Db, schema: string, businessId: string) {
+export function scopedBoms(db: Executor, schema: string, businessId: string) {
   const lines = sql<BomLineResponse[]>`coalesce((
     SELECT json_agg(json_build_object('id', l.id, 'lineNumber', l.line_number, 'productId', l.product_id,
       'sku', lp.sku, 'name', lp.name, 'quantity', l.quantity, 'scrapPercent', l.scrap_percent, 'notes', l.notes)
@@ -41,7 +40,7 @@ export function scopedBoms(db: Db, schema: string, businessId: string) {
 
 export type BomRow = NonNullable<Awaited<ReturnType<typeof findBom>>>
 
-export async function findBom(db: Db, schema: string, businessId: string, bomId: string) {
+export async function findBom(db: Executor, schema: string, businessId: string, bomId: string) {
   return scopedBoms(db, schema, businessId).where('b.id', '=', bomId).executeTakeFirst()
 }
 
@@ -103,7 +102,12 @@ export async function touch(trx: Transaction<Tables>, schema: string, bomId: str
 }
 
 /** Products usable on a BOM (the business's, not Services, not archived), by id. */
-export async function usableProducts(db: Db, schema: string, businessId: string, ids: readonly string[]) {
+export async function usableProducts(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  ids: readonly string[],
+) {
   if (ids.length === 0) return new Set<string>()
   const rows = await db
     .withSchema(schema)
@@ -122,7 +126,7 @@ export async function usableProducts(db: Db, schema: string, businessId: string,
  * BOMs of sub-assemblies, or null when adding them makes no cycle. One recursive query.
  */
 export async function findCycle(
-  db: Db,
+  db: Executor,
   schema: string,
   rootProductId: string,
   components: readonly string[],

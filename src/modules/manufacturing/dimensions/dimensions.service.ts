@@ -2,7 +2,6 @@ import { type Selectable, sql, type Transaction } from 'kysely'
 import { lockUntilCommit } from '../../../db/advisory-lock.js'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
-import type { DimensionPresetsTable } from '../../../db/manufacturing-schema.js'
 import type { Tables } from '../../../db/tables.js'
 import { conflict, notFound, validationFailed } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
@@ -15,6 +14,7 @@ import type {
   DimensionPresetResponse,
   GeometryFieldSymbol,
 } from './dimensions.schemas.js'
+import type { DimensionPresetsTable } from './dimensions.tables.js'
 
 const presetNotFound = () =>
   notFound('dimension_preset_not_found', 'No dimension preset of this business has this id.')

@@ -1,8 +1,6 @@
-import { type Insertable, type Kysely, sql, type Transaction } from 'kysely'
-import type { ProductsTable } from '../../../db/manufacturing-schema.js'
-import type { Tables } from '../../../db/tables.js'
-
-export type Db = Kysely<Tables> | Transaction<Tables>
+import { type Insertable, sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
+import type { ProductsTable } from './products.tables.js'
 
 const COLUMNS = [
   'p.id',
@@ -30,7 +28,7 @@ const COLUMNS = [
   'p.date_modified',
 ] as const
 
-export function scopedProducts(db: Db, schema: string, businessId: string) {
+export function scopedProducts(db: Executor, schema: string, businessId: string) {
   return db
     .withSchema(schema)
     .selectFrom('products as p')
@@ -40,7 +38,7 @@ export function scopedProducts(db: Db, schema: string, businessId: string) {
 
 export type ProductRow = NonNullable<Awaited<ReturnType<typeof findProduct>>>
 
-export async function findProduct(db: Db, schema: string, businessId: string, productId: string) {
+export async function findProduct(db: Executor, schema: string, businessId: string, productId: string) {
   return scopedProducts(db, schema, businessId).where('p.id', '=', productId).executeTakeFirst()
 }
 
@@ -82,7 +80,7 @@ export type ProductValues = Omit<
 > & { active: boolean; archived_at: Date | null }
 
 export async function insertProduct(
-  db: Db,
+  db: Executor,
   schema: string,
   values: ProductValues & { id: string; business_id: string },
 ) {
@@ -90,7 +88,7 @@ export async function insertProduct(
 }
 
 export async function updateProduct(
-  db: Db,
+  db: Executor,
   schema: string,
   productId: string,
   values: Partial<ProductValues>,
@@ -103,7 +101,7 @@ export async function updateProduct(
     .execute()
 }
 
-export async function hasLedger(db: Db, schema: string, productId: string): Promise<boolean> {
+export async function hasLedger(db: Executor, schema: string, productId: string): Promise<boolean> {
   const row = await db
     .withSchema(schema)
     .selectFrom('stock_ledger')

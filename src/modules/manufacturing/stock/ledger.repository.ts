@@ -1,7 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import { SchemaStatement } from '../../../db/schema-statements.js'
-import type { Tables } from '../../../db/tables.js'
-import type { Db } from '../products/products.repository.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 
 const ledger = (schema: string) => sql.table(`${schema}.stock_ledger`)
 
@@ -95,7 +94,7 @@ export async function insertAndRevalue(trx: Transaction<Tables>, schema: string,
 }
 
 /** The latest entry's values: the product's stock now. */
-export async function latestValues(db: Db, schema: string, productId: string) {
+export async function latestValues(db: Executor, schema: string, productId: string) {
   const { rows } = await sql<{ balance: string; average_cost: string }>`
     SELECT balance, average_cost FROM ${ledger(schema)} WHERE product_id = ${productId}
     ORDER BY effective_date DESC, seq DESC LIMIT 1`.execute(db)
@@ -122,7 +121,13 @@ const stockAsOfStatement = new SchemaStatement(
   }),
 )
 
-export async function stockAsOf(db: Db, schema: string, businessId: string, productId: string, asOf: Date) {
+export async function stockAsOf(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  productId: string,
+  asOf: Date,
+) {
   return stockAsOfStatement.takeFirst(db, schema, { businessId, productId, asOf })
 }
 
@@ -130,7 +135,7 @@ export async function stockAsOf(db: Db, schema: string, businessId: string, prod
  * What each product could give at `date` without any point in time going below zero: the lower
  * of its balance at that date and the lowest balance after it.
  */
-export async function availableAt(db: Db, schema: string, productIds: readonly string[], date: Date) {
+export async function availableAt(db: Executor, schema: string, productIds: readonly string[], date: Date) {
   if (productIds.length === 0) return new Map<string, number>()
   const { rows } = await sql<{ id: string; available: string }>`
     SELECT p.id, least(

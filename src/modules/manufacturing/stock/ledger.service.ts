@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
 import { AppError } from '../../../errors.js'
-import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import { readSetting } from '../../organisation/settings/settings.reader.js'
 import { round } from '../decimals.js'
 import type { ProductRow } from '../products/products.repository.js'
@@ -23,6 +23,8 @@ export interface Movement {
 }
 
 export interface PostingScope {
+  /** Where a crossing of the reorder level is announced. */
+  events: DomainEventPublisher
   schemaName: string
   businessId: string
   userId: string | null
@@ -78,7 +80,7 @@ export async function postMovement(
   const after = Number(latest.balance)
   const level = product.reorder_level === null ? null : Number(product.reorder_level)
   if (movement.quantity < 0 && level !== null && before > level && after <= level) {
-    await publishDomainEvent(trx, scope.schemaName, {
+    await scope.events.publish(trx, scope.schemaName, {
       type: 'StockAtReorderLevel',
       businessId: scope.businessId,
       userId: scope.userId,

@@ -1,6 +1,5 @@
 import { sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-import type { Db } from '../products/products.repository.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 
 export async function updateStockSummary(
   trx: Transaction<Tables>,
@@ -18,7 +17,7 @@ export async function updateStockSummary(
 }
 
 /** Ledger entries of one product (already known to be the business's), for the SL list. */
-export function scopedLedger(db: Db, schema: string, businessId: string, productId: string) {
+export function scopedLedger(db: Executor, schema: string, businessId: string, productId: string) {
   return db
     .withSchema(schema)
     .selectFrom('stock_ledger as l')
@@ -44,6 +43,12 @@ export function scopedLedger(db: Db, schema: string, businessId: string, product
 
 export type LedgerRow = Awaited<ReturnType<ReturnType<typeof scopedLedger>['execute']>>[number]
 
-export async function findEntry(db: Db, schema: string, businessId: string, productId: string, id: string) {
+export async function findEntry(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  productId: string,
+  id: string,
+) {
   return scopedLedger(db, schema, businessId, productId).where('l.id', '=', id).executeTakeFirstOrThrow()
 }

@@ -13,7 +13,8 @@ const TAGS = ['Products']
 const access = (action: 'View' | 'Modify') => ({ access: { permission: ['Products', action] } }) as const
 
 /** The stock ledger (M4): effective-dated movements with running balance and moving-average cost. */
-export function registerStockRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerStockRoutes(app: HttpApp, deps: AppDeps) {
+  const { database } = deps
   app.post(
     '/api/v1/products/:productId/stock-movements',
     {
@@ -37,7 +38,7 @@ export function registerStockRoutes(app: HttpApp, { database }: AppDeps) {
     async (request) =>
       single(
         'core',
-        await postStockMovement(database, businessAuthOf(request), request.params.productId, request.body),
+        await postStockMovement(deps, businessAuthOf(request), request.params.productId, request.body),
       ),
   )
 

@@ -3,6 +3,7 @@ import { conflict, invalidField, validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { decimalReasons, round } from '../decimals.js'
 import { findProduct, lockProduct, type ProductRow } from '../products/products.repository.js'
@@ -84,7 +85,7 @@ function movementOf(request: StockMovementRequest): Movement {
 
 /** Posts a receipt, issue or adjustment under the product's row lock (movements of one product queue). */
 export async function postStockMovement(
-  database: Database,
+  { database, services }: AppDeps,
   auth: BusinessAuth,
   productId: string,
   request: StockMovementRequest,
@@ -95,7 +96,12 @@ export async function postStockMovement(
     const product = await lockProduct(trx, schemaName, businessId, productId)
     if (!product) throw productNotFound()
     if (product.type === 'Service' || product.archived_at !== null) throw noStock(product)
-    const entry = await postMovement(trx, { schemaName, businessId, userId: auth.userId }, product, movement)
+    const entry = await postMovement(
+      trx,
+      { events: services.events, schemaName, businessId, userId: auth.userId },
+      product,
+      movement,
+    )
     return toEntry(await findEntry(trx, schemaName, businessId, productId, entry.id))
   })
 }

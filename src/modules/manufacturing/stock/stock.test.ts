@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
 import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
-import { type DomainEvent, onDomainEvent } from '../../../platform/domain-events.js'
+import type { DomainEvent } from '../../../platform/domain-events.js'
 import { expectAccess } from '../access.fixtures.js'
 import { createProduct, issue, ledgerOf, move, ok, receive, stockOf } from '../manufacturing.fixtures.js'
 
@@ -130,9 +130,11 @@ describe('stock movements and the ledger', () => {
 
   it('publishes StockAtReorderLevel in the transaction when an issue takes the stock to or below the level', async () => {
     const events: DomainEvent[] = []
-    onDomainEvent('stock-test', async (_db, _schema, event) => {
-      if (event.type === 'StockAtReorderLevel') events.push(event)
-    })
+    onTestFinished(
+      ctx.services.events.on('stock-test', async (_db, _schema, event) => {
+        if (event.type === 'StockAtReorderLevel') events.push(event)
+      }),
+    )
     const owner = await ownerSession(ctx)
     const product = await createProduct(owner.core, { reorderLevel: 5, name: 'Glue' })
     await receive(owner.core, product.id, 10, 1)

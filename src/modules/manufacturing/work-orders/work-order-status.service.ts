@@ -1,7 +1,7 @@
 import { appliedAt } from '../../../db/applied-at.js'
 import type { Database } from '../../../db/database.js'
 import { AppError } from '../../../errors.js'
-import { publishDomainEvent } from '../../../platform/domain-events.js'
+import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { costBom } from '../boms/bom-cost.service.js'
 import { round } from '../decimals.js'
@@ -68,13 +68,18 @@ const shortfall = (items: { sku: string; short: number; required: number; availa
  * the product received at the actual cost of what was consumed.
  */
 export async function completeWorkOrder(
-  database: Database,
+  { database, services }: AppDeps,
   auth: BusinessAuth,
   id: string,
   request: CompleteWorkOrderRequest,
 ): Promise<WorkOrderResponse> {
   const effectiveDate = effectiveDateOf(request.effectiveDate)
-  const scope = { schemaName: auth.schemaName, businessId: auth.businessId, userId: auth.userId }
+  const scope = {
+    events: services.events,
+    schemaName: auth.schemaName,
+    businessId: auth.businessId,
+    userId: auth.userId,
+  }
   return database.db.transaction().execute(async (trx) => {
     const order = await lockWorkOrder(trx, auth.schemaName, auth.businessId, id)
     if (!order) throw workOrderNotFound()
@@ -148,7 +153,7 @@ export async function completeWorkOrder(
       })
       .where('id', '=', id)
       .execute()
-    await publishDomainEvent(trx, auth.schemaName, {
+    await services.events.publish(trx, auth.schemaName, {
       type: 'WorkOrderCompleted',
       businessId: auth.businessId,
       userId: auth.userId,

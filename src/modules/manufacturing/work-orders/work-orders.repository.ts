@@ -1,8 +1,7 @@
 import { sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-import type { Db } from '../products/products.repository.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 
-export function scopedWorkOrders(db: Db, schema: string, businessId: string) {
+export function scopedWorkOrders(db: Executor, schema: string, businessId: string) {
   return db
     .withSchema(schema)
     .selectFrom('work_orders as w')
@@ -41,7 +40,7 @@ export function scopedWorkOrders(db: Db, schema: string, businessId: string) {
 
 export type WorkOrderRow = NonNullable<Awaited<ReturnType<typeof findWorkOrder>>>
 
-export async function findWorkOrder(db: Db, schema: string, businessId: string, id: string) {
+export async function findWorkOrder(db: Executor, schema: string, businessId: string, id: string) {
   return scopedWorkOrders(db, schema, businessId).where('w.id', '=', id).executeTakeFirst()
 }
 

@@ -47,7 +47,8 @@ const MOVES = [
 ] as const
 
 /** Work orders (M14): make a product from its BOM, posting consumption and output to the ledger. */
-export function registerWorkOrderRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerWorkOrderRoutes(app: HttpApp, deps: AppDeps) {
+  const { database } = deps
   app.get(
     '/api/v1/work-orders',
     {
@@ -181,7 +182,7 @@ export function registerWorkOrderRoutes(app: HttpApp, { database }: AppDeps) {
       single(
         'core',
         await completeWorkOrder(
-          database,
+          deps,
           businessAuthOf(request),
           request.params.workOrderId,
           request.body ?? {},

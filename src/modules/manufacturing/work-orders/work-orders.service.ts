@@ -1,9 +1,8 @@
-import type { Kysely, Transaction } from 'kysely'
 import { sql } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import { AppError, conflict, invalidField, notFound, validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
@@ -100,11 +99,7 @@ export async function listWorkOrders(
   return paged('core', rows.map(toWorkOrder), total, page)
 }
 
-export async function loadWorkOrder(
-  db: Kysely<Tables> | Transaction<Tables>,
-  auth: BusinessAuth,
-  id: string,
-) {
+export async function loadWorkOrder(db: Executor, auth: BusinessAuth, id: string) {
   const row = await repository.findWorkOrder(db, auth.schemaName, auth.businessId, id)
   if (!row) throw workOrderNotFound()
   return toWorkOrder(row)

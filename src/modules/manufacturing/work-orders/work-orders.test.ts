@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
 import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
-import { type DomainEvent, onDomainEvent } from '../../../platform/domain-events.js'
+import type { DomainEvent } from '../../../platform/domain-events.js'
 import { expectAccess } from '../access.fixtures.js'
 import { ledgerOf, ok, receive, stockOf } from '../manufacturing.fixtures.js'
 import { createOrder, step, tableShop } from './work-orders.fixtures.js'
@@ -12,9 +12,11 @@ const ctx = useTestContext()
 describe('work orders', () => {
   it('freezes the standard cost at release and completes at actual cost (worked example)', async () => {
     const events: DomainEvent[] = []
-    onDomainEvent('work-order-test', async (_db, _schema, event) => {
-      if (event.type === 'WorkOrderCompleted') events.push(event)
-    })
+    onTestFinished(
+      ctx.services.events.on('work-order-test', async (_db, _schema, event) => {
+        if (event.type === 'WorkOrderCompleted') events.push(event)
+      }),
+    )
     const owner = await ownerSession(ctx)
     const { core } = owner
     const { table, leg, top, bom } = await tableShop(core)

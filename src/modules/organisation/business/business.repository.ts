@@ -1,8 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { SchemaStatement } from '../../../db/schema-statements.js'
-import type { Tables } from '../../../db/tables.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
+import type { Executor, Tables } from '../../../db/tables.js'
 
 export const BUSINESS_COLUMNS = [
   'id',
@@ -72,7 +70,7 @@ const businessById = new SchemaStatement((db, schemaName, v: { businessId: strin
  * A business of the organisation whose schema this is; another organisation's is simply not there.
  * Read on most requests (my-business), so compiled once per schema.
  */
-export async function findBusiness(db: Db, schemaName: string, businessId: string) {
+export async function findBusiness(db: Executor, schemaName: string, businessId: string) {
   return businessById.takeFirst(db, schemaName, { businessId })
 }
 
@@ -90,7 +88,7 @@ export async function lockOrganizationTree(trx: Transaction<Tables>, organizatio
 }
 
 /** True when the business is one of the organisation's (the global index knows every business). */
-export async function businessInOrganization(db: Db, businessId: string, organizationId: string) {
+export async function businessInOrganization(db: Executor, businessId: string, organizationId: string) {
   const row = await db
     .selectFrom('global.businesses')
     .select('id')
@@ -156,7 +154,7 @@ export async function insertBusiness(
 }
 
 /** The direct children of a business, ready for the standard list parameters. */
-export const children = (db: Db, schemaName: string, parentId: string) =>
+export const children = (db: Executor, schemaName: string, parentId: string) =>
   db
     .withSchema(schemaName)
     .selectFrom('businesses')

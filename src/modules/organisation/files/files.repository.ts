@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-
-type Db = Kysely<Tables>
+import type { Executor } from '../../../db/tables.js'
 
 export const FILE_COLUMNS = [
   'id',
@@ -24,7 +21,7 @@ export interface NewFile {
   uploadedByUserId: string
 }
 
-export async function insertFile(db: Db, schemaName: string, file: NewFile) {
+export async function insertFile(db: Executor, schemaName: string, file: NewFile) {
   return db
     .withSchema(schemaName)
     .insertInto('files')
@@ -43,7 +40,7 @@ export async function insertFile(db: Db, schemaName: string, file: NewFile) {
 }
 
 /** A file of this business, or undefined (another business's or organisation's id looks the same as none). */
-export async function findFile(db: Db, schemaName: string, businessId: string, id: string) {
+export async function findFile(db: Executor, schemaName: string, businessId: string, id: string) {
   return db
     .withSchema(schemaName)
     .selectFrom('files')

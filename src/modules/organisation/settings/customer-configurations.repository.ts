@@ -1,9 +1,12 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 
-type Db = Kysely<Tables> | Transaction<Tables>
-
-export async function listConfigurations(db: Db, schemaName: string, businessId: string, customerId: string) {
+export async function listConfigurations(
+  db: Executor,
+  schemaName: string,
+  businessId: string,
+  customerId: string,
+) {
   return db
     .withSchema(schemaName)
     .selectFrom('customer_configurations')
@@ -15,7 +18,7 @@ export async function listConfigurations(db: Db, schemaName: string, businessId:
 }
 
 export async function upsertConfiguration(
-  db: Db,
+  db: Executor,
   schemaName: string,
   row: { businessId: string; customerId: string; key: string; value: string },
 ) {
@@ -32,7 +35,7 @@ export async function upsertConfiguration(
 }
 
 export async function deleteConfiguration(
-  db: Db,
+  db: Executor,
   schemaName: string,
   row: { businessId: string; customerId: string; key: string },
 ) {

@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import {
   KNOWN_SETTINGS,
   type KnownSetting,
@@ -7,8 +6,6 @@ import {
   type SettingDefinition,
 } from './settings.registry.js'
 import { storedSettings } from './settings.repository.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 /** booleans and integers as JS values; decimals stay text so no precision is lost; enums as their union. */
 type ValueOf<S extends KnownSetting> = S extends { values: readonly (infer V)[] }
@@ -40,7 +37,11 @@ function parse(definition: SettingDefinition, text: string | null): unknown {
 }
 
 /** The business's settings: what it stored, merged over the defaults (one query). */
-export async function readSettings(db: Db, schemaName: string, businessId: string): Promise<SettingValues> {
+export async function readSettings(
+  db: Executor,
+  schemaName: string,
+  businessId: string,
+): Promise<SettingValues> {
   const stored = new Map(
     (await storedSettings(db, schemaName, businessId)).map((row) => [row.key, row.value]),
   )
@@ -51,7 +52,7 @@ export async function readSettings(db: Db, schemaName: string, businessId: strin
 
 /** One setting of the business, typed (one query). */
 export async function readSetting<K extends KnownSettingKey>(
-  db: Db,
+  db: Executor,
   schemaName: string,
   businessId: string,
   key: K,

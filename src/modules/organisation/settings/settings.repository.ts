@@ -1,11 +1,9 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
+import { sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 
 /** The business's stored settings, all or only `keys`, ordered by key. */
 export async function storedSettings(
-  db: Db,
+  db: Executor,
   schemaName: string,
   businessId: string,
   keys?: readonly string[],

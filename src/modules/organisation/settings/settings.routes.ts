@@ -5,7 +5,6 @@ import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { CORE_SECURITY } from '../../../http/security-schemes.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { registerCustomerConfigurationRoutes } from './customer-configurations.routes.js'
 import { registryTable } from './settings.registry.js'
 import {
   AppConfigurationResponse,
@@ -79,6 +78,4 @@ export function registerSettingsRoutes(app: HttpApp, deps: AppDeps) {
     },
     async (request) => settingsForModule(database, businessAuthOf(request), request.params.module),
   )
-
-  registerCustomerConfigurationRoutes(app, deps)
 }

@@ -1,17 +1,15 @@
-import { type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 import type { PageRequest } from '../../../http/envelopes.js'
 import { pageOffset } from '../../../http/list-params.js'
 import type { OrderTerm } from '../../../http/odata/index.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 /**
  * The members of the organisation with the person as the organisation may see them (`u`): until
  * an invitation is accepted, the address and names the inviter wrote and no verified email, never
  * what an existing account holds. Lists, filters, search and order all read these columns.
  */
-function members(db: Db, organizationId: string) {
+function members(db: Executor, organizationId: string) {
   const people = db
     .selectFrom('global.memberships as pm')
     .innerJoin('global.users as pu', 'pu.id', 'pm.user_id')
@@ -56,7 +54,7 @@ export type MemberRow = NonNullable<Awaited<ReturnType<typeof findMember>>>
 
 /** One page of members matching `where`, and how many match in all; both counted in SQL. */
 export async function listMembers(
-  db: Db,
+  db: Executor,
   organizationId: string,
   where: RawBuilder<SqlBool>,
   order: OrderTerm[],
@@ -76,7 +74,7 @@ export async function listMembers(
   return { rows, total: Number(total.total) }
 }
 
-export async function findMember(db: Db, organizationId: string, userId: string) {
+export async function findMember(db: Executor, organizationId: string, userId: string) {
   return members(db, organizationId).where('m.user_id', '=', userId).select(MEMBER_COLUMNS).executeTakeFirst()
 }
 

@@ -1,12 +1,10 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 import type { PermissionSet } from '../../../security/permissions.js'
-
-type Db = Kysely<Tables> | Transaction<Tables>
 
 const memberCount = sql<number>`(SELECT count(*) FROM global.memberships m WHERE m.custom_role_id = r.id)`
 
-function roles(db: Db, organizationId: string) {
+function roles(db: Executor, organizationId: string) {
   return db
     .selectFrom('global.roles as r')
     .select([
@@ -23,11 +21,11 @@ function roles(db: Db, organizationId: string) {
 
 export type RoleRow = NonNullable<Awaited<ReturnType<typeof findRole>>>
 
-export async function listRoles(db: Db, organizationId: string) {
+export async function listRoles(db: Executor, organizationId: string) {
   return roles(db, organizationId).orderBy(sql`lower(r.name)`).orderBy('r.id').execute()
 }
 
-export async function findRole(db: Db, organizationId: string, roleId: string) {
+export async function findRole(db: Executor, organizationId: string, roleId: string) {
   return roles(db, organizationId).where('r.id', '=', roleId).executeTakeFirst()
 }
 
@@ -46,7 +44,7 @@ export async function lockRole(trx: Transaction<Tables>, organizationId: string,
 }
 
 /** Another role of the organisation with this name, ignoring case (the unique index still decides races). */
-export async function nameTaken(db: Db, organizationId: string, name: string, exceptId: string | null) {
+export async function nameTaken(db: Executor, organizationId: string, name: string, exceptId: string | null) {
   let query = db
     .selectFrom('global.roles')
     .select('id')
@@ -57,7 +55,7 @@ export async function nameTaken(db: Db, organizationId: string, name: string, ex
 }
 
 /** How many memberships of the organisation hold each built-in role. */
-export async function builtInCounts(db: Db, organizationId: string) {
+export async function builtInCounts(db: Executor, organizationId: string) {
   const rows = await db
     .selectFrom('global.memberships')
     .select(['role', (eb) => eb.fn.countAll<number>().as('count')])
@@ -73,7 +71,7 @@ export interface RoleValues {
   permissions: PermissionSet
 }
 
-export async function insertRole(db: Db, id: string, organizationId: string, values: RoleValues) {
+export async function insertRole(db: Executor, id: string, organizationId: string, values: RoleValues) {
   await db
     .insertInto('global.roles')
     .values({
@@ -86,7 +84,7 @@ export async function insertRole(db: Db, id: string, organizationId: string, val
     .execute()
 }
 
-export async function updateRole(db: Db, organizationId: string, id: string, values: RoleValues) {
+export async function updateRole(db: Executor, organizationId: string, id: string, values: RoleValues) {
   await db
     .updateTable('global.roles')
     .set({
@@ -100,7 +98,7 @@ export async function updateRole(db: Db, organizationId: string, id: string, val
     .execute()
 }
 
-export async function roleInUse(db: Db, roleId: string) {
+export async function roleInUse(db: Executor, roleId: string) {
   const row = await db
     .selectFrom('global.memberships')
     .select('id')
@@ -109,7 +107,7 @@ export async function roleInUse(db: Db, roleId: string) {
   return row !== undefined
 }
 
-export async function deleteRole(db: Db, organizationId: string, id: string) {
+export async function deleteRole(db: Executor, organizationId: string, id: string) {
   await db
     .deleteFrom('global.roles')
     .where('organization_id', '=', organizationId)

@@ -1,12 +1,10 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { appliedAt } from '../../../db/applied-at.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 import type { OrderStatus } from './orders.schemas.js'
 
-type Db = Kysely<Tables> | Transaction<Tables>
-
 /** Orders of one business with their customer (deleted customers included: orders keep their history). */
-export function scopedOrders(db: Db, schema: string, businessId: string) {
+export function scopedOrders(db: Executor, schema: string, businessId: string) {
   return db
     .withSchema(schema)
     .selectFrom('orders as o')
@@ -37,12 +35,12 @@ export function scopedOrders(db: Db, schema: string, businessId: string) {
 export type OrderRow = NonNullable<Awaited<ReturnType<typeof findOrder>>>
 export type OrderLineRow = Awaited<ReturnType<typeof linesOf>>[number]
 
-export async function findOrder(db: Db, schema: string, businessId: string, orderId: string) {
+export async function findOrder(db: Executor, schema: string, businessId: string, orderId: string) {
   return scopedOrders(db, schema, businessId).where('o.id', '=', orderId).executeTakeFirst()
 }
 
 /** The lines of several orders in one query (ids already scoped to the caller's business). */
-export async function linesOf(db: Db, schema: string, orderIds: readonly string[]) {
+export async function linesOf(db: Executor, schema: string, orderIds: readonly string[]) {
   if (orderIds.length === 0) return []
   return db
     .withSchema(schema)
@@ -63,7 +61,7 @@ export async function linesOf(db: Db, schema: string, orderIds: readonly string[
     .execute()
 }
 
-export async function businessCurrency(db: Db, schema: string, businessId: string): Promise<string> {
+export async function businessCurrency(db: Executor, schema: string, businessId: string): Promise<string> {
   const row = await db
     .withSchema(schema)
     .selectFrom('businesses')
@@ -182,7 +180,7 @@ export async function moveStatus(
     .executeTakeFirst()
 }
 
-export async function statusOf(db: Db, schema: string, businessId: string, orderId: string) {
+export async function statusOf(db: Executor, schema: string, businessId: string, orderId: string) {
   const row = await db
     .withSchema(schema)
     .selectFrom('orders')

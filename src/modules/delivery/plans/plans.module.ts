@@ -1,0 +1,20 @@
+import { defineModule } from '../../../platform/module.js'
+import { registerPlanStatusRoutes } from './plan-status.routes.js'
+import { registerPlanRoutes } from './plans.routes.js'
+
+/** Delivery plans (dispatches): codes, stops in order, autobatch, status moves, timeline. */
+export const plansModule = defineModule({
+  name: 'delivery/plans',
+  core: {
+    tags: [
+      {
+        name: 'DeliveryPlans',
+        description: 'Delivery plans (dispatches): codes, stops, autobatch, timeline (Shipments)',
+      },
+    ],
+    routes(app, deps) {
+      registerPlanRoutes(app, deps)
+      registerPlanStatusRoutes(app, deps)
+    },
+  },
+})

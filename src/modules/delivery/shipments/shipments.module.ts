@@ -1,0 +1,11 @@
+import { defineModule } from '../../../platform/module.js'
+import { registerShipmentRoutes } from './shipments.routes.js'
+
+/** Shipments (M2) and their status moves. */
+export const shipmentsModule = defineModule({
+  name: 'delivery/shipments',
+  core: {
+    tags: [{ name: 'Shipments', description: 'Shipments and their status moves (Shipments)' }],
+    routes: registerShipmentRoutes,
+  },
+})

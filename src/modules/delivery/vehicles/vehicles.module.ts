@@ -1,0 +1,13 @@
+import { defineModule } from '../../../platform/module.js'
+import { registerVehicleRoutes } from './vehicles.routes.js'
+
+/** Vehicles (M5): the fleet that delivery plans load. */
+export const vehiclesModule = defineModule({
+  name: 'delivery/vehicles',
+  core: {
+    tags: [
+      { name: 'Vehicles', description: 'The fleet: vehicles with weight and volume capacity (Vehicles)' },
+    ],
+    routes: registerVehicleRoutes,
+  },
+})

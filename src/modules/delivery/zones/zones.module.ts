@@ -1,0 +1,16 @@
+import { defineModule } from '../../../platform/module.js'
+import { registerZoneRoutes } from './zones.routes.js'
+
+/** Delivery zones as GeoJSON polygons, with point lookup. */
+export const zonesModule = defineModule({
+  name: 'delivery/zones',
+  core: {
+    tags: [
+      {
+        name: 'DeliveryZones',
+        description: 'Delivery zones as GeoJSON polygons, with point lookup (Shipments)',
+      },
+    ],
+    routes: registerZoneRoutes,
+  },
+})

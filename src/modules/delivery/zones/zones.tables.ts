@@ -1,0 +1,23 @@
+import type { ColumnType, Generated } from 'kysely'
+import type { Stamp } from '../../../db/column-types.js'
+
+export interface DeliveryZonesTable {
+  id: string
+  business_id: string
+  name: string
+  colour: string | null
+  active: Generated<boolean>
+  geometry: ColumnType<unknown, string, string>
+  min_longitude: number
+  min_latitude: number
+  max_longitude: number
+  max_latitude: number
+  date_created: Stamp
+  date_modified: Stamp
+}
+
+declare module '../../../db/tables.js' {
+  interface Tables {
+    delivery_zones: DeliveryZonesTable
+  }
+}

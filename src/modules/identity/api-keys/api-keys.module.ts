@@ -1,0 +1,14 @@
+import { defineModule } from '../../../platform/module.js'
+import { registerApiKeyRoutes } from './api-keys.routes.js'
+
+/** API keys: created, listed and revoked by the owner; the value is shown once. */
+export const apiKeysModule = defineModule({
+  name: 'identity/api-keys',
+  global: {
+    routes: registerApiKeyRoutes,
+  },
+  schemaNames: {
+    GetAccessTokens: { data: 'AccessTokenResponse' },
+    CreateApiToken: { body: 'CreateApiKeyRequest', data: 'AccessTokenResponse' },
+  },
+})

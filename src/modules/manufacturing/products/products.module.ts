@@ -1,0 +1,11 @@
+import { defineModule } from '../../../platform/module.js'
+import { registerProductRoutes } from './products.routes.js'
+
+/** Products (M4): raw materials, components, finished goods and services. */
+export const productsModule = defineModule({
+  name: 'manufacturing/products',
+  core: {
+    tags: [{ name: 'Products', description: 'Products and their stock ledger (Products)' }],
+    routes: registerProductRoutes,
+  },
+})

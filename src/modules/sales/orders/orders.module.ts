@@ -1,0 +1,20 @@
+import { defineModule } from '../../../platform/module.js'
+import { registerOrderRoutes } from './orders.routes.js'
+
+/** Orders (M1): customer orders with lines, totals and status moves. */
+export const ordersModule = defineModule({
+  name: 'sales/orders',
+  core: {
+    tags: [{ name: 'Orders', description: 'Customer orders with lines, totals and status moves (Orders)' }],
+    routes: registerOrderRoutes,
+  },
+  schemaNames: {
+    ConfirmOrder: { data: 'OrderResponse' },
+    FulfillOrder: { data: 'OrderResponse' },
+    CancelOrder: { data: 'OrderResponse' },
+    GetOrders: { data: 'OrderResponse' },
+    CreateOrder: { body: 'CreateOrderCommand', data: 'OrderResponse' },
+    GetOrder: { data: 'OrderResponse' },
+    UpdateOrder: { body: 'UpdateOrderCommand', data: 'OrderResponse' },
+  },
+})
