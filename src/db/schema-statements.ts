@@ -1,7 +1,7 @@
-import { type Compilable, CompiledQuery, type Kysely } from 'kysely'
+import { type Compilable, CompiledQuery } from 'kysely'
 import { withSchemaAffinity } from './lane-pool.js'
 import { forgetPrepared, registerPrepared } from './prepared.js'
-import type { Executor, Tables } from './tables.js'
+import type { Executor } from './tables.js'
 
 /**
  * Building and compiling a Kysely query costs 20-120 µs; a fixed-shape statement only changes its

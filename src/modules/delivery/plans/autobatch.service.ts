@@ -1,5 +1,4 @@
 import { sql, type Transaction } from 'kysely'
-import type { Database } from '../../../db/database.js'
 import type { Tables } from '../../../db/tables.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'

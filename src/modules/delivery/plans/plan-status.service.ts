@@ -1,5 +1,4 @@
 import { lockedAt } from '../../../db/applied-at.js'
-import type { Database } from '../../../db/database.js'
 import { conflict } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'

@@ -1,4 +1,3 @@
-import type { Database } from '../../../db/database.js'
 import { AppError, invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import { sql } from 'kysely'
 import type { Executor } from '../../../db/tables.js'
 
 /** Works the same inside a transaction (a Transaction is a Kysely). */
