@@ -13,7 +13,7 @@ export async function nextCode(
   name: string,
   prefix: string,
 ): Promise<string> {
-  const { rows } = await sql<{ last_value: string }>`
+  const { rows } = await sql<{ last_value: number }>`
     INSERT INTO ${sql.table(`${schemaName}.sequences`)} AS s (business_id, name, last_value)
     VALUES (${businessId}, ${name}, 1)
     ON CONFLICT (business_id, name) DO UPDATE SET last_value = s.last_value + 1

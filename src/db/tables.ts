@@ -33,5 +33,5 @@ export interface TenantMigrationsTable {
 export interface SequencesTable {
   business_id: string
   name: string
-  last_value: Generated<string>
+  last_value: Generated<number>
 }

@@ -45,3 +45,6 @@ export const GLOBAL_SECURITY_SCHEMES = {
       'Refresh token set by login, select-organization and ott/redeem; HttpOnly, SameSite=Lax, Path=/api/auth',
   },
 }
+
+/** A bearer token or an API key, with no business header: the Global API's signed-in routes, and Core routes outside a business. */
+export const BEARER_OR_API_KEY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKey: [] }]

@@ -1,5 +1,4 @@
 import type { Reason } from '../errors.js'
-import { EnumType } from '../http/enums.js'
 
 /**
  * PermissionModule (spec §2.4): 1-based, append-only. `M<n>` in the spec is PERMISSION_MODULES[n - 1].
@@ -23,10 +22,6 @@ export const PERMISSION_MODULES = [
   'Schedule',
 ] as const
 export type PermissionModule = (typeof PERMISSION_MODULES)[number]
-export const PermissionModuleType = EnumType(PERMISSION_MODULES, {
-  base: 1,
-  description: 'PermissionModule (M1 = Orders).',
-})
 
 /** Bits of a module's permission mask (spec §5.5). */
 export const ACTIONS = { View: 1, Modify: 2, Delete: 4 } as const

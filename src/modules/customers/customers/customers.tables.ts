@@ -37,7 +37,7 @@ export interface CustomerContactsTable {
 /** Live customers per business, kept by a trigger on customers. */
 export interface CustomerCountsTable {
   business_id: string
-  live: ColumnType<string, never, never>
+  live: ColumnType<number, never, never>
 }
 
 declare module '../../../db/tables.js' {

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
-import { readSetting } from '../../organisation/settings/settings.reader.js'
+import { readSetting } from '../../organisation/index.js'
 
 /**
  * Reserves the next dispatch code of the day, `<prefix>-<yyyymmdd>-<sequence>` (prefix from the

@@ -8,7 +8,7 @@ import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { readSetting } from '../../organisation/settings/settings.reader.js'
+import { readSetting } from '../../organisation/index.js'
 import { toShipment } from './shipments.mapper.js'
 import * as repository from './shipments.repository.js'
 import {

@@ -12,7 +12,7 @@ import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import { type Action, can, isSubset, parseScopesText } from '../../../security/permissions.js'
 import { newSecret } from '../../../security/secrets.js'
-import { businessInOrganization } from '../../organisation/business/business.repository.js'
+import { businessInOrganization } from '../../organisation/index.js'
 import * as repository from './api-keys.repository.js'
 import type { AccessTokenResponse, CreateApiKeyRequest } from './api-keys.schemas.js'
 

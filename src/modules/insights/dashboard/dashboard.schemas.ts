@@ -1,9 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { EnumType } from '../../../http/enums.js'
 import { Nullable, Uuid } from '../../../http/schema-helpers.js'
-import { PLAN_STATUSES } from '../../delivery/plans/plans.schemas.js'
-import { SHIPMENT_STATUSES } from '../../delivery/shipments/shipments.schemas.js'
-import { ORDER_STATUSES } from '../../sales/orders/orders.schemas.js'
+import { PLAN_STATUSES, SHIPMENT_STATUSES } from '../../delivery/index.js'
+import { ORDER_STATUSES } from '../../sales/index.js'
 
 export const GRANULARITIES = ['Day', 'Week', 'Month'] as const
 export type Granularity = (typeof GRANULARITIES)[number]

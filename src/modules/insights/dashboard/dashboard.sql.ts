@@ -1,8 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
-import { PLAN_STATUSES } from '../../delivery/plans/plans.schemas.js'
-import { SHIPMENT_STATUSES } from '../../delivery/shipments/shipments.schemas.js'
-import { ORDER_STATUSES } from '../../sales/orders/orders.schemas.js'
+import { PLAN_STATUSES, SHIPMENT_STATUSES } from '../../delivery/index.js'
+import { ORDER_STATUSES } from '../../sales/index.js'
 import { DEFAULT_DAYS, type Granularity } from './dashboard.schemas.js'
 
 /** Orders that count as sales: confirmed by the business (Draft is unsent, Cancelled never happened). */

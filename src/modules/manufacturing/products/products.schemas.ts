@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
-import { DIMENSION_UNITS, WEIGHT_UNITS } from '../../organisation/business/reference-data.js'
+import { DIMENSION_UNITS, WEIGHT_UNITS } from '../../organisation/index.js'
 import { MAX_AMOUNT } from '../decimals.js'
 
 export const PRODUCT_TYPES = ['RawMaterial', 'Component', 'FinishedGood', 'Service'] as const

@@ -3,7 +3,7 @@ import type { Decimal, DefaultDecimal, OptionalDecimal, Stamp, When } from '../.
 
 export interface StockLedgerTable {
   id: string
-  seq: Generated<string>
+  seq: Generated<number>
   business_id: string
   product_id: string
   /** Receipt | Issue | Adjustment | WorkOrderIssue | WorkOrderReceipt */

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely'
-import type { Stamp } from '../../../db/column-types.js'
+import type { Address, OptionalJson, Stamp } from '../../../db/column-types.js'
 
 export interface BusinessIndexTable {
   id: string
@@ -17,7 +17,7 @@ export interface BusinessesTable {
   email: string | null
   phone_number: string | null
   website: string | null
-  address: ColumnType<unknown, string | null, string | null>
+  address: OptionalJson<Address>
   currency: Generated<string>
   timezone: Generated<string>
   requires_order_integration: Generated<boolean>

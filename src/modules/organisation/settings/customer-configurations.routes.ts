@@ -5,7 +5,7 @@ import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { CORE_SECURITY } from '../../../http/security-schemes.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { CustomerParams } from '../../customers/customers/customers.schemas.js'
+import { CustomerParams } from '../../customers/index.js'
 import { listCustomerConfigurations, saveCustomerConfiguration } from './customer-configurations.service.js'
 import {
   CustomerConfigurationQuery,

@@ -1,7 +1,7 @@
 import type { Database } from '../../../db/database.js'
 import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { assertCustomerExists } from '../../customers/customers/customers.service.js'
+import { assertCustomerExists } from '../../customers/index.js'
 import * as repository from './customer-configurations.repository.js'
 import { checkSettingValue, knownSetting } from './settings.registry.js'
 import type {

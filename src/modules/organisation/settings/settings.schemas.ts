@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
-import { PERMISSION_MODULES, PermissionModuleType } from '../../../security/permissions.js'
+import { PERMISSION_MODULES } from '../../../security/permissions.js'
 import { MAX_VALUE_LENGTH, SETTING_KEY_PATTERN_TEXT, SETTING_TYPES } from './settings.registry.js'
 
 /** One schema with a type list: a `Nullable(Type.String())` (anyOf) would be coerced from null to "". */
@@ -50,6 +50,11 @@ export const SaveBusinessSettingsBody = Type.Record(
   },
 )
 export type SaveBusinessSettingsBody = Static<typeof SaveBusinessSettingsBody>
+
+const PermissionModuleType = EnumType(PERMISSION_MODULES, {
+  base: 1,
+  description: 'PermissionModule (M1 = Orders).',
+})
 
 export const ModuleParams = Type.Object({ module: PermissionModuleType })
 

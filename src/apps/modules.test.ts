@@ -1,0 +1,57 @@
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { createApiKey, schemaOf } from '../../test/fixtures.js'
+import {
+  openTestDatabase,
+  registerOrganization,
+  signIn,
+  type TestContext,
+  uniqueEmail,
+} from '../../test/harness.js'
+import { testDatabaseUrl } from '../../test/test-database.js'
+import { loadConfig } from '../config.js'
+import { MemoryMailer } from '../mail/mailer.js'
+import { createServices } from '../platform/services.js'
+import { buildGlobalApp } from './global/app.js'
+import { EVENT_HANDLERS, MODULES } from './modules.js'
+
+describe('the module list', () => {
+  it('names each module once, as its folder under src/modules', () => {
+    const names = MODULES.map((m) => m.name)
+    expect(new Set(names).size).toBe(names.length)
+    for (const name of names) expect(name).toMatch(/^[a-z-]+(\/[a-z-]+)?$/)
+  })
+
+  it('gives every event handler a name of its own', () => {
+    const names = EVENT_HANDLERS.map(([name]) => name)
+    expect(names).toContain('notifications')
+    expect(new Set(names).size).toBe(names.length)
+  })
+})
+
+describe('a process that serves only the Global API', () => {
+  it('still runs every module’s event handlers: a new API key notifies the business', async () => {
+    const { database, dataDir, close } = await openTestDatabase()
+    const config = { ...loadConfig({}), databaseUrl: testDatabaseUrl(), dataDir }
+    const services = await createServices(config, database, false, {
+      eventHandlers: EVENT_HANDLERS,
+      mailer: new MemoryMailer(),
+    })
+    const global = await buildGlobalApp({ config, database, services }, false)
+    try {
+      // The fixtures below only reach the Global API.
+      const ctx = { global, database } as TestContext
+      const org = await registerOrganization(ctx, uniqueEmail('global-only'))
+      const { accessToken } = await signIn(ctx, org)
+      await createApiKey(ctx, accessToken, org.businessId, { label: 'warehouse' })
+      const { rows } = await sql<{ type: string; title: string }>`
+        SELECT entity_type AS type, title FROM ${sql.table(`${await schemaOf(ctx, org.businessId)}.notifications`)}
+        WHERE business_id = ${org.businessId}`.execute(database.db)
+      expect(rows).toEqual([{ type: 'User', title: expect.stringMatching(/API key/i) }])
+    } finally {
+      await global.close()
+      await services.close()
+      await close()
+    }
+  })
+})
