@@ -42,3 +42,23 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   Object.assign(new AppError(429, 'rate_limited', 'Too many requests; try again later.'), {
     retryAfterSeconds,
   })
+
+/**
+ * A status move the record's state machine does not allow: 409 `invalid_status_transition`
+ * naming both states (and, when given, the states the move is allowed from), with one reason on
+ * `status`. Every state machine of the platform answers with this one shape.
+ */
+export function invalidTransition(
+  record: string,
+  from: string,
+  to: string,
+  allowedFrom: readonly string[] = [],
+): AppError {
+  const only = allowedFrom.length > 0 ? `; only ${allowedFrom.join(' or ')} can` : ''
+  return new AppError(
+    409,
+    'invalid_status_transition',
+    `${record} cannot move from ${from} to ${to}${only}.`,
+    [{ field: 'status', message: `from ${from} to ${to} is not allowed` }],
+  )
+}

@@ -33,7 +33,8 @@ export async function movePlan(
     const plan = await repository.lockPlan(trx, schema, businessId, id)
     if (!plan) throw planNotFound()
     const from = plan.status as PlanStatus
-    if (!(PLAN_MOVES[to] as readonly PlanStatus[]).includes(from)) throw invalidPlanTransition(from, to)
+    const allowedFrom: readonly PlanStatus[] = PLAN_MOVES[to]
+    if (!allowedFrom.includes(from)) throw invalidPlanTransition(from, to, allowedFrom)
     const db = trx.withSchema(schema)
     // One instant for the plan and its shipments, read from the database after the plan's lock.
     const at = await lockedAt(trx)

@@ -1,4 +1,4 @@
-import { AppError, conflict, notFound } from '../../../errors.js'
+import { conflict, invalidTransition, notFound } from '../../../errors.js'
 import type { PlanStatus } from './plans.schemas.js'
 
 export const planNotFound = () =>
@@ -7,10 +7,8 @@ export const planNotFound = () =>
 export const planNotEditable = (status: string) =>
   conflict('plan_not_editable', `A ${status} plan cannot be changed; only Draft and Scheduled plans can.`)
 
-export const invalidPlanTransition = (from: PlanStatus, to: PlanStatus) =>
-  new AppError(409, 'invalid_status_transition', `A delivery plan cannot move from ${from} to ${to}.`, [
-    { field: 'status', message: `from ${from} to ${to} is not allowed` },
-  ])
+export const invalidPlanTransition = (from: PlanStatus, to: PlanStatus, allowedFrom: readonly PlanStatus[]) =>
+  invalidTransition('A delivery plan', from, to, allowedFrom)
 
 export const shipmentOnAnotherPlan = (code: string) =>
   conflict(

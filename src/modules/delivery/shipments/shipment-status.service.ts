@@ -1,4 +1,4 @@
-import { AppError, invalidField } from '../../../errors.js'
+import { invalidField, invalidTransition } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import * as repository from './shipments.repository.js'
@@ -16,10 +16,11 @@ export const SHIPMENT_MOVES = {
 } as const satisfies Record<string, readonly ShipmentStatus[]>
 export type ShipmentMove = keyof typeof SHIPMENT_MOVES
 
-export const invalidShipmentTransition = (from: ShipmentStatus, to: ShipmentStatus) =>
-  new AppError(409, 'invalid_status_transition', `A shipment cannot move from ${from} to ${to}.`, [
-    { field: 'status', message: `from ${from} to ${to} is not allowed` },
-  ])
+export const invalidShipmentTransition = (
+  from: ShipmentStatus,
+  to: ShipmentStatus,
+  allowedFrom: readonly ShipmentStatus[],
+) => invalidTransition('A shipment', from, to, allowedFrom)
 
 export interface MoveDetails {
   reason?: string
@@ -61,7 +62,7 @@ export async function moveShipment(
     if (!moved) {
       const current = await repository.statusOf(trx, schema, businessId, id)
       if (!current) throw shipmentNotFound()
-      throw invalidShipmentTransition(current, to)
+      throw invalidShipmentTransition(current, to, SHIPMENT_MOVES[to])
     }
     if (to === 'Delivered' || to === 'Failed') {
       await services.events.publish(trx, schema, {

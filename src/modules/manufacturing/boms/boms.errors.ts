@@ -1,4 +1,4 @@
-import { AppError, conflict, invalidField, notFound } from '../../../errors.js'
+import { AppError, conflict, invalidField, invalidTransition, notFound } from '../../../errors.js'
 import type { BomStatus } from './boms.schemas.js'
 
 /** The BOM module's error codes (tests assert these, never the message). */
@@ -11,8 +11,7 @@ export const bomNotEditable = (status: BomStatus) =>
     `A ${status} BOM cannot be changed; revise it into a new Draft revision instead.`,
   )
 
-export const cannotActivate = (status: BomStatus) =>
-  conflict('invalid_status_transition', `A ${status} BOM cannot be activated; only a Draft can.`)
+export const cannotActivate = (status: BomStatus) => invalidTransition('A BOM', status, 'Active', ['Draft'])
 
 export const bomInUse = () =>
   conflict('bom_in_use', 'A work order used this BOM; it stays for their history.')

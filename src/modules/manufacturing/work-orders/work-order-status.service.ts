@@ -11,7 +11,7 @@ import { allowsNegative, postMovement } from '../stock/ledger.service.js'
 import { effectiveDateOf } from '../stock/stock.service.js'
 import { componentNeeds, lockWorkOrder } from './work-orders.repository.js'
 import type { CompleteWorkOrderRequest, WorkOrderResponse, WorkOrderStatus } from './work-orders.schemas.js'
-import { invalidTransition, loadWorkOrder, workOrderNotFound } from './work-orders.service.js'
+import { invalidWorkOrderTransition, loadWorkOrder, workOrderNotFound } from './work-orders.service.js'
 
 const FROM: Record<'Released' | 'InProgress' | 'Cancelled', readonly WorkOrderStatus[]> = {
   Released: ['Draft'],
@@ -31,7 +31,7 @@ export async function moveWorkOrder(
     const order = await lockWorkOrder(trx, auth.schemaName, auth.businessId, id)
     if (!order) throw workOrderNotFound()
     const from = order.status as WorkOrderStatus
-    if (!FROM[to].includes(from)) throw invalidTransition(from, to)
+    if (!FROM[to].includes(from)) throw invalidWorkOrderTransition(from, to, FROM[to])
     let standard = {}
     if (to === 'Released') {
       const cost = await costBom(trx, auth, order.bom_id, new Date())
@@ -84,7 +84,8 @@ export async function completeWorkOrder(
     const order = await lockWorkOrder(trx, auth.schemaName, auth.businessId, id)
     if (!order) throw workOrderNotFound()
     const from = order.status as WorkOrderStatus
-    if (from !== 'Released' && from !== 'InProgress') throw invalidTransition(from, 'Completed')
+    if (from !== 'Released' && from !== 'InProgress')
+      throw invalidWorkOrderTransition(from, 'Completed', ['Released', 'InProgress'])
     const produced = request.quantityProduced ?? Number(order.quantity)
     const needs = (await componentNeeds(trx, auth.schemaName, order.bom_id, produced)).filter(
       (n) => n.required > 0,

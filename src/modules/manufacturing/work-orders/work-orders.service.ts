@@ -3,7 +3,7 @@ import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
 import type { Executor } from '../../../db/tables.js'
-import { AppError, conflict, invalidField, notFound, validationFailed } from '../../../errors.js'
+import { conflict, invalidField, invalidTransition, notFound, validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
@@ -20,10 +20,11 @@ import {
 
 export const workOrderNotFound = () =>
   notFound('work_order_not_found', 'No work order of this business has this id.')
-export const invalidTransition = (from: WorkOrderStatus, to: WorkOrderStatus) =>
-  new AppError(409, 'invalid_status_transition', `A work order cannot move from ${from} to ${to}.`, [
-    { field: 'status', message: `from ${from} to ${to} is not allowed` },
-  ])
+export const invalidWorkOrderTransition = (
+  from: WorkOrderStatus,
+  to: WorkOrderStatus,
+  allowedFrom: readonly WorkOrderStatus[],
+) => invalidTransition('A work order', from, to, allowedFrom)
 
 export function toWorkOrder(row: repository.WorkOrderRow): WorkOrderResponse {
   const produced = num(row.quantity_produced)

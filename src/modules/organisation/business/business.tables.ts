@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely'
+import type { Generated } from 'kysely'
 import type { Address, OptionalJson, Stamp } from '../../../db/column-types.js'
 
 export interface BusinessIndexTable {

@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { invalidTransition, orderNotFound } from './orders.errors.js'
+import { invalidOrderTransition, orderNotFound } from './orders.errors.js'
 import * as repository from './orders.repository.js'
 import type { OrderResponse, OrderStatus } from './orders.schemas.js'
 import { loadOrder, trace } from './orders.service.js'
@@ -39,7 +39,7 @@ export async function moveOrder(
     if (!moved) {
       const current = await repository.statusOf(trx, schema, businessId, orderId)
       if (!current) throw orderNotFound()
-      throw invalidTransition(current, to)
+      throw invalidOrderTransition(current, to, move.from)
     }
     await trace(trx, auth, moved.customer_id, moved.id, move.trace, `Order ${moved.code} ${move.verb}`)
     return (await loadOrder(trx, auth, orderId))!

@@ -1,4 +1,4 @@
-import { AppError, conflict, invalidField, notFound } from '../../../errors.js'
+import { conflict, invalidField, invalidTransition, notFound } from '../../../errors.js'
 import type { OrderStatus } from './orders.schemas.js'
 
 /** The orders module's error codes (tests assert these, never the message). */
@@ -10,7 +10,8 @@ export const customerNotAvailable = () =>
 export const orderNotEditable = (status: OrderStatus) =>
   conflict('order_not_editable', `A ${status} order cannot be changed; only Draft and Confirmed orders can.`)
 
-export const invalidTransition = (from: OrderStatus, to: OrderStatus) =>
-  new AppError(409, 'invalid_status_transition', `An order cannot move from ${from} to ${to}.`, [
-    { field: 'status', message: `from ${from} to ${to} is not allowed` },
-  ])
+export const invalidOrderTransition = (
+  from: OrderStatus,
+  to: OrderStatus,
+  allowedFrom: readonly OrderStatus[],
+) => invalidTransition('An order', from, to, allowedFrom)
