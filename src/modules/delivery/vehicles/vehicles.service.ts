@@ -1,16 +1,13 @@
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
-import { conflict, invalidField, notFound } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { registrationTaken, vehicleInUse, vehicleNotFound } from './vehicles.errors.js'
 import * as repository from './vehicles.repository.js'
 import type { VehicleRequest, VehicleResponse } from './vehicles.schemas.js'
-
-export const vehicleNotFound = () => notFound('vehicle_not_found', 'No vehicle of this business has this id.')
-const duplicateRegistration = () =>
-  conflict('vehicle_registration_taken', 'Another vehicle of this business has this registration.')
 
 const LIST: ListSpec = {
   fields: {
@@ -77,7 +74,7 @@ async function uniquely<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write()
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateRegistration()
+    if (isUniqueViolation(error)) throw registrationTaken()
     throw error
   }
 }
@@ -110,11 +107,7 @@ export async function deleteVehicle(database: Database, auth: BusinessAuth, id: 
   return database.db.transaction().execute(async (trx) => {
     const state = await repository.lockForDelete(trx, auth.schemaName, auth.businessId, id)
     if (!state) throw vehicleNotFound()
-    if (state.inUseBy)
-      throw conflict(
-        'vehicle_in_use',
-        `The vehicle is on delivery plan ${state.inUseBy}, which is not finished.`,
-      )
+    if (state.inUseBy) throw vehicleInUse(state.inUseBy)
     await repository.deleteVehicle(trx, auth.schemaName, id)
     return true
   })
