@@ -23,7 +23,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 const partOf = (file: string) => (file.split('/')[0] ?? '').replace(/\.ts$/, '')
 const areaOf = (file: string) => (file.startsWith('modules/') ? file.split('/')[1] : undefined)
 
-export function layerViolations(imports: readonly SourceImport[]): string[] {
+function layerViolations(imports: readonly SourceImport[]): string[] {
   return imports
     .filter(({ from, to }) => {
       const [own, target] = [partOf(from), partOf(to)]
@@ -32,7 +32,7 @@ export function layerViolations(imports: readonly SourceImport[]): string[] {
     .map(({ from, to }) => `${from} -> ${to}`)
 }
 
-export function areaViolations(imports: readonly SourceImport[]): string[] {
+function areaViolations(imports: readonly SourceImport[]): string[] {
   return imports
     .filter(({ from, to }) => {
       const [own, target] = [areaOf(from), areaOf(to)]

@@ -1,8 +1,5 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiKey, organizationIdOf, sleep } from '../fixtures.js'
-import { ownerSession, useTestContext } from '../harness.js'
-import { testDatabaseUrl } from '../test-database.js'
 import { buildCoreApp } from '../../src/apps/core/app.js'
 import { EVENT_HANDLERS, MIGRATIONS } from '../../src/apps/modules.js'
 import { loadConfig } from '../../src/config.js'
@@ -10,6 +7,9 @@ import { type Database, openDatabase } from '../../src/db/database.js'
 import type { HttpApp } from '../../src/http/kernel.js'
 import { MemoryMailer } from '../../src/mail/mailer.js'
 import { createServices, type Services } from '../../src/platform/services.js'
+import { createApiKey, organizationIdOf, sleep } from '../fixtures.js'
+import { ownerSession, useTestContext } from '../harness.js'
+import { testDatabaseUrl } from '../test-database.js'
 
 const ctx = useTestContext()
 const onPostgres = () => process.env.CARTAGE_TEST_DATABASE === 'postgres'
