@@ -7,7 +7,7 @@ import type { NotificationContent } from './notification-messages.js'
 export const NOTIFICATION_CHANNEL = 'cartage_notifications'
 
 /** The caller's notifications in this business, with the user joined from the global schema. */
-export function scopedNotifications(db: Executor, auth: BusinessAuth) {
+function scopedNotifications(db: Executor, auth: BusinessAuth) {
   return db
     .selectFrom(`${auth.schemaName}.notifications as n` as 'notifications as n')
     .innerJoin('global.users as u', 'u.id', 'n.user_id')
