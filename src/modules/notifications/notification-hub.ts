@@ -1,6 +1,6 @@
 import pg from 'pg'
 import type { Database } from '../../db/database.js'
-import { NOTIFICATION_CHANNEL } from './notifications.handler.js'
+import { NOTIFICATION_CHANNEL } from './notifications.repository.js'
 
 /** One open stream: woken when its business may have new notifications. */
 export interface StreamSubscriber {

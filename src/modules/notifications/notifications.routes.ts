@@ -1,17 +1,19 @@
 import { Type } from '@sinclair/typebox'
 import { businessAuthOf } from '../../http/auth-hook.js'
 import { PagedResult } from '../../http/envelopes.js'
-import { errorResponses } from '../../http/error-responses.js'
 import type { HttpApp } from '../../http/kernel.js'
-import { CORE_SECURITY } from '../../http/security-schemes.js'
+import { operation } from '../../http/operation.js'
 import type { AppDeps } from '../../platform/deps.js'
-import { registerNotificationStream } from './notification-stream.js'
+import { NotificationHub } from './notification-hub.js'
+import { streamNotifications } from './notification-stream.js'
 import {
+  NotificationEventStream,
   NotificationParams,
   NotificationQuery,
   NotificationResponse,
   NotificationResult,
   PatchNotificationRequest,
+  StreamQuery,
   UserNotificationsQuery,
 } from './notifications.schemas.js'
 import {
@@ -22,87 +24,87 @@ import {
 } from './notifications.service.js'
 
 const TAGS = ['Notifications']
-const MEMBER = { access: { signedIn: true, business: true } } as const
+const MEMBER = { signedIn: true, business: true } as const
 
 /** In-app notifications (spec §3.1): a user's own notifications in the current business. */
-export function registerNotificationRoutes(app: HttpApp, deps: AppDeps) {
-  const { database } = deps
+export function registerNotificationRoutes(app: HttpApp, { database }: AppDeps) {
+  const hub = new NotificationHub(database)
+  app.addHook('onClose', async () => hub.close())
+
   app.get(
     '/api/notifications/user',
-    {
-      config: { access: { permission: ['Settings', 'View'] } },
-      schema: {
-        operationId: 'GetUserNotifications',
-        summary: "The caller's notifications, newest first",
-        description:
-          'Unread only unless includeRead=true. For an API key, the notifications of the owner who created it.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        querystring: UserNotificationsQuery,
-        response: {
-          200: PagedResult('core', NotificationResponse),
-          ...errorResponses('core', 400, 401, 403),
-        },
-      },
-    },
+    operation(['Settings', 'View'], {
+      operationId: 'GetUserNotifications',
+      summary: "The caller's notifications, newest first",
+      description:
+        'Unread only unless includeRead=true. For an API key, the notifications of the owner who created it.',
+      tags: TAGS,
+      querystring: UserNotificationsQuery,
+      response: PagedResult('core', NotificationResponse),
+      errors: [400],
+    }),
     async (request) => userNotifications(database, businessAuthOf(request), request.query),
   )
   app.get(
     '/api/notification',
-    {
-      config: MEMBER,
-      schema: {
-        operationId: 'GetNotification',
-        summary: 'One of the caller’s notifications',
-        description: '404 when unknown or not the caller’s.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        querystring: NotificationQuery,
-        response: {
-          200: NotificationResult(NotificationResponse, 'NotificationResponseNotificationResult'),
-          ...errorResponses('core', 400, 401, 404),
-        },
-      },
-    },
+    operation(MEMBER, {
+      operationId: 'GetNotification',
+      summary: 'One of the caller’s notifications',
+      description: '404 when unknown or not the caller’s.',
+      tags: TAGS,
+      querystring: NotificationQuery,
+      response: NotificationResult(NotificationResponse, 'NotificationResponseNotificationResult'),
+      errors: [400, 404],
+    }),
     async (request) => getNotification(database, businessAuthOf(request), request.query.id),
   )
   app.patch(
     '/api/notification/mark-all-read',
-    {
-      config: MEMBER,
-      schema: {
-        operationId: 'MarkAllNotificationsRead',
-        summary: "Mark all the caller's unread notifications read",
-        description: 'One bulk update; data is the number marked.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        response: {
-          200: NotificationResult(Type.Integer(), 'MarkAllReadNotificationResult'),
-          ...errorResponses('core', 401),
-        },
-      },
-    },
+    operation(MEMBER, {
+      operationId: 'MarkAllNotificationsRead',
+      summary: "Mark all the caller's unread notifications read",
+      description: 'One bulk update; data is the number marked.',
+      tags: TAGS,
+      response: NotificationResult(Type.Integer(), 'MarkAllReadNotificationResult'),
+      errors: [],
+    }),
     async (request) => markAllRead(database, businessAuthOf(request)),
   )
   app.patch(
     '/api/notification/:id',
-    {
-      config: MEMBER,
-      schema: {
-        operationId: 'PatchNotification',
-        summary: 'Set the read state of one of the caller’s notifications',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        params: NotificationParams,
-        body: PatchNotificationRequest,
-        response: {
-          200: NotificationResult(Type.Boolean(), 'PatchNotificationResult'),
-          ...errorResponses('core', 400, 401, 404),
-        },
-      },
-    },
+    operation(MEMBER, {
+      operationId: 'PatchNotification',
+      summary: 'Set the read state of one of the caller’s notifications',
+      tags: TAGS,
+      params: NotificationParams,
+      body: PatchNotificationRequest,
+      response: NotificationResult(Type.Boolean(), 'PatchNotificationResult'),
+      errors: [400, 404],
+    }),
     async (request) =>
       patchNotification(database, businessAuthOf(request), request.params.id, request.body.read),
   )
-  registerNotificationStream(app, deps)
+  app.get(
+    '/api/notifications/stream',
+    operation(['Settings', 'View'], {
+      operationId: 'StreamUserNotifications',
+      summary: "The caller's new notifications as server-sent events",
+      description:
+        'text/event-stream; each event has id (sequence), event: notification, data: a NotificationResponse. Send Last-Event-ID after a reconnect to receive what was missed. ' +
+        'Works across processes on PostgreSQL (LISTEN/NOTIFY); a comment line every 15 s keeps proxies from closing it.',
+      tags: TAGS,
+      querystring: StreamQuery,
+      response: NotificationEventStream,
+      errors: [400],
+    }),
+    async (request, reply) => {
+      // The header after a reconnect; the query for clients that cannot set headers.
+      const header = request.headers['last-event-id']
+      const resume =
+        typeof header === 'string' && /^\d{1,15}$/.test(header.trim())
+          ? Number(header)
+          : request.query.lastEventId
+      await streamNotifications(database, hub, businessAuthOf(request), resume, reply)
+    },
+  )
 }

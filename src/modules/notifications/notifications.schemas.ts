@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { MessageEntry } from '../../http/envelopes.js'
 import { DateTime, Nullable, Uuid } from '../../http/schema-helpers.js'
 
@@ -17,6 +17,7 @@ export const NotificationResponse = Type.Object({
   dateModified: DateTime(),
   user: Type.Object({ id: Uuid(), firstName: Type.String(), lastName: Type.String(), email: Type.String() }),
 })
+export type NotificationResponse = Static<typeof NotificationResponse>
 
 /** SingleResult plus the notification reads' extra fields (spec §2.2). */
 export function NotificationResult<T extends TSchema>(data: T, title: string) {
@@ -42,3 +43,12 @@ export const UserNotificationsQuery = Type.Object({
 export const NotificationQuery = Type.Object({ id: Type.Optional(Uuid()) })
 export const NotificationParams = Type.Object({ id: Uuid() })
 export const PatchNotificationRequest = Type.Object({ read: Type.Boolean() })
+
+/** `Last-Event-ID` for clients that cannot set headers (EventSource in a browser). */
+export const StreamQuery = Type.Object({ lastEventId: Type.Optional(Type.Integer({ minimum: 0 })) })
+
+/** The stream's success answer, documented as an event stream rather than a JSON body. */
+export const NotificationEventStream = Type.Unsafe<string>({
+  description: 'Server-sent events, one per new notification',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+})

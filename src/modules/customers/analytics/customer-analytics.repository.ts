@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 
 /** Orders that count as sales: confirmed by the business (Draft is unsent, Cancelled never happened). */
 const COUNTED = sql`('Confirmed', 'Fulfilled')`
@@ -34,7 +34,7 @@ export interface KpiRow {
  * KPIs of one customer in one statement: the business's counted orders are aggregated per live
  * customer, ranked with dense_rank() window functions, and the customer's row picked out.
  */
-export async function kpiMetrics(db: Kysely<Tables>, schema: string, businessId: string, customerId: string) {
+export async function kpiMetrics(db: Executor, schema: string, businessId: string, customerId: string) {
   const { rows } = await sql<KpiRow>`
     WITH ${scope(schema, businessId, customerId)},
     per_customer AS (
@@ -86,12 +86,7 @@ export interface SalesRow {
  * included: generate_series gives every month, so months without orders come back as 0. The
  * 12-month totals come from window sums on the same statement.
  */
-export async function salesByMonth(
-  db: Kysely<Tables>,
-  schema: string,
-  businessId: string,
-  customerId: string,
-) {
+export async function salesByMonth(db: Executor, schema: string, businessId: string, customerId: string) {
   const { rows } = await sql<SalesRow>`
     WITH ${scope(schema, businessId, customerId)},
     months AS (

@@ -1,14 +1,11 @@
 import type { Database } from '../../../db/database.js'
-import { notFound } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { customerNotFound } from './customer-analytics.errors.js'
 import * as repository from './customer-analytics.repository.js'
 import type {
   CustomerDetailSalesHistoryWrapperResponse,
   CustomerKpiMetricsResponse,
 } from './customer-analytics.schemas.js'
-
-const customerNotFound = () =>
-  notFound('customer_not_found', 'No customer of this business has this id (or it was deleted).')
 
 /** Sums arrive as exact numeric text; they become JSON numbers only on the way out. */
 const amount = (value: string | null) => Number(value ?? 0)

@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/tables.js'
-import { invalidField, notFound, type Reason, validationFailed } from '../../../errors.js'
+import type { Executor } from '../../../db/tables.js'
+import { invalidField, type Reason, validationFailed } from '../../../errors.js'
 import { findFile } from '../../organisation/index.js'
 import { addTrace } from '../activity/traces.js'
 import type { CustomerResponse } from '../customers/customers.schemas.js'
 import { type CustomerAuth, loadCustomerResponse, lockLiveCustomer } from '../customers/customers.service.js'
+import { attachmentNotFound, fileNotOfBusiness } from './customer-attachments.errors.js'
 import * as repository from './customer-attachments.repository.js'
 import type { AddFileAttachmentRequest } from './customer-attachments.schemas.js'
 
@@ -64,7 +64,7 @@ const trace = (
  * leaves the customer as it is.
  */
 export async function addCustomerAttachment(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   customerId: string,
   request: AddFileAttachmentRequest,
@@ -90,7 +90,7 @@ export async function addCustomerAttachment(
       return
     }
     const file = await findFile(trx, auth.schemaName, auth.businessId, entry.fileId)
-    if (!file) throw invalidField('fileAttachmentId', 'is not a file uploaded to this business')
+    if (!file) throw fileNotOfBusiness()
     if (await repository.findFileEntry(trx, auth, customerId, file.id)) return
     await repository.insertAttachment(trx, auth, {
       id: newId(),
@@ -112,7 +112,7 @@ export async function addCustomerAttachment(
 
 /** Removes the entry only; a file entry's stored file stays and can still be downloaded. */
 export async function removeCustomerAttachment(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   customerId: string,
   attachmentId: string,
@@ -120,7 +120,7 @@ export async function removeCustomerAttachment(
   await db.transaction().execute(async (trx) => {
     await lockLiveCustomer(trx, auth, customerId)
     const removed = await repository.deleteAttachment(trx, auth, customerId, attachmentId)
-    if (!removed) throw notFound('attachment_not_found', 'This customer has no attachment with this id.')
+    if (!removed) throw attachmentNotFound()
     let note = removed.title ?? removed.url ?? 'attachment'
     if (!removed.title && removed.file_id) {
       const file = await findFile(trx, auth.schemaName, auth.businessId, removed.file_id)

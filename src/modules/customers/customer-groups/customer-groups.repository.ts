@@ -1,5 +1,5 @@
-import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { type ExpressionBuilder, sql, type Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 
 /** The tenant tables as seen from a query on `customer_groups as g`. */
 type GroupScope = ExpressionBuilder<Tables & { g: Tables['customer_groups'] }, 'g'>
@@ -23,7 +23,7 @@ const COLUMNS = [
 ] as const
 
 /** Live groups of the business with their customer counts: the base of every read. */
-export function scopedGroups(db: Kysely<Tables>, schemaName: string, businessId: string) {
+export function scopedGroups(db: Executor, schemaName: string, businessId: string) {
   return db
     .withSchema(schemaName)
     .selectFrom('customer_groups as g')
@@ -35,12 +35,12 @@ export function scopedGroups(db: Kysely<Tables>, schemaName: string, businessId:
 
 export type GroupRow = Awaited<ReturnType<ReturnType<typeof scopedGroups>['executeTakeFirstOrThrow']>>
 
-export async function findGroup(db: Kysely<Tables>, schemaName: string, businessId: string, id: string) {
+export async function findGroup(db: Executor, schemaName: string, businessId: string, id: string) {
   return scopedGroups(db, schemaName, businessId).where('g.id', '=', id).executeTakeFirst()
 }
 
 export async function insertGroup(
-  db: Kysely<Tables>,
+  db: Executor,
   schemaName: string,
   row: { id: string; business_id: string; name: string; description: string | null },
 ) {
@@ -53,7 +53,7 @@ export async function insertGroup(
 }
 
 export async function updateGroup(
-  db: Kysely<Tables>,
+  db: Executor,
   schemaName: string,
   businessId: string,
   id: string,

@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/tables.js'
-import { conflict, invalidField, notFound } from '../../../errors.js'
+import type { Executor } from '../../../db/tables.js'
+import { invalidField } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
+import { groupInUse, groupNameTaken, groupNotFound, moveTargetNotFound } from './customer-groups.errors.js'
 import * as repository from './customer-groups.repository.js'
 import type { CustomerGroupRequest, CustomerGroupResponse } from './customer-groups.schemas.js'
 
@@ -28,11 +28,6 @@ const LIST: ListSpec = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export const groupNotFound = () =>
-  notFound('customer_group_not_found', 'No customer group of this business has this id.')
-const nameTaken = () =>
-  conflict('group_name_taken', 'The business already has a customer group with this name.')
-
 function toResponse(row: repository.GroupRow): CustomerGroupResponse {
   return {
     id: row.id,
@@ -52,7 +47,7 @@ function values(request: CustomerGroupRequest) {
   return { name, description: request.description?.trim() || null }
 }
 
-export async function listGroups(db: Kysely<Tables>, auth: GroupAuth, query: ListQuery) {
+export async function listGroups(db: Executor, auth: GroupAuth, query: ListQuery) {
   const { rows, total, page } = await runList(
     repository.scopedGroups(db, auth.schemaName, auth.businessId),
     query,
@@ -61,13 +56,13 @@ export async function listGroups(db: Kysely<Tables>, auth: GroupAuth, query: Lis
   return paged('core', rows.map(toResponse), total, page)
 }
 
-export async function getGroup(db: Kysely<Tables>, auth: GroupAuth, id: string) {
+export async function getGroup(db: Executor, auth: GroupAuth, id: string) {
   const row = await repository.findGroup(db, auth.schemaName, auth.businessId, id)
   if (!row) throw groupNotFound()
   return toResponse(row)
 }
 
-export async function createGroup(db: Kysely<Tables>, auth: GroupAuth, request: CustomerGroupRequest) {
+export async function createGroup(db: Executor, auth: GroupAuth, request: CustomerGroupRequest) {
   try {
     const row = await repository.insertGroup(db, auth.schemaName, {
       id: newId(),
@@ -77,23 +72,18 @@ export async function createGroup(db: Kysely<Tables>, auth: GroupAuth, request: 
     return toResponse({ ...row, customer_count: 0 })
   } catch (error) {
     // The partial unique index on (business, lower(name)) decides, races included.
-    if (isUniqueViolation(error)) throw nameTaken()
+    if (isUniqueViolation(error)) throw groupNameTaken()
     throw error
   }
 }
 
-export async function updateGroup(
-  db: Kysely<Tables>,
-  auth: GroupAuth,
-  id: string,
-  request: CustomerGroupRequest,
-) {
+export async function updateGroup(db: Executor, auth: GroupAuth, id: string, request: CustomerGroupRequest) {
   try {
     const row = await repository.updateGroup(db, auth.schemaName, auth.businessId, id, values(request))
     if (!row) throw groupNotFound()
     return toResponse(row)
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken()
+    if (isUniqueViolation(error)) throw groupNameTaken()
     throw error
   }
 }
@@ -115,7 +105,7 @@ function parseTarget(value: string | undefined, groupId: string): string | null 
  * caller says where they go; then the move and the delete commit together.
  */
 export async function deleteGroup(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: GroupAuth,
   id: string,
   moveCustomersTo: string | undefined,
@@ -125,16 +115,11 @@ export async function deleteGroup(
     const group = await repository.lockGroup(trx, auth.schemaName, auth.businessId, id, 'update')
     if (!group) throw groupNotFound()
     if (target && !(await repository.lockGroup(trx, auth.schemaName, auth.businessId, target, 'share'))) {
-      throw invalidField('moveCustomersTo', 'no customer group of this business has this id')
+      throw moveTargetNotFound()
     }
     if (target === undefined) {
       const count = await repository.countCustomers(trx, auth.schemaName, auth.businessId, id)
-      if (count > 0) {
-        throw conflict(
-          'group_in_use',
-          `The group still has ${count} customer(s); pass moveCustomersTo=<groupId> or moveCustomersTo=none.`,
-        )
-      }
+      if (count > 0) throw groupInUse(count)
     } else {
       await repository.moveCustomers(trx, auth.schemaName, auth, group, target)
     }

@@ -1,14 +1,12 @@
-import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-import { notFound, type Reason, validationFailed } from '../../../errors.js'
+import type { Executor } from '../../../db/tables.js'
+import { type Reason, validationFailed } from '../../../errors.js'
 import { addTrace } from '../activity/traces.js'
 import * as repository from './contacts.repository.js'
 import type { ContactRequest, ContactResponse } from './contacts.schemas.js'
+import { contactNotFound } from './customers.errors.js'
 import { contactValues } from './customers.input.js'
 import { toContact } from './customers.read.js'
 import { type CustomerAuth, lockLiveCustomer } from './customers.service.js'
-
-const contactNotFound = () => notFound('contact_not_found', 'This customer has no contact with this id.')
 
 function validValues(request: ContactRequest) {
   const reasons: Reason[] = []
@@ -42,7 +40,7 @@ const trace = (
  */
 
 export async function createContact(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   customerId: string,
   request: ContactRequest,
@@ -60,7 +58,7 @@ export async function createContact(
 
 /** Replaces the contact (omitted optional fields become null, isPrimary false). */
 export async function updateContact(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   customerId: string,
   contactId: string,
@@ -78,7 +76,7 @@ export async function updateContact(
 }
 
 export async function deleteContact(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   customerId: string,
   contactId: string,

@@ -1,6 +1,8 @@
-import { sql, type Transaction } from 'kysely'
+import { type SqlBool, sql, type Transaction } from 'kysely'
 import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Executor, Tables } from '../../../db/tables.js'
+import { searchCondition } from '../../../http/list-query.js'
+import { escapeLike } from '../../../http/odata/index.js'
 import type { ContactResponse } from './contacts.schemas.js'
 import type { AttachmentResponse } from './customers.schemas.js'
 
@@ -67,7 +69,38 @@ export function scopedCustomers(db: Executor, schemaName: string, businessId: st
     .select(childColumns(schemaName))
 }
 
-export type CustomerRow = Awaited<ReturnType<ReturnType<typeof scopedCustomers>['executeTakeFirstOrThrow']>>
+type ScopedCustomers = ReturnType<typeof scopedCustomers>
+
+export type CustomerRow = Awaited<ReturnType<ScopedCustomers['executeTakeFirstOrThrow']>>
+
+/**
+ * Name, email or phone number, or the full name (so the first or last name too) of one of its
+ * contacts. Written as `id IN (matching customers UNION customers of matching contacts)` so each
+ * side is a trigram-index lookup (migration add-customer-search-indexes) rather than a scan of
+ * every customer; IN keeps one row per customer, so totalCount and pages stay exact.
+ */
+export function matchingSearch(scoped: ScopedCustomers, text: string) {
+  const pattern = `%${escapeLike(text.trim())}%`
+  // Query-builder subqueries (not raw SQL), so withSchema qualifies their tables too.
+  return scoped.where((eb) =>
+    eb(
+      'c.id',
+      'in',
+      eb
+        .selectFrom('customers as m')
+        .select('m.id')
+        .where(searchCondition(text, ['m.name', 'm.email', 'm.phone_number']))
+        .union(
+          eb
+            .selectFrom('customer_contacts as cc')
+            .select('cc.customer_id as id')
+            .where(
+              sql<SqlBool>`(cc.first_name || ' ' || coalesce(cc.last_name, '')) ilike ${pattern} escape '\\'`,
+            ),
+        ),
+    ),
+  )
+}
 
 /** One customer with everything the API shows of it, in one statement compiled once per schema. */
 const customerById = new SchemaStatement((db, schemaName, v: { businessId: string; id: string }) =>

@@ -1,15 +1,15 @@
-import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
-import type { Tables } from '../../../db/tables.js'
-import { invalidField, notFound } from '../../../errors.js'
+import type { Executor, Tables } from '../../../db/tables.js'
+import { invalidField } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import { type ListQuery, pageOffset, pageRequest } from '../../../http/list-params.js'
-import { type ListSpec, runList, searchCondition } from '../../../http/list-query.js'
-import { escapeLike } from '../../../http/odata/index.js'
+import { type ListSpec, runList } from '../../../http/list-query.js'
 import { addTrace } from '../activity/traces.js'
 import { lockGroup } from '../customer-groups/customer-groups.repository.js'
 import { insertContacts } from './contacts.repository.js'
+import { customerNotFound, customersNotFound, unknownCustomerGroup } from './customers.errors.js'
 import { changedFields, customerValues } from './customers.input.js'
 import { toCustomer } from './customers.read.js'
 import * as repository from './customers.repository.js'
@@ -33,9 +33,6 @@ export interface CustomerAuth extends CustomerScope {
   userId: string
 }
 
-export const customerNotFound = (message = 'No customer of this business has this id.') =>
-  notFound('customer_not_found', message)
-
 const LIST: ListSpec = {
   fields: {
     name: { column: 'c.name', type: 'string' },
@@ -57,7 +54,7 @@ const LIST: ListSpec = {
 
 /** The customer (live, of the business) as the API returns it; 404 customer_not_found otherwise. */
 export async function loadCustomerResponse(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerScope,
   customerId: string,
 ): Promise<CustomerResponse> {
@@ -68,7 +65,7 @@ export async function loadCustomerResponse(
 }
 
 export async function assertCustomerExists(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerScope,
   customerId: string,
 ): Promise<void> {
@@ -88,36 +85,7 @@ export async function lockLiveCustomer(
   return customer
 }
 
-/**
- * Name, email or phone number, or the full name (so the first or last name too) of one of its
- * contacts. Written as `id IN (matching customers UNION customers of matching contacts)` so each
- * side is a trigram-index lookup (migration add-customer-search-indexes) rather than a scan of
- * every customer; IN keeps one row per customer, so totalCount and pages stay exact.
- */
-function withSearch(scoped: ReturnType<typeof repository.scopedCustomers>, text: string) {
-  const pattern = `%${escapeLike(text.trim())}%`
-  // Query-builder subqueries (not raw SQL), so withSchema qualifies their tables too.
-  return scoped.where((eb) =>
-    eb(
-      'c.id',
-      'in',
-      eb
-        .selectFrom('customers as m')
-        .select('m.id')
-        .where(searchCondition(text, ['m.name', 'm.email', 'm.phone_number']))
-        .union(
-          eb
-            .selectFrom('customer_contacts as cc')
-            .select('cc.customer_id as id')
-            .where(
-              sql<SqlBool>`(cc.first_name || ' ' || coalesce(cc.last_name, '')) ilike ${pattern} escape '\\'`,
-            ),
-        ),
-    ),
-  )
-}
-
-export async function listCustomers(db: Kysely<Tables>, auth: CustomerScope, query: ListQuery) {
+export async function listCustomers(db: Executor, auth: CustomerScope, query: ListQuery) {
   const plain = !query.$filter?.trim() && !query.$search?.trim() && !query.$orderby?.trim()
   if (plain) {
     // The common shape, compiled once per schema; a page past the end falls through for its total.
@@ -133,7 +101,7 @@ export async function listCustomers(db: Kysely<Tables>, auth: CustomerScope, que
     }
   }
   let scoped = repository.scopedCustomers(db, auth.schemaName, auth.businessId)
-  if (query.$search?.trim()) scoped = withSearch(scoped, query.$search)
+  if (query.$search?.trim()) scoped = repository.matchingSearch(scoped, query.$search)
   const { rows, total, page } = await runList(
     scoped,
     { ...query, $search: undefined },
@@ -146,11 +114,11 @@ export async function listCustomers(db: Kysely<Tables>, auth: CustomerScope, que
 /** The group must be a live group of the business; locked so it cannot be deleted under us. */
 async function checkGroup(trx: Transaction<Tables>, auth: CustomerScope, groupId: string | null) {
   if (groupId && !(await lockGroup(trx, auth.schemaName, auth.businessId, groupId, 'share'))) {
-    throw invalidField('customerGroupId', 'no customer group of this business has this id')
+    throw unknownCustomerGroup()
   }
 }
 
-export async function createCustomer(db: Kysely<Tables>, auth: CustomerAuth, request: CreateCustomerRequest) {
+export async function createCustomer(db: Executor, auth: CustomerAuth, request: CreateCustomerRequest) {
   const { values, metadata, contacts } = customerValues(request)
   return db.transaction().execute(async (trx) => {
     await checkGroup(trx, auth, values.customer_group_id)
@@ -179,7 +147,7 @@ export async function createCustomer(db: Kysely<Tables>, auth: CustomerAuth, req
  * sent). A PUT that changes nothing writes nothing and leaves no trace.
  */
 export async function updateCustomer(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   customerId: string,
   request: UpdateCustomerRequest,
@@ -209,11 +177,7 @@ export async function updateCustomer(
 }
 
 /** Soft delete: the row, its orders and its traces stay for history; the API no longer shows it. */
-export async function deleteCustomer(
-  db: Kysely<Tables>,
-  auth: CustomerAuth,
-  customerId: string,
-): Promise<boolean> {
+export async function deleteCustomer(db: Executor, auth: CustomerAuth, customerId: string): Promise<boolean> {
   await db.transaction().execute(async (trx) => {
     const deleted = await repository.softDeleteCustomers(trx, auth.schemaName, auth.businessId, [customerId])
     if (deleted.length === 0) throw customerNotFound()
@@ -230,7 +194,7 @@ export async function deleteCustomer(
 
 /** All or nothing: one unknown, foreign or already deleted id rolls the whole request back with a 404 naming it. */
 export async function bulkDeleteCustomers(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   request: BulkDeleteCustomersRequest,
 ): Promise<boolean> {
@@ -242,9 +206,7 @@ export async function bulkDeleteCustomers(
     const deleted = new Set(await repository.softDeleteCustomers(trx, auth.schemaName, auth.businessId, ids))
     const missing = ids.filter((id) => !deleted.has(id))
     if (missing.length > 0) {
-      throw customerNotFound(
-        `No customer of this business has these ids; nothing was deleted: ${missing.join(', ')}`,
-      )
+      throw customersNotFound(missing)
     }
     await addSystemTraces(
       trx,

@@ -1,8 +1,7 @@
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { CustomerParams, CustomerResponse } from './customers.schemas.js'
 import { MetadataPatch } from './metadata.schemas.js'
@@ -11,24 +10,18 @@ import { patchMetadata } from './metadata.service.js'
 export function registerMetadataRoutes(app: HttpApp, { database }: AppDeps) {
   app.post(
     '/api/v1/Customers/:customerId/metadata',
-    {
-      config: { access: { permission: ['Customers', 'Modify'] } },
-      schema: {
-        operationId: 'AddCustomerMetadata',
-        summary: "Add, overwrite or remove keys of a customer's metadata",
-        description:
-          'A non-null value adds or overwrites the key; a null value removes it; keys not sent are kept. At most 50 keys after the merge ' +
-          '(400 naming the keys that would be added). Leaves a MetadataChanged trace. Returns the customer.',
-        tags: ['Customers'],
-        security: CORE_SECURITY,
-        params: CustomerParams,
-        body: MetadataPatch,
-        response: {
-          200: SingleResult('core', CustomerResponse),
-          ...errorResponses('core', 400, 401, 403, 404),
-        },
-      },
-    },
+    operation(['Customers', 'Modify'], {
+      operationId: 'AddCustomerMetadata',
+      summary: "Add, overwrite or remove keys of a customer's metadata",
+      description:
+        'A non-null value adds or overwrites the key; a null value removes it; keys not sent are kept. At most 50 keys after the merge ' +
+        '(400 naming the keys that would be added). Leaves a MetadataChanged trace. Returns the customer.',
+      tags: ['Customers'],
+      params: CustomerParams,
+      body: MetadataPatch,
+      response: SingleResult('core', CustomerResponse),
+      errors: [400, 404],
+    }),
     async (request) =>
       single(
         'core',

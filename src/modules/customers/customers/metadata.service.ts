@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import { validationFailed } from '../../../errors.js'
 import { addTrace } from '../activity/traces.js'
-import { type CustomerAuth, customerNotFound, loadCustomerResponse } from './customers.service.js'
+import { customerNotFound, tooManyMetadataKeys } from './customers.errors.js'
+import { type CustomerAuth, loadCustomerResponse } from './customers.service.js'
 import { currentMetadata, mergeMetadata } from './metadata.repository.js'
-import { METADATA_MAX_KEYS, metadataKeyReasons } from './metadata.rules.js'
+import { metadataKeyReasons } from './metadata.rules.js'
 import type { MetadataPatch } from './metadata.schemas.js'
 
 function describeChange(sets: string[], removes: string[]) {
@@ -18,7 +18,7 @@ function describeChange(sets: string[], removes: string[]) {
 
 /** Adds, overwrites (string value) and removes (null value) keys; returns the customer. */
 export async function patchMetadata(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   customerId: string,
   patch: MetadataPatch,
@@ -33,12 +33,7 @@ export async function patchMetadata(
       const current = await currentMetadata(trx, auth, customerId)
       if (!current) throw customerNotFound()
       const added = Object.keys(sets).filter((key) => !Object.hasOwn(current, key))
-      throw validationFailed(
-        added.map((key) => ({
-          field: key,
-          message: `a customer has at most ${METADATA_MAX_KEYS} metadata keys; remove some (value null) before adding more`,
-        })),
-      )
+      throw tooManyMetadataKeys(added)
     }
     await addTrace(trx, auth.schemaName, {
       businessId: auth.businessId,

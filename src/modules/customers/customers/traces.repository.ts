@@ -1,10 +1,10 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 import type { SystemTraceType } from '../activity/traces.js'
 
 /** A customer's timeline with the recorder's display name (global users live outside the tenant schema). */
-export function scopedTraces(db: Kysely<Tables>, schemaName: string, businessId: string, customerId: string) {
+export function scopedTraces(db: Executor, schemaName: string, businessId: string, customerId: string) {
   return db
     .withSchema(schemaName)
     .selectFrom('activity_traces as t')

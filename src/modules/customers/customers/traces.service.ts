@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
@@ -53,12 +52,7 @@ function toTrace(row: TraceRow): ActivityTrace {
 }
 
 /** The customer's timeline, newest first; a deleted customer's history is kept but no longer served. */
-export async function listTraces(
-  db: Kysely<Tables>,
-  auth: CustomerScope,
-  customerId: string,
-  query: ListQuery,
-) {
+export async function listTraces(db: Executor, auth: CustomerScope, customerId: string, query: ListQuery) {
   await assertCustomerExists(db, auth, customerId)
   const { rows, total, page } = await runList(
     scopedTraces(db, auth.schemaName, auth.businessId, customerId),
@@ -70,7 +64,7 @@ export async function listTraces(
 
 /** A User entry (a call, a visit...); back-dating is allowed, more than a day ahead is not. */
 export async function addUserTrace(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: CustomerAuth,
   customerId: string,
   request: AddActivityTraceRequest,

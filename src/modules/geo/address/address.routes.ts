@@ -1,6 +1,6 @@
 import { SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import { operation } from '../../../http/operation.js'
 import { CORE_SECURITY } from '../../../http/security-schemes.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { AddressQuery, AddressResponse, MAX_ADDRESS_TEXT } from './address.schemas.js'
@@ -12,9 +12,11 @@ export function registerAddressRoutes(app: HttpApp, { config }: AppDeps) {
   const geocoder = config.geocoderUrl ? new Geocoder(config.geocoderUrl, config.geocoderTimeoutMs) : undefined
   app.get(
     '/api/Address/get-from-text',
-    {
-      config: { access: { signedIn: true, business: false } },
-      schema: {
+    // The contract lists the Core API's credential pairs here, business header included, though the
+    // route needs no business.
+    operation(
+      { signedIn: true, business: false },
+      {
         operationId: 'GetAddressFromText',
         summary: 'Parse free text into an address with coordinates',
         description:
@@ -26,14 +28,12 @@ export function registerAddressRoutes(app: HttpApp, { config }: AppDeps) {
           `${MAX_ADDRESS_TEXT} characters, control characters or no letter or digit: 400 naming text; nothing ` +
           'recognisable (no known place, nor a postcode with a street): 404 address_not_found.',
         tags: ['Address'],
-        security: CORE_SECURITY,
         querystring: AddressQuery,
-        response: {
-          200: SingleResult('core', AddressResponse),
-          ...errorResponses('core', 400, 401, 404),
-        },
+        response: SingleResult('core', AddressResponse),
+        errors: [400, 404],
+        security: CORE_SECURITY,
       },
-    },
+    ),
     async (request) => single('core', await addressFromText(request.query.text, geocoder)),
   )
 }

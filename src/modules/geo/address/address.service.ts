@@ -1,4 +1,5 @@
-import { AppError, invalidField } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
+import { addressNotFound } from './address.errors.js'
 import type { AddressResponse } from './address.schemas.js'
 import { parseAddress } from './address-parser.js'
 import type { Geocoder } from './geocoder.js'
@@ -24,6 +25,6 @@ export async function addressFromText(
   const online = geocoder ? await geocoder.lookup(trimmed) : undefined
   if (online) return online
   const parsed = parseAddress(trimmed)
-  if (!parsed) throw new AppError(404, 'address_not_found', 'No address could be recognised in the text.')
+  if (!parsed) throw addressNotFound()
   return parsed
 }

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import {
   CustomerRankingResponse,
@@ -18,7 +17,7 @@ import {
 } from './dashboard.schemas.js'
 import { getSummary, getTopCustomers, getVolumes } from './dashboard.service.js'
 
-const VIEW = { access: { permission: ['Insights', 'View'] } } as const
+const VIEW = ['Insights', 'View'] as const
 const BASE = '/api/v1/insights/dashboard'
 
 const RANGE =
@@ -34,93 +33,69 @@ const VOLUMES =
 export function registerDashboardRoutes(app: HttpApp, { database }: AppDeps) {
   app.get(
     `${BASE}/summary`,
-    {
-      config: VIEW,
-      schema: {
-        operationId: 'GetDashboardSummary',
-        summary:
-          'Orders, revenue, shipments, on-time delivery and plans over a range, against the previous period',
-        description:
-          'Orders count when Confirmed or Fulfilled, by orderDate; revenue sums their totals in the business currency ' +
-          '(orders in other currencies count but are not summed); byStatus counts every order of the range. Shipments ' +
-          'count by creation, with their current status. Deliveries are Delivered shipments by deliveredAt; one is on time ' +
-          'when delivered on or before its scheduled day (local), and onTimeRate is over those with a scheduled date. ' +
-          'Plans count by their scheduled day. changes compares headline figures with the period of equal length just ' +
-          `before the range. Computed in one statement. ${RANGE}`,
-        tags: ['Insights'],
-        security: CORE_SECURITY,
-        querystring: RangeQuery,
-        response: {
-          200: SingleResult('core', DashboardSummaryResponse),
-          ...errorResponses('core', 400, 401, 403),
-        },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetDashboardSummary',
+      summary:
+        'Orders, revenue, shipments, on-time delivery and plans over a range, against the previous period',
+      description:
+        'Orders count when Confirmed or Fulfilled, by orderDate; revenue sums their totals in the business currency ' +
+        '(orders in other currencies count but are not summed); byStatus counts every order of the range. Shipments ' +
+        'count by creation, with their current status. Deliveries are Delivered shipments by deliveredAt; one is on time ' +
+        'when delivered on or before its scheduled day (local), and onTimeRate is over those with a scheduled date. ' +
+        'Plans count by their scheduled day. changes compares headline figures with the period of equal length just ' +
+        `before the range. Computed in one statement. ${RANGE}`,
+      tags: ['Insights'],
+      querystring: RangeQuery,
+      response: SingleResult('core', DashboardSummaryResponse),
+      errors: [400],
+    }),
     async (request) => single('core', await getSummary(database, businessAuthOf(request), request.query)),
   )
 
   app.get(
     `${BASE}/shipment-volumes`,
-    {
-      config: VIEW,
-      schema: {
-        operationId: 'GetShipmentVolumes',
-        summary: 'Shipments created per day, week or month',
-        description: `Each bucket counts the shipments created in it (any status). ${VOLUMES}`,
-        tags: ['Insights'],
-        security: CORE_SECURITY,
-        querystring: VolumeQuery,
-        response: {
-          200: SingleResult('core', VolumeSummaryResponse),
-          ...errorResponses('core', 400, 401, 403),
-        },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetShipmentVolumes',
+      summary: 'Shipments created per day, week or month',
+      description: `Each bucket counts the shipments created in it (any status). ${VOLUMES}`,
+      tags: ['Insights'],
+      querystring: VolumeQuery,
+      response: SingleResult('core', VolumeSummaryResponse),
+      errors: [400],
+    }),
     async (request) =>
       single('core', await getVolumes(database, businessAuthOf(request), 'shipments', request.query)),
   )
 
   app.get(
     `${BASE}/dispatch-volumes`,
-    {
-      config: VIEW,
-      schema: {
-        operationId: 'GetDispatchVolumes',
-        summary: 'Delivery plans (dispatches) per day, week or month',
-        description: `Each bucket counts the delivery plans scheduled in it that are not Cancelled. ${VOLUMES}`,
-        tags: ['Insights'],
-        security: CORE_SECURITY,
-        querystring: VolumeQuery,
-        response: {
-          200: SingleResult('core', VolumeSummaryResponse),
-          ...errorResponses('core', 400, 401, 403),
-        },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetDispatchVolumes',
+      summary: 'Delivery plans (dispatches) per day, week or month',
+      description: `Each bucket counts the delivery plans scheduled in it that are not Cancelled. ${VOLUMES}`,
+      tags: ['Insights'],
+      querystring: VolumeQuery,
+      response: SingleResult('core', VolumeSummaryResponse),
+      errors: [400],
+    }),
     async (request) =>
       single('core', await getVolumes(database, businessAuthOf(request), 'plans', request.query)),
   )
 
   app.get(
     `${BASE}/top-customers`,
-    {
-      config: VIEW,
-      schema: {
-        operationId: 'GetTopCustomers',
-        summary: 'Top customers by revenue over a range (a bare array, not an envelope)',
-        description:
-          'Customers (not deleted) with Confirmed or Fulfilled orders in the range, ranked by revenue in the business ' +
-          'currency (ties: more orders, then name); revenueShare is of the business revenue over the range from every ' +
-          `counted order. top (1 to 100, default 10) bounds the list; out of bounds it is a 400 naming top. ${RANGE}`,
-        tags: ['Insights'],
-        security: CORE_SECURITY,
-        querystring: TopCustomersQuery,
-        response: {
-          200: Type.Array(CustomerRankingResponse),
-          ...errorResponses('core', 400, 401, 403),
-        },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetTopCustomers',
+      summary: 'Top customers by revenue over a range (a bare array, not an envelope)',
+      description:
+        'Customers (not deleted) with Confirmed or Fulfilled orders in the range, ranked by revenue in the business ' +
+        'currency (ties: more orders, then name); revenueShare is of the business revenue over the range from every ' +
+        `counted order. top (1 to 100, default 10) bounds the list; out of bounds it is a 400 naming top. ${RANGE}`,
+      tags: ['Insights'],
+      querystring: TopCustomersQuery,
+      response: Type.Array(CustomerRankingResponse),
+      errors: [400],
+    }),
     async (request) => getTopCustomers(database, businessAuthOf(request), request.query),
   )
 }

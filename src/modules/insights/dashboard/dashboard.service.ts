@@ -1,6 +1,8 @@
 import type { Database } from '../../../db/database.js'
 import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import type { RangeInput, RangeRow, VolumeSource } from './dashboard.repository.js'
+import * as repository from './dashboard.repository.js'
 import {
   type CustomerRankingResponse,
   type DashboardSummaryResponse,
@@ -13,8 +15,6 @@ import {
   type VolumeQuery,
   type VolumeSummaryResponse,
 } from './dashboard.schemas.js'
-import type { RangeInput, RangeRow, VolumeSource } from './dashboard.sql.js'
-import * as statements from './dashboard.sql.js'
 
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
 
@@ -70,7 +70,7 @@ export async function getSummary(
   auth: BusinessAuth,
   query: RangeQuery,
 ): Promise<DashboardSummaryResponse> {
-  const row = await statements.summary(database.db, rangeInput(auth, query, MAX_DAYS))
+  const row = await repository.summary(database.db, rangeInput(auth, query, MAX_DAYS))
   checkRange(row)
   const onTime = rate(row.on_time, row.rated)
   const onTimePrev = rate(row.on_time_prev, row.rated_prev)
@@ -119,7 +119,7 @@ export async function getVolumes(
 ): Promise<VolumeSummaryResponse> {
   const granularity = query.granularity ?? 'Day'
   const maxDays = granularity === 'Day' ? MAX_DAYS_BY_DAY : MAX_DAYS
-  const rows = await statements.volumes(database.db, {
+  const rows = await repository.volumes(database.db, {
     ...rangeInput(auth, query, maxDays),
     source,
     granularity,
@@ -146,7 +146,7 @@ export async function getTopCustomers(
   auth: BusinessAuth,
   query: TopCustomersQuery,
 ): Promise<CustomerRankingResponse[]> {
-  const rows = await statements.topCustomers(database.db, {
+  const rows = await repository.topCustomers(database.db, {
     ...rangeInput(auth, query, MAX_DAYS),
     top: query.top ?? DEFAULT_TOP,
   })

@@ -1,8 +1,7 @@
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { EXPOSED, MAX_SERIES_ROWS } from './sql-console.gate.js'
 import {
@@ -15,7 +14,7 @@ import {
 } from './sql-console.schemas.js'
 import { describeSchema, executeQuery, MAX_PLAN_COST } from './sql-console.service.js'
 
-const VIEW = { access: { permission: ['Insights', 'View'] } } as const
+const VIEW = ['Insights', 'View'] as const
 
 const LIMITS =
   `Read-only: exactly one SELECT (WITH allowed, not recursive; no SELECT INTO, no FOR UPDATE/SHARE; the only ` +
@@ -36,40 +35,28 @@ const LIMITS =
 export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
   app.post(
     '/api/ai-studio/query',
-    {
-      config: VIEW,
-      schema: {
-        operationId: 'ExecuteQuery',
-        summary: 'Run a read-only SQL query over the business tables',
-        description: LIMITS,
-        tags: ['SqlConsole'],
-        security: CORE_SECURITY,
-        body: ExecuteSqlRequest,
-        response: {
-          200: SingleResult('core', SqlQueryResponse),
-          ...errorResponses('core', 400, 401, 403),
-        },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'ExecuteQuery',
+      summary: 'Run a read-only SQL query over the business tables',
+      description: LIMITS,
+      tags: ['SqlConsole'],
+      body: ExecuteSqlRequest,
+      response: SingleResult('core', SqlQueryResponse),
+      errors: [400],
+    }),
     async (request) => single('core', await executeQuery(database, businessAuthOf(request), request.body)),
   )
 
   app.get(
     '/api/ai-studio/schema',
-    {
-      config: VIEW,
-      schema: {
-        operationId: 'GetQuerySchema',
-        summary: 'The tables and columns the SQL console may query',
-        description: `A stable, documented surface: these names and columns only. ${LIMITS}`,
-        tags: ['SqlConsole'],
-        security: CORE_SECURITY,
-        response: {
-          200: SingleResult('core', SqlSchemaResponse),
-          ...errorResponses('core', 400, 401, 403),
-        },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetQuerySchema',
+      summary: 'The tables and columns the SQL console may query',
+      description: `A stable, documented surface: these names and columns only. ${LIMITS}`,
+      tags: ['SqlConsole'],
+      response: SingleResult('core', SqlSchemaResponse),
+      errors: [400],
+    }),
     async (request) => single('core', await describeSchema(database, businessAuthOf(request))),
   )
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../platform/module.js'
+import { registerOrderStatusRoutes } from './order-status.routes.js'
 import { registerOrderRoutes } from './orders.routes.js'
 
 /** Orders (M1): customer orders with lines, totals and status moves. */
@@ -6,7 +7,10 @@ export const ordersModule = defineModule({
   name: 'sales/orders',
   core: {
     tags: [{ name: 'Orders', description: 'Customer orders with lines, totals and status moves (Orders)' }],
-    routes: registerOrderRoutes,
+    routes(app, deps) {
+      registerOrderRoutes(app, deps)
+      registerOrderStatusRoutes(app, deps)
+    },
   },
   schemaNames: {
     ConfirmOrder: { data: 'OrderResponse' },

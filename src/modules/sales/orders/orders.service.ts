@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 import { type Reason, validationFailed } from '../../../errors.js'
 import { normaliseAddress } from '../../../http/address.js'
 import { paged } from '../../../http/envelopes.js'
@@ -70,7 +70,7 @@ export async function getOrder(
 
 /** The order as the API shows it; within a transaction, as that transaction sees it. */
 export async function loadOrder(
-  db: Database['db'] | Transaction<Tables>,
+  db: Executor,
   auth: BusinessAuth,
   orderId: string,
 ): Promise<OrderResponse | undefined> {

@@ -1,5 +1,5 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { type RawBuilder, sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 import { PLAN_STATUSES, SHIPMENT_STATUSES } from '../../delivery/index.js'
 import { ORDER_STATUSES } from '../../sales/index.js'
 import { DEFAULT_DAYS, type Granularity } from './dashboard.schemas.js'
@@ -99,7 +99,7 @@ export interface SummaryRow extends RangeRow {
  * (status x period), which costs far less than evaluating every FILTER on every row. Orders by orderDate, shipments by
  * creation, deliveries by deliveredAt, plans by their scheduled day.
  */
-export async function summary(db: Kysely<Tables>, input: RangeInput) {
+export async function summary(db: Executor, input: RangeInput) {
   const { schema, businessId } = input
   const cur = (column: string) => sql`${sql.ref(column)} >= bounds.cur_start`
   const { rows } = await sql<SummaryRow>`
@@ -184,7 +184,7 @@ const UNIT: Record<Granularity, string> = { Day: 'day', Week: 'week', Month: 'mo
  * bucket's local midnights; plans (not Cancelled) by their scheduled day, already a local date.
  */
 export async function volumes(
-  db: Kysely<Tables>,
+  db: Executor,
   input: RangeInput & { source: VolumeSource; granularity: Granularity },
 ) {
   const { schema, businessId } = input
@@ -229,7 +229,7 @@ export interface TopCustomerRow extends RangeRow {
  * Live customers ranked by revenue over the range (ties: more orders, then name, then id); the
  * share is of the business's revenue over the range from all counted orders.
  */
-export async function topCustomers(db: Kysely<Tables>, input: RangeInput & { top: number }) {
+export async function topCustomers(db: Executor, input: RangeInput & { top: number }) {
   const { schema, businessId } = input
   const { rows } = await sql<TopCustomerRow>`
     WITH ${rangeCtes(input)},
