@@ -1,81 +1,75 @@
 import { Type } from '@sinclair/typebox'
 import { authOf } from '../../../http/auth-hook.js'
 import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { AccessTokenResponse, ApiKeyIdParams, CreateApiKeyRequest } from './api-keys.schemas.js'
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.js'
 
-const SIGNED_IN: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKey: [] }]
+const TAGS = ['Auth']
 
 export function registerApiKeyRoutes(app: HttpApp, deps: AppDeps) {
   app.get(
     '/api/auth/tokens',
-    {
-      config: { access: { signedIn: true, business: false } },
-      schema: {
+    operation(
+      { signedIn: true, business: false },
+      {
+        api: 'global',
         operationId: 'GetAccessTokens',
         summary: 'List the API keys of the caller’s organisation',
         description:
           'Any signed-in member. Newest first; revoked keys are not listed, expired ones are (see expiryDate). ' +
           '`token` is always null here: a key value is shown once, at creation. ' +
           '$filter/$orderby fields: title, businessId, dateCreated, expiryDate, lastUsedAt; $search matches title and keyPrefix.',
-        tags: ['Auth'],
-        security: SIGNED_IN,
+        tags: TAGS,
         querystring: ListQuery,
-        response: {
-          200: PagedResult('global', AccessTokenResponse),
-          ...errorResponses('global', 400, 401),
-        },
+        response: PagedResult('global', AccessTokenResponse),
+        errors: [400],
       },
-    },
+    ),
     async (request) => listApiKeys(deps.database, authOf(request), request.query),
   )
 
   app.post(
     '/api/auth/tokens',
-    {
-      config: { access: { signedIn: true, business: false } },
-      schema: {
+    operation(
+      { signedIn: true, business: false },
+      {
+        api: 'global',
         operationId: 'CreateApiToken',
         summary: 'Create an API key (owners only); the value is in data.token, shown this one time',
         description:
           'Owners only (403 owner_required). Send the key as `x-dispatch-api-key`; it acts for `businessId` (400 if that is not a business of the organisation) with the owner’s rights limited by `scopes`. ' +
           'Only an HMAC digest of the key is stored, so it cannot be shown again. Without `ttlMinutes` it never expires. ' +
           'A credential never mints more than it holds (403 scope_escalation): a key, or a session from a one-time token, creates keys only for its own business and, if it has scopes, only with scopes within them (an unrestricted key from a scoped one is an escalation).',
-        tags: ['Auth'],
-        security: SIGNED_IN,
+        tags: TAGS,
         body: CreateApiKeyRequest,
-        response: {
-          200: SingleResult('global', AccessTokenResponse),
-          ...errorResponses('global', 400, 401, 403),
-        },
+        response: SingleResult('global', AccessTokenResponse),
+        errors: [400, 403],
       },
-    },
+    ),
     async (request) => single('global', await createApiKey(deps, authOf(request), request.body)),
   )
 
   app.delete(
     '/api/auth/tokens/:id',
-    {
-      config: { access: { signedIn: true, business: false } },
-      schema: {
+    operation(
+      { signedIn: true, business: false },
+      {
+        api: 'global',
         operationId: 'RevokeAccessToken',
         summary: 'Revoke an API key (owners only); it stops at once, on every process',
         description:
           'Owners only (403 owner_required). Keys are checked against the database on every request, so the next request with a revoked key gets 401. ' +
           'Revoking an already revoked key answers true again; an unknown id or another organisation’s key is a 404.',
-        tags: ['Auth'],
-        security: SIGNED_IN,
+        tags: TAGS,
         params: ApiKeyIdParams,
-        response: {
-          200: SingleResult('global', Type.Boolean()),
-          ...errorResponses('global', 400, 401, 403, 404),
-        },
+        response: SingleResult('global', Type.Boolean()),
+        errors: [400, 403, 404],
       },
-    },
+    ),
     async (request) => single('global', await revokeApiKey(deps, authOf(request), request.params.id)),
   )
 }

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
-import { forbidden, notFound, type Reason, validationFailed } from '../../../errors.js'
+import { type Reason, validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
@@ -13,6 +13,13 @@ import type { AuthContext } from '../../../security/auth-context.js'
 import { type Action, can, isSubset, parseScopesText } from '../../../security/permissions.js'
 import { newSecret } from '../../../security/secrets.js'
 import { businessInOrganization } from '../../organisation/index.js'
+import {
+  apiKeyNotFound,
+  keyForAnotherBusiness,
+  keyScopeInsufficient,
+  ownerRequired,
+  scopesBeyondCredential,
+} from './api-keys.errors.js'
 import * as repository from './api-keys.repository.js'
 import type { AccessTokenResponse, CreateApiKeyRequest } from './api-keys.schemas.js'
 
@@ -35,20 +42,13 @@ const LIST: ListSpec = {
   tiebreak: 'id',
 }
 
-const ownerRequired = () =>
-  forbidden('owner_required', 'Only an owner of the organisation may create or revoke API keys.')
-
 /**
  * A credential with scopes (a key handed to a plug-in, say) manages keys only when its scopes grant
  * TeamAndRoles Modify (create) or Delete (revoke): one leaked narrow key must not take every other
  * integration down. Unrestricted credentials are limited by the owner rule alone.
  */
 function requireKeyManagement(auth: AuthContext, action: Action) {
-  if (auth.scopes !== null && !can(auth.scopes, 'TeamAndRoles', action))
-    throw forbidden(
-      'key_scope_insufficient',
-      `This credential's scopes do not grant TeamAndRoles ${action}, which managing API keys needs.`,
-    )
+  if (auth.scopes !== null && !can(auth.scopes, 'TeamAndRoles', action)) throw keyScopeInsufficient(action)
 }
 
 type KeyRow = Awaited<ReturnType<typeof repository.insertApiKey>>
@@ -103,13 +103,10 @@ export async function createApiKey(
   if (reasons.length > 0) throw validationFailed(reasons)
   const scopes = parsed.scopes ?? null
   if (auth.businessId && auth.businessId !== request.businessId) {
-    throw forbidden('scope_escalation', 'This credential may only create keys for its own business.')
+    throw keyForAnotherBusiness()
   }
   if (auth.scopes !== null && (scopes === null || !isSubset(scopes, auth.scopes))) {
-    throw forbidden(
-      'scope_escalation',
-      'A key cannot be given rights beyond the scopes of the credential creating it.',
-    )
+    throw scopesBeyondCredential()
   }
   const token = newSecret(API_KEY_PREFIX)
   const row = await database.db.transaction().execute(async (trx) => {
@@ -143,7 +140,7 @@ export async function revokeApiKey(
   requireKeyManagement(auth, 'Delete')
   await database.db.transaction().execute(async (trx) => {
     const revoked = await repository.revokeApiKey(trx, id, auth.organizationId)
-    if (!revoked) throw notFound('api_key_not_found', 'No API key with this id in your organisation.')
+    if (!revoked) throw apiKeyNotFound()
     await publishApiKeyEvent(services.events, trx, auth, 'ApiKeyRevoked', revoked)
   })
   return true

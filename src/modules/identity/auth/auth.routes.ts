@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { authOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import {
   AuthenticateRequest,
+  JsonWebKeySet,
   LoginResponse,
   SelectOrganizationRequest,
   SessionResponse,
@@ -14,37 +15,33 @@ import {
 import { clearRefreshCookie, REFRESH_COOKIE, readRefreshCookie, setRefreshCookie } from './refresh-cookie.js'
 import * as sessions from './sessions.service.js'
 
+const TAGS = ['Auth']
+const SESSION = SingleResult('global', SessionResponse)
+
 const bearerOf = (request: FastifyRequest) =>
   /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
-const SIGNED_IN: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKey: [] }]
 
 export function registerAuthRoutes(app: HttpApp, deps: AppDeps) {
   const { config } = deps
 
   app.post(
     '/api/auth/login',
-    {
-      config: { access: { public: true } },
-      schema: {
+    operation(
+      { public: true },
+      {
+        api: 'global',
         operationId: 'Login',
         summary: 'Sign in with email and password',
         description: `One membership: a session, and the refresh cookie \`${REFRESH_COOKIE}\` (HttpOnly, SameSite=Lax, Path=/api/auth). Several: a selection token valid 5 minutes for POST /api/auth/select-organization. A wrong email or password gives the same 401.`,
-        tags: ['Auth'],
-        security: [],
+        tags: TAGS,
         body: AuthenticateRequest,
-        response: {
-          200: SingleResult('global', LoginResponse),
-          ...errorResponses('global', 400, 401, 403, 429),
-        },
+        response: SingleResult('global', LoginResponse),
+        errors: [400, 401, 403, 429],
       },
-    },
+    ),
     async (request, reply) => {
-      const { response, issued } = await sessions.login(
-        deps,
-        request.body.email,
-        request.body.password,
-        request.ip,
-      )
+      const { email, password } = request.body
+      const { response, issued } = await sessions.login(deps, email, password, request.ip)
       if (issued) setRefreshCookie(reply, config, issued.refreshToken, issued.refreshExpiresAt)
       return single('global', response)
     },
@@ -52,20 +49,20 @@ export function registerAuthRoutes(app: HttpApp, deps: AppDeps) {
 
   app.post(
     '/api/auth/select-organization',
-    {
-      config: { access: { public: true } },
-      schema: {
+    operation(
+      { public: true },
+      {
+        api: 'global',
         operationId: 'SelectOrganization',
         summary: 'Choose the organisation for a user with several, using the selection token as bearer',
-        tags: ['Auth'],
+        tags: TAGS,
+        // No signed-in credential: the bearer is the selection token from login.
         security: [{ bearerAuth: [] }],
         body: SelectOrganizationRequest,
-        response: {
-          200: SingleResult('global', SessionResponse),
-          ...errorResponses('global', 400, 401, 403),
-        },
+        response: SESSION,
+        errors: [400, 401, 403],
       },
-    },
+    ),
     async (request, reply) => {
       const issued = await sessions.selectOrganization(deps, bearerOf(request), request.body.organizationId)
       setRefreshCookie(reply, config, issued.refreshToken, issued.refreshExpiresAt)
@@ -75,18 +72,20 @@ export function registerAuthRoutes(app: HttpApp, deps: AppDeps) {
 
   app.post(
     '/api/auth/new-token',
-    {
-      config: { access: { public: true } },
-      schema: {
+    operation(
+      { public: true },
+      {
+        api: 'global',
         operationId: 'NewToken',
         summary: 'Renew the access token with the refresh cookie (rotates the cookie)',
         description:
           'Each refresh token works once. Replaying a used one ends the whole session and answers 401.',
-        tags: ['Auth'],
+        tags: TAGS,
         security: [{ refreshCookie: [] }],
-        response: { 200: SingleResult('global', SessionResponse), ...errorResponses('global', 401) },
+        response: SESSION,
+        errors: [401],
       },
-    },
+    ),
     async (request, reply) => {
       try {
         const issued = await sessions.refresh(deps, readRefreshCookie(request))
@@ -101,18 +100,19 @@ export function registerAuthRoutes(app: HttpApp, deps: AppDeps) {
 
   app.post(
     '/api/auth/logout',
-    {
-      config: { access: { signedIn: true, business: false } },
-      schema: {
+    operation(
+      { signedIn: true, business: false },
+      {
+        api: 'global',
         operationId: 'Logout',
         summary: 'End the session',
         description:
           'Revokes the session and its refresh tokens; its access tokens are refused by the Core API within a second.',
-        tags: ['Auth'],
-        security: SIGNED_IN,
-        response: { 200: SingleResult('global', Type.Boolean()), ...errorResponses('global', 401) },
+        tags: TAGS,
+        response: SingleResult('global', Type.Boolean()),
+        errors: [],
       },
-    },
+    ),
     async (request, reply) => {
       const done = await sessions.logout(deps, authOf(request), readRefreshCookie(request))
       clearRefreshCookie(reply, config)
@@ -122,19 +122,17 @@ export function registerAuthRoutes(app: HttpApp, deps: AppDeps) {
 
   app.get(
     '/.well-known/jwks.json',
-    {
-      config: { access: { public: true } },
-      schema: {
+    operation(
+      { public: true },
+      {
+        api: 'global',
         operationId: 'GetJwks',
         summary: 'Public keys that verify access tokens (JWKS)',
-        tags: ['Auth'],
-        security: [],
-        response: {
-          200: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }),
-          ...errorResponses('global'),
-        },
+        tags: TAGS,
+        response: JsonWebKeySet,
+        errors: [],
       },
-    },
+    ),
     async () => deps.services.signer.jwks(),
   )
 }

@@ -37,3 +37,6 @@ export const LoginResponse = Type.Object(
 )
 
 export const SelectOrganizationRequest = Type.Object({ organizationId: Uuid() })
+
+/** The public signing keys, as RFC 7517 JSON Web Keys. */
+export const JsonWebKeySet = Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) })

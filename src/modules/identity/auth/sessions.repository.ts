@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely'
-import type { Executor, Tables } from '../../../db/tables.js'
+import { sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 
 /** The user with this address in any case (unique on lower(email)); callers pick the columns. */
 export const userByEmail = (db: Executor, email: string) =>
@@ -113,11 +113,7 @@ export async function revokeUserSessions(db: Executor, userId: string, reason: s
 }
 
 /** Records a selection token as used; false when it already was (an expired record is purged first). */
-export async function markSelectionTokenUsed(
-  db: Kysely<Tables>,
-  jti: string,
-  expiresAt: Date,
-): Promise<boolean> {
+export async function markSelectionTokenUsed(db: Executor, jti: string, expiresAt: Date): Promise<boolean> {
   const { rows } = await sql<{ jti: string }>`
     WITH purged AS (DELETE FROM global.used_selection_tokens WHERE expires_at < now())
     INSERT INTO global.used_selection_tokens (jti, expires_at) VALUES (${jti}, ${expiresAt})

@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox'
 import { newId } from '../../../db/ids.js'
-import { AppError, forbidden } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import { LoginThrottle } from '../../../security/login-throttle.js'
@@ -8,6 +7,16 @@ import { hashPassword, verifyPassword } from '../../../security/passwords.js'
 import type { PermissionSet } from '../../../security/permissions.js'
 import { newSecret } from '../../../security/secrets.js'
 import { TokenError } from '../../../security/signing.js'
+import {
+  invalidCredentials,
+  noActiveMembership,
+  notAMember,
+  refreshTokenRejected,
+  selectionTokenExpired,
+  selectionTokenInvalid,
+  selectionTokenMissing,
+  selectionTokenUsed,
+} from './auth.errors.js'
 import type { LoginResponse, SessionResponse } from './auth.schemas.js'
 import * as repository from './sessions.repository.js'
 
@@ -22,14 +31,6 @@ export interface IssuedSession {
   refreshExpiresAt: Date
 }
 
-const invalidLogin = () => new AppError(401, 'invalid_credentials', 'The email or password is not correct.')
-const refreshRejected = () =>
-  new AppError(
-    401,
-    'invalid_refresh_token',
-    'The refresh token is missing, expired or already used; sign in again.',
-  )
-
 // Unknown emails are verified against this hash, so they cost the same time as wrong passwords.
 let dummyHash: Promise<string> | undefined
 const timingDummy = () => {
@@ -39,14 +40,14 @@ const timingDummy = () => {
 
 /** Starts a session (a refresh-token family) and signs its first access token. */
 export async function issueSession(
-  { database, services, config }: AppDeps,
+  deps: AppDeps,
   userId: string,
   organization: { id: string; slug: string; name: string },
   options: { businessId?: string | null; scopes?: PermissionSet | null } = {},
 ): Promise<IssuedSession> {
   const sessionId = newId()
   const expiresAt = new Date(Date.now() + SESSION_MAX_SECONDS * 1000)
-  await repository.insertSession(database.db, {
+  await repository.insertSession(deps.database.db, {
     id: sessionId,
     userId,
     organizationId: organization.id,
@@ -54,7 +55,7 @@ export async function issueSession(
     scopes: (options.scopes as Record<string, number> | null | undefined) ?? null,
     expiresAt,
   })
-  return signForSession({ database, services, config } as AppDeps, {
+  return signForSession(deps, {
     sessionId,
     userId,
     organization,
@@ -117,12 +118,12 @@ export async function login(
     : await verifyPassword(await timingDummy(), password).then(() => false)
   if (!user || !passwordIsRight) {
     await throttle.failed(email, ip)
-    throw invalidLogin()
+    throw invalidCredentials()
   }
   await throttle.succeeded(email, ip)
   const memberships = await repository.activeMemberships(database.db, user.id)
   const [only] = memberships
-  if (!only) throw new AppError(403, 'no_active_membership', 'This user belongs to no organisation.')
+  if (!only) throw noActiveMembership()
   if (memberships.length === 1) {
     const issued = await issueSession(deps, user.id, only)
     return {
@@ -158,47 +159,38 @@ export async function selectOrganization(
   selectionToken: string | undefined,
   organizationId: string,
 ): Promise<IssuedSession> {
-  if (!selectionToken)
-    throw new AppError(
-      401,
-      'missing_credential',
-      'Send the selection token from login as Authorization: Bearer.',
-    )
+  if (!selectionToken) throw selectionTokenMissing()
   let claims: { userId: string; jti: string; expiresAt: Date }
   try {
     claims = await deps.services.signer.verifySelection(selectionToken)
   } catch (error) {
     const expired = error instanceof TokenError && error.reason === 'expired'
-    throw new AppError(
-      401,
-      expired ? 'token_expired' : 'invalid_credential',
-      expired ? 'The selection token has expired; sign in again.' : 'The selection token is not valid.',
-    )
+    throw expired ? selectionTokenExpired() : selectionTokenInvalid()
   }
   const { userId } = claims
   const membership = (await repository.activeMemberships(deps.database.db, userId)).find(
     (m) => m.id === organizationId,
   )
-  if (!membership) throw forbidden('not_a_member', 'The user is not a member of this organisation.')
+  if (!membership) throw notAMember()
   // Single use, decided by one atomic insert: of two parallel selections only one gets a session.
   if (!(await repository.markSelectionTokenUsed(deps.database.db, claims.jti, claims.expiresAt)))
-    throw new AppError(401, 'token_used', 'The selection token has already been used; sign in again.')
+    throw selectionTokenUsed()
   return issueSession(deps, userId, membership)
 }
 
 /** Rotates the refresh token: single use; replaying a used one ends its whole session. */
 export async function refresh(deps: AppDeps, refreshToken: string | undefined): Promise<IssuedSession> {
-  if (!refreshToken) throw refreshRejected()
+  if (!refreshToken) throw refreshTokenRejected()
   const { database, services } = deps
   const hash = services.hasher.digest(refreshToken)
   const consumed = await repository.consumeRefreshToken(database.db, hash)
   if (!consumed) {
     const known = await repository.findRefreshToken(database.db, hash)
     if (known?.used_at) await repository.revokeSession(database.db, known.session_id, 'refresh_token_reuse')
-    throw refreshRejected()
+    throw refreshTokenRejected()
   }
   const organization = await repository.findOrganization(database.db, consumed.organization_id)
-  if (!organization) throw refreshRejected()
+  if (!organization) throw refreshTokenRejected()
   return signForSession(deps, {
     sessionId: consumed.session_id,
     userId: consumed.user_id,

@@ -1,8 +1,6 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../../db/tables.js'
 
-/** Works the same inside a transaction (a Transaction is a Kysely). */
-
 export type EmailTokenPurpose = 'verify_email' | 'reset_password' | 'invitation'
 
 export interface NewEmailToken {

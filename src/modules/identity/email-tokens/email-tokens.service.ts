@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
-import { invalidField } from '../../../errors.js'
+import type { Executor } from '../../../db/tables.js'
 import { newSecret, type SecretHasher } from '../../../security/secrets.js'
 import type { EmailTokenPurpose } from './email-tokens.repository.js'
 import * as repository from './email-tokens.repository.js'
@@ -20,13 +18,9 @@ const PREFIXES: Readonly<Record<EmailTokenPurpose, string>> = {
   invitation: 'cin_',
 }
 
-/** The same answer for a missing, unknown, used or expired token: a guesser learns nothing. */
-export const invalidEmailToken = () =>
-  invalidField('token', 'is not valid, has expired or was already used; ask for a new email')
-
 /** Stores a new single-use email token (its digest only) and returns the secret for the link. */
 export async function createEmailToken(
-  db: Kysely<Tables>,
+  db: Executor,
   hasher: SecretHasher,
   input: { userId: string; purpose: EmailTokenPurpose; ttlSeconds?: number; organizationId?: string | null },
 ): Promise<string> {
@@ -43,7 +37,7 @@ export async function createEmailToken(
 
 /** Reads a usable token without using it up, e.g. to check the rest of a request first. */
 export function findUsableEmailToken(
-  db: Kysely<Tables>,
+  db: Executor,
   hasher: SecretHasher,
   secret: string,
   purpose: EmailTokenPurpose,
@@ -53,7 +47,7 @@ export function findUsableEmailToken(
 
 /** Uses the token up atomically; undefined when it is unknown, used, expired or for another purpose. */
 export function consumeEmailToken(
-  db: Kysely<Tables>,
+  db: Executor,
   hasher: SecretHasher,
   secret: string,
   purpose: EmailTokenPurpose,

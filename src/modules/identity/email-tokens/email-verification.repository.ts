@@ -1,8 +1,8 @@
-import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 
 /** Keeps the first verification time when the address was already verified. */
-export async function markEmailVerified(db: Kysely<Tables>, userId: string) {
+export async function markEmailVerified(db: Executor, userId: string) {
   await db
     .updateTable('global.users')
     .set({

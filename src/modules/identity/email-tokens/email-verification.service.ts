@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { consumeEmailToken, createEmailToken, invalidEmailToken } from './email-tokens.service.js'
+import { invalidEmailToken } from './email-tokens.errors.js'
+import { consumeEmailToken, createEmailToken } from './email-tokens.service.js'
 import { markEmailVerified } from './email-verification.repository.js'
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { completeInvitation } from './complete-invitation.service.js'
 import {
@@ -14,9 +14,10 @@ import {
 export function registerCompleteInvitationRoutes(app: HttpApp, deps: AppDeps) {
   app.post(
     '/api/auth/complete-invitation/:businessId',
-    {
-      config: { access: { public: true } },
-      schema: {
+    operation(
+      { public: true },
+      {
+        api: 'global',
         operationId: 'CompleteInvitation',
         summary: 'Accept an invitation: set the password, verify the address, activate the membership',
         description:
@@ -27,13 +28,13 @@ export function registerCompleteInvitationRoutes(app: HttpApp, deps: AppDeps) {
           'further organisation) sends their current one, which stays unchanged (400 naming `password` when wrong). `acceptedTerms: false` is refused. ' +
           '`businessId` is kept for URL compatibility and is not used. The token works once. Rate limited per client IP.',
         tags: ['Auth'],
-        security: [],
         params: CompleteInvitationParams,
         querystring: CompleteInvitationQuery,
         body: CompleteInvitationRequest,
-        response: { 200: SingleResult('global', Type.Boolean()), ...errorResponses('global', 400, 429) },
+        response: SingleResult('global', Type.Boolean()),
+        errors: [400, 429],
       },
-    },
+    ),
     async (request) =>
       single(
         'global',

@@ -2,8 +2,6 @@ import { sql } from 'kysely'
 import type { Executor } from '../../../db/tables.js'
 import { userByEmail } from '../auth/sessions.repository.js'
 
-/** Works the same inside a transaction (a Transaction is a Kysely). */
-
 /** The user with this email, created without a password if new; an existing user keeps their names. */
 export async function ensureUser(
   db: Executor,

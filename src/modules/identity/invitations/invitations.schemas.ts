@@ -19,7 +19,7 @@ export const InviteTeamMemberRequest = Type.Object({
 })
 export type InviteTeamMemberRequest = Static<typeof InviteTeamMemberRequest>
 
-export const TeamMember = Type.Object({
+export const InvitationResponse = Type.Object({
   userId: Uuid(),
   email: Type.String(),
   firstName: Type.String(),
@@ -28,7 +28,7 @@ export const TeamMember = Type.Object({
   customRoleId: Nullable(Uuid()),
   status: EnumType(MEMBERSHIP_STATUSES),
 })
-export type TeamMember = Static<typeof TeamMember>
+export type InvitationResponse = Static<typeof InvitationResponse>
 
 const InvitationToken = Type.String({
   maxLength: 512,

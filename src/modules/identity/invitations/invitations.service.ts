@@ -1,14 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
-import { AppError, conflict, forbidden, invalidField } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { createEmailToken, retireEmailTokens } from '../email-tokens/email-tokens.service.js'
+import { alreadyMember, mailNotSent, ownerRequired } from './invitations.errors.js'
 import * as repository from './invitations.repository.js'
-import type { InviteTeamMemberRequest, TeamMember, TeamRole } from './invitations.schemas.js'
-
-const alreadyMember = () => conflict('already_member', 'This person is already a member of the organisation.')
-const ownerRequired = () => forbidden('owner_required', 'Only an owner may invite an owner.')
+import type { InvitationResponse, InviteTeamMemberRequest, TeamRole } from './invitations.schemas.js'
 
 async function customRoleOf(
   { database }: AppDeps,
@@ -37,7 +35,7 @@ export async function inviteTeamMember(
   auth: BusinessAuth,
   body: InviteTeamMemberRequest,
   log: FastifyBaseLogger,
-): Promise<TeamMember> {
+): Promise<InvitationResponse> {
   const { database, services } = deps
   if (body.role === 'Owner' && !auth.isOwner) throw ownerRequired()
   const customRoleId = await customRoleOf(deps, auth.organizationId, body.role, body.customRoleId)
@@ -124,10 +122,6 @@ async function sendInvitation(
   } catch (error) {
     log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'invitation email not sent')
     // The invitation is saved; inviting again sends a fresh link, so the caller can retry.
-    throw new AppError(
-      503,
-      'mail_not_sent',
-      'The invitation is saved but its email could not be sent; invite again to send a new link.',
-    )
+    throw mailNotSent()
   }
 }

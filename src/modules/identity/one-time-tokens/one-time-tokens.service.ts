@@ -1,18 +1,16 @@
-import { AppError, forbidden, invalidField } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import type { PermissionSet } from '../../../security/permissions.js'
 import { newSecret } from '../../../security/secrets.js'
 import { businessInOrganization } from '../../organisation/index.js'
 import { type IssuedSession, issueSession } from '../auth/sessions.service.js'
+import { businessNotAccessible, invalidOneTimeToken } from './one-time-tokens.errors.js'
 import * as repository from './one-time-tokens.repository.js'
 import type { MintOneTimeTokenRequest, OneTimeTokenResponse } from './one-time-tokens.schemas.js'
 
 export const ONE_TIME_TOKEN_PREFIX = 'cot_'
 const ONE_TIME_TOKEN_TTL_MS = 60_000
-
-const businessNotAccessible = () =>
-  forbidden('business_not_accessible', 'This credential cannot hand off a session in that business.')
 
 /**
  * Mints a single-use token for the caller's session in one business. It carries the caller's
@@ -49,13 +47,7 @@ export async function redeemOneTimeToken(deps: AppDeps, token: string, ip: strin
   const { database, services, config } = deps
   await services.rateLimiter.hit(`ott:ip:${ip}`, config.rateLimitPerIp, 60)
   const consumed = await repository.consumeOneTimeToken(database.db, services.hasher.digest(token))
-  if (!consumed) {
-    throw new AppError(
-      401,
-      'invalid_one_time_token',
-      'The one-time token is unknown, already used or expired.',
-    )
-  }
+  if (!consumed) throw invalidOneTimeToken()
   return issueSession(
     deps,
     consumed.user_id,

@@ -1,8 +1,8 @@
-import { type Kysely, sql } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import { sql } from 'kysely'
+import type { Executor } from '../../../db/tables.js'
 
 /** A reset link proves the mailbox too, so the address counts as verified from here on. */
-export async function setPassword(db: Kysely<Tables>, userId: string, passwordHash: string) {
+export async function setPassword(db: Executor, userId: string, passwordHash: string) {
   await db
     .updateTable('global.users')
     .set({

@@ -3,11 +3,11 @@ import { validationFailed } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { hashPassword, passwordPolicyReasons } from '../../../security/passwords.js'
 import { findUserByEmail, revokeUserSessions } from '../auth/sessions.repository.js'
+import { invalidEmailToken } from '../email-tokens/email-tokens.errors.js'
 import {
   consumeEmailToken,
   createEmailToken,
   findUsableEmailToken,
-  invalidEmailToken,
   retireEmailTokens,
 } from '../email-tokens/email-tokens.service.js'
 import { setPassword } from './passwords.repository.js'

@@ -1,14 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Kysely, Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId, shortId, slugify } from '../../../db/ids.js'
 import { applyTenantMigrations } from '../../../db/migrator.js'
-import type { Tables } from '../../../db/tables.js'
-import { conflict, type Reason, validationFailed } from '../../../errors.js'
+import type { Executor } from '../../../db/tables.js'
+import { type Reason, validationFailed } from '../../../errors.js'
 import { normaliseAddress } from '../../../http/address.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { hashPassword, passwordPolicyReasons } from '../../../security/passwords.js'
 import { sendVerificationEmail } from '../email-tokens/email-verification.service.js'
+import { emailTaken } from './registration.errors.js'
 import * as repository from './registration.repository.js'
 import type {
   AddressRequest,
@@ -21,8 +22,6 @@ export const OWNER_ROLE = 'Owner'
 
 /** Unique names chosen by the server, not the client: a clash with one is retried, never reported. */
 const NAME_CONSTRAINTS = new Set(['organizations_slug_key', 'organizations_schema_name_key'])
-
-export const emailTaken = () => conflict('email_taken', 'A user with this email address already exists.')
 
 /** Rules the JSON schema cannot express; one reason per field. */
 function ruleReasons({ user }: RegisterOrganizationRequest): Reason[] {
@@ -152,7 +151,7 @@ export async function registerOrganization(
   }
 }
 
-export async function isEmailRegistered(db: Kysely<Tables>, email: string | undefined) {
+export async function isEmailRegistered(db: Executor, email: string | undefined) {
   if (!email?.trim()) return false
   return repository.emailExists(db, email)
 }

@@ -2,13 +2,14 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
-import { notFound, type Reason, validationFailed } from '../../../errors.js'
+import { type Reason, validationFailed } from '../../../errors.js'
 import { normaliseAddress, readAddress } from '../../../http/address.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { FieldMap } from '../../../http/odata/index.js'
 import type { AuthContext, BusinessAuth } from '../../../security/auth-context.js'
+import { businessNotFound } from './business.errors.js'
 import * as repository from './business.repository.js'
 import type { BusinessResponse, CreateBusinessRequest, UpdateBusinessCommand } from './business.schemas.js'
 import { normaliseCurrency, normaliseTimezone } from './reference-data.js'
@@ -26,9 +27,6 @@ const CHILDREN: ListSpec = {
   defaultOrder: [{ column: 'date_created', direction: 'asc' }],
   tiebreak: 'id',
 }
-
-export const businessNotFound = () =>
-  notFound('business_not_found', 'No business of your organisation has this id.')
 
 export function toBusinessResponse(row: repository.BusinessRow): BusinessResponse {
   return {

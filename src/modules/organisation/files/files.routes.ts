@@ -2,14 +2,14 @@ import multipart from '@fastify/multipart'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { contentDisposition } from './file-name.js'
-import { FileIdParams, FileResponse, UploadFileBody } from './files.schemas.js'
+import { FileContent, FileIdParams, FileResponse, UploadFileBody } from './files.schemas.js'
 import { type FilesContext, openFile, uploadFile } from './files.service.js'
 import { createFileStorage } from './storage.js'
+
+const TAGS = ['Files']
 
 /**
  * Core API: file upload and download. Multipart parsing is registered in this plugin's own scope,
@@ -29,10 +29,7 @@ export function registerFileRoutes(app: HttpApp, deps: AppDeps) {
     scope.post(
       '/api/files/single',
       {
-        config: { access: { permission: ['Customers', 'Modify'] } },
-        // The body is a stream read by the handler; the schema below only documents it.
-        validatorCompiler: () => () => true,
-        schema: {
+        ...operation(['Customers', 'Modify'], {
           operationId: 'UploadFile',
           summary: 'Upload one file (multipart/form-data, one part named file)',
           description:
@@ -41,15 +38,14 @@ export function registerFileRoutes(app: HttpApp, deps: AppDeps) {
             'PNG, JPEG, GIF, WebP and HEIC images, PDF, docx, xlsx, pptx, and UTF-8 text without NUL bytes (text/csv when the name ends in .csv), ' +
             'anything else (HTML, SVG, executables, archives, ...) is a 415 `file_type_not_allowed`. The stored name is the last segment of the ' +
             'given name without control characters, at most 255 characters.',
-          tags: ['Files'],
-          security: CORE_SECURITY,
+          tags: TAGS,
           consumes: ['multipart/form-data'],
           body: UploadFileBody,
-          response: {
-            200: SingleResult('core', FileResponse),
-            ...errorResponses('core', 400, 401, 403, 413, 415),
-          },
-        },
+          response: SingleResult('core', FileResponse),
+          errors: [400, 413, 415],
+        }),
+        // The body is a stream read by the service; its schema only documents it.
+        validatorCompiler: () => () => true,
       },
       async (request) =>
         single('core', await uploadFile(context, businessAuthOf(request), request, request.log)),
@@ -57,41 +53,20 @@ export function registerFileRoutes(app: HttpApp, deps: AppDeps) {
 
     scope.get(
       '/api/files/:fileId',
-      {
-        config: { access: { permission: ['Customers', 'View'] } },
-        schema: {
-          operationId: 'DownloadFile',
-          summary: 'Download a file of this business',
-          description:
-            'Streams the stored bytes with the detected Content-Type, Content-Length, `Content-Disposition: attachment` (the name as RFC 5987 ' +
-            "`filename*=UTF-8''...`) and `X-Content-Type-Options: nosniff`. A file of another business or organisation is a 404.",
-          tags: ['Files'],
-          security: CORE_SECURITY,
-          params: FileIdParams,
-          response: {
-            200: {
-              description: 'The file content, with the media type it was stored with',
-              content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
-            },
-            ...errorResponses('core', 400, 401, 403, 404),
-          },
-        },
-      },
+      operation(['Customers', 'View'], {
+        operationId: 'DownloadFile',
+        summary: 'Download a file of this business',
+        description:
+          'Streams the stored bytes with the detected Content-Type, Content-Length, `Content-Disposition: attachment` (the name as RFC 5987 ' +
+          "`filename*=UTF-8''...`) and `X-Content-Type-Options: nosniff`. A file of another business or organisation is a 404.",
+        tags: TAGS,
+        params: FileIdParams,
+        response: FileContent,
+        errors: [400, 404],
+      }),
       async (request, reply) => {
-        const { row, stream } = await openFile(context, businessAuthOf(request), request.params.fileId)
-        return reply
-          .type(
-            row.content_type.startsWith('text/') ? `${row.content_type}; charset=utf-8` : row.content_type,
-          )
-          .headers({
-            'content-length': String(row.size_bytes),
-            'content-disposition': contentDisposition(row.file_name),
-            'x-content-type-options': 'nosniff',
-            // Even if opened in a browser tab, the content may not run scripts or load anything.
-            'content-security-policy': "default-src 'none'; sandbox",
-            'cache-control': 'private, no-cache',
-          })
-          .send(stream)
+        const { headers, stream } = await openFile(context, businessAuthOf(request), request.params.fileId)
+        return reply.headers(headers).send(stream)
       },
     )
   })

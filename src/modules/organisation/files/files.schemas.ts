@@ -24,3 +24,9 @@ export const FileIdParams = Type.Object({ fileId: Uuid() })
 export const UploadFileBody = Type.Object({
   file: Type.String({ format: 'binary', description: 'the file content (one part named `file`)' }),
 })
+
+/** The download's success answer: the stored bytes, not JSON (OpenAPI `content` with any media type). */
+export const FileContent = Type.Unsafe<unknown>({
+  description: 'The file content, with the media type it was stored with',
+  content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+})

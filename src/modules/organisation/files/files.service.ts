@@ -1,9 +1,20 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import { newId } from '../../../db/ids.js'
-import { AppError, invalidField, notFound } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
 import { DETECTION_SAMPLE_BYTES, detectContentType, TextValidator } from './content-type.js'
+import { downloadHeaders } from './download-headers.js'
 import { extensionFor, sanitiseFileName } from './file-name.js'
+import {
+  emptyFile,
+  fileMissing,
+  fileNotFound,
+  fileTooLarge,
+  fileTypeNotAllowed,
+  malformedUpload,
+  notMultipart,
+  oneFileOnly,
+} from './files.errors.js'
 import * as repository from './files.repository.js'
 import type { FileResponse } from './files.schemas.js'
 import type { FileStorage } from './storage.js'
@@ -13,25 +24,8 @@ export interface FilesContext extends AppDeps {
   storage: FileStorage
 }
 
-interface BusinessAuth {
-  schemaName: string
-  businessId: string
-  userId: string
-}
-
 /** Room for the multipart framing around the file when judging a declared Content-Length. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024
-
-export const fileTooLarge = (maxBytes: number) =>
-  new AppError(413, 'file_too_large', `The file is larger than the limit of ${maxBytes} bytes.`)
-const typeNotAllowed = () =>
-  new AppError(
-    415,
-    'file_type_not_allowed',
-    'This kind of file is not accepted. Allowed: PNG, JPEG, GIF, WebP, HEIC images, PDF, Word, Excel and PowerPoint (docx, xlsx, pptx), and UTF-8 plain text or CSV.',
-  )
-const malformedUpload = () =>
-  new AppError(400, 'malformed_multipart', 'The multipart/form-data body could not be read.')
 
 const toResponse = (row: Awaited<ReturnType<typeof repository.insertFile>>): FileResponse => ({
   id: row.id,
@@ -44,13 +38,7 @@ const toResponse = (row: Awaited<ReturnType<typeof repository.insertFile>>): Fil
 
 /** The `file` part of a multipart request, refusing early what cannot succeed. */
 async function receiveFilePart(request: FastifyRequest, maxBytes: number) {
-  if (!request.isMultipart()) {
-    throw new AppError(
-      415,
-      'unsupported_media_type',
-      'Send the file as multipart/form-data with one part named file.',
-    )
-  }
+  if (!request.isMultipart()) throw notMultipart()
   const declared = Number(request.headers['content-length'])
   if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD_BYTES)
     throw fileTooLarge(maxBytes)
@@ -63,14 +51,9 @@ async function receiveFilePart(request: FastifyRequest, maxBytes: number) {
     if (status === 413) throw fileTooLarge(maxBytes)
     throw malformedUpload()
   }
-  if (!part) throw invalidField('file', 'is required: send the file as a multipart part named file')
-  if (part.fieldname !== 'file')
-    throw invalidField('file', 'is required: send the file as a multipart part named file')
+  if (part?.fieldname !== 'file') throw fileMissing()
   return { part, files }
 }
-
-const oneFileOnly = () =>
-  invalidField('file', 'must be sent once: send exactly one multipart part named file')
 
 /** After the first file was read: a second file part is a 400, never silently dropped. */
 async function refuseMoreFiles(files: AsyncIterator<unknown>) {
@@ -120,10 +103,10 @@ async function storeUpload(
   let storageStarted = false
   try {
     const head = await reader.head(Math.min(DETECTION_SAMPLE_BYTES, maxBytes + 1))
-    if (head.length === 0) throw invalidField('file', 'must not be empty')
+    if (head.length === 0) throw emptyFile()
     if (head.length > maxBytes) throw fileTooLarge(maxBytes)
     const detected = await detectContentType(head, part.filename ?? '')
-    if (!detected) throw typeNotAllowed()
+    if (!detected) throw fileTypeNotAllowed()
     const fileName = sanitiseFileName(part.filename, extensionFor(detected.contentType))
 
     storageStarted = true
@@ -154,15 +137,18 @@ async function storeUpload(
 
 function translate(error: unknown, maxBytes: number): unknown {
   if (error instanceof FileTooLarge) return fileTooLarge(maxBytes)
-  if (error instanceof NotPlainText) return typeNotAllowed()
+  if (error instanceof NotPlainText) return fileTypeNotAllowed()
   if (error instanceof UploadInterrupted) return malformedUpload()
   return error
 }
 
-/** A file of the caller's business, opened for streaming; another business's id is a 404. */
+/**
+ * A file of the caller's business, opened for streaming, with the headers to send it with;
+ * another business's id is a 404.
+ */
 export async function openFile(context: FilesContext, auth: BusinessAuth, fileId: string) {
   const row = await repository.findFile(context.database.db, auth.schemaName, auth.businessId, fileId)
-  if (!row) throw notFound('file_not_found', 'The file does not exist.')
+  if (!row) throw fileNotFound()
   const stream = await context.storage.get(row.storage_key)
-  return { row, stream }
+  return { headers: downloadHeaders(row), stream }
 }

@@ -1,36 +1,17 @@
 import type { Database } from '../../../db/database.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import { PERMISSION_MODULES } from '../../../security/permissions.js'
+import * as repository from './me.repository.js'
+import type { MeResponse } from './me.schemas.js'
 
-export async function getMe(database: Database, auth: AuthContext) {
+/** Who is calling: the user, their organisations and businesses, role and effective permissions. */
+export async function getMe(database: Database, auth: AuthContext): Promise<MeResponse> {
   const db = database.db
   const [user, organizations, businesses, membership] = await Promise.all([
-    db
-      .selectFrom('global.users')
-      .select(['id', 'email', 'first_name', 'last_name', 'phone_number', 'email_verified_at'])
-      .where('id', '=', auth.userId)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('global.memberships as m')
-      .innerJoin('global.organizations as o', 'o.id', 'm.organization_id')
-      .select(['o.id', 'o.slug', 'o.name', 'm.role'])
-      .where('m.user_id', '=', auth.userId)
-      .where('m.status', '=', 'Active')
-      .orderBy('m.date_created')
-      .execute(),
-    db
-      .withSchema(auth.schemaName)
-      .selectFrom('businesses')
-      .select(['id', 'display_name', 'parent_business_id'])
-      .orderBy('date_created')
-      .execute(),
-    db
-      .selectFrom('global.memberships as m')
-      .leftJoin('global.roles as r', 'r.id', 'm.custom_role_id')
-      .select(['r.id', 'r.name'])
-      .where('m.user_id', '=', auth.userId)
-      .where('m.organization_id', '=', auth.organizationId)
-      .executeTakeFirst(),
+    repository.findUser(db, auth.userId),
+    repository.activeOrganizations(db, auth.userId),
+    repository.organizationBusinesses(db, auth.schemaName),
+    repository.membershipCustomRole(db, auth.userId, auth.organizationId),
   ])
   const organization = organizations.find((o) => o.id === auth.organizationId)
   return {

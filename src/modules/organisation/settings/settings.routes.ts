@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { registryTable } from './settings.registry.js'
 import {
@@ -14,68 +13,54 @@ import {
 } from './settings.schemas.js'
 import { listBusinessSettings, saveBusinessSettings, settingsForModule } from './settings.service.js'
 
+const TAGS = ['Settings']
 const REGISTRY = `Known settings (any other key is kept as text):\n\n${registryTable()}`
 
 /** Business and customer settings (Settings, M10). */
-export function registerSettingsRoutes(app: HttpApp, deps: AppDeps) {
-  const { database } = deps
-
+export function registerSettingsRoutes(app: HttpApp, { database }: AppDeps) {
   app.get(
     '/api/settings/business',
-    {
-      config: { access: { permission: ['Settings', 'View'] } },
-      schema: {
-        operationId: 'GetAllBusinessConfigurations',
-        summary:
-          'The business’s settings: every known setting (stored or default) and every other stored key',
-        description: `One page holding every item, ordered by key. \`keys\` (comma-separated, case-sensitive) narrows it. ${REGISTRY}`,
-        tags: ['Settings'],
-        security: CORE_SECURITY,
-        querystring: SettingsQuery,
-        response: {
-          200: PagedResult('core', AppConfigurationResponse),
-          ...errorResponses('core', 400, 401, 403),
-        },
-      },
-    },
+    operation(['Settings', 'View'], {
+      operationId: 'GetAllBusinessConfigurations',
+      summary: 'The business’s settings: every known setting (stored or default) and every other stored key',
+      description: `One page holding every item, ordered by key. \`keys\` (comma-separated, case-sensitive) narrows it. ${REGISTRY}`,
+      tags: TAGS,
+      querystring: SettingsQuery,
+      response: PagedResult('core', AppConfigurationResponse),
+      errors: [400],
+    }),
     async (request) => listBusinessSettings(database, businessAuthOf(request), request.query.keys),
   )
 
   app.patch(
     '/api/settings/business',
-    {
-      config: { access: { permission: ['Settings', 'Modify'] } },
-      schema: {
-        operationId: 'SaveBusinessAppConfiguration',
-        summary: 'Set several settings at once; null puts a setting back to its default',
-        description:
-          'All or nothing: if any key or value is invalid (one reason per key, the field being the key) nothing is saved. ' +
-          `A known key's value must fit its type (booleans 'true'/'false', currencies ISO 4217, enums one of their values; letter case is normalised). ${REGISTRY}`,
-        tags: ['Settings'],
-        security: CORE_SECURITY,
-        body: SaveBusinessSettingsBody,
-        response: { 200: SingleResult('core', Type.Boolean()), ...errorResponses('core', 400, 401, 403) },
-      },
-    },
+    operation(['Settings', 'Modify'], {
+      operationId: 'SaveBusinessAppConfiguration',
+      summary: 'Set several settings at once; null puts a setting back to its default',
+      description:
+        'All or nothing: if any key or value is invalid (one reason per key, the field being the key) nothing is saved. ' +
+        `A known key's value must fit its type (booleans 'true'/'false', currencies ISO 4217, enums one of their values; letter case is normalised). ${REGISTRY}`,
+      tags: TAGS,
+      body: SaveBusinessSettingsBody,
+      response: SingleResult('core', Type.Boolean()),
+      errors: [400],
+    }),
     async (request) =>
       single('core', await saveBusinessSettings(database, businessAuthOf(request), request.body)),
   )
 
   app.get(
     '/api/settings/:module',
-    {
-      config: { access: { permission: ['Settings', 'View'] } },
-      schema: {
-        operationId: 'GetBusinessConfigurationsByModule',
-        summary: 'The known settings a module reads, with their current values',
-        description:
-          'A bare array. `module` is a PermissionModule name (any letter case) or its number (1 = Orders).',
-        tags: ['Settings'],
-        security: CORE_SECURITY,
-        params: ModuleParams,
-        response: { 200: Type.Array(AppConfigurationResponse), ...errorResponses('core', 400, 401, 403) },
-      },
-    },
+    operation(['Settings', 'View'], {
+      operationId: 'GetBusinessConfigurationsByModule',
+      summary: 'The known settings a module reads, with their current values',
+      description:
+        'A bare array. `module` is a PermissionModule name (any letter case) or its number (1 = Orders).',
+      tags: TAGS,
+      params: ModuleParams,
+      response: Type.Array(AppConfigurationResponse),
+      errors: [400],
+    }),
     async (request) => settingsForModule(database, businessAuthOf(request), request.params.module),
   )
 }

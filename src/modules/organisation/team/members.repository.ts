@@ -52,14 +52,29 @@ const MEMBER_COLUMNS = [
 
 export type MemberRow = NonNullable<Awaited<ReturnType<typeof findMember>>>
 
-/** One page of members matching `where`, and how many match in all; both counted in SQL. */
+/** Case-insensitive contains over first name, last name, full name and email; wildcards match literally. */
+function searchCondition(text: string | undefined) {
+  const trimmed = text?.trim()
+  if (!trimmed) return sql<SqlBool>`true`
+  const pattern = `%${trimmed.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+  return sql<SqlBool>`((u.first_name || ' ' || u.last_name) ilike ${pattern} escape '\\' or u.email ilike ${pattern} escape '\\')`
+}
+
+export interface MemberListQuery {
+  /** The $filter condition over the member columns (`u.*`, `m.*`). */
+  filter: RawBuilder<SqlBool>
+  search: string | undefined
+  order: OrderTerm[]
+  page: PageRequest
+}
+
+/** One page of members matching the filter and search, and how many match in all; both counted in SQL. */
 export async function listMembers(
   db: Executor,
   organizationId: string,
-  where: RawBuilder<SqlBool>,
-  order: OrderTerm[],
-  page: PageRequest,
+  { filter, search, order, page }: MemberListQuery,
 ) {
+  const where = sql<SqlBool>`(${filter} and ${searchCondition(search)})`
   let query = members(db, organizationId).where(where).select(MEMBER_COLUMNS)
   for (const term of order) query = query.orderBy(sql.ref(term.column), term.direction)
   // A stable tie-break so pages never overlap or skip rows.

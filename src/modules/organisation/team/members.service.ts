@@ -1,6 +1,5 @@
-import { type SqlBool, sql } from 'kysely'
 import type { Database } from '../../../db/database.js'
-import { conflict, forbidden, invalidField, notFound } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import { type ListQuery, pageRequest } from '../../../http/list-params.js'
 import { buildFilter, buildOrderBy, type FieldMap } from '../../../http/odata/index.js'
@@ -9,6 +8,7 @@ import { rolePermissions } from '../../../security/authenticator.js'
 import { isSubset } from '../../../security/permissions.js'
 import * as repository from './members.repository.js'
 import { lockRole } from './roles.repository.js'
+import { lastOwner, memberNotFound, ownerRequired, permissionExceedsCaller } from './team.errors.js'
 import { type ChangeRoleRequest, MEMBER_ROLES, MEMBER_STATUSES, type TeamMember } from './team.schemas.js'
 
 const FIELDS = {
@@ -19,24 +19,6 @@ const FIELDS = {
   status: { column: 'm.status', type: 'enum', enumValues: MEMBER_STATUSES },
   dateCreated: { column: 'm.date_created', type: 'datetime' },
 } as const satisfies FieldMap
-
-export const memberNotFound = () =>
-  notFound('member_not_found', 'No member of this organisation has this id.')
-export const ownerRequired = (action: string) =>
-  forbidden('owner_required', `Only an owner of the organisation may ${action}.`)
-export const lastOwner = () =>
-  conflict(
-    'last_owner',
-    'The organisation must keep at least one active owner; make someone else owner first.',
-  )
-
-/** Case-insensitive contains over first name, last name, full name and email; wildcards match literally. */
-function searchCondition(text: string | undefined) {
-  const trimmed = text?.trim()
-  if (!trimmed) return sql<SqlBool>`true`
-  const pattern = `%${trimmed.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
-  return sql<SqlBool>`((u.first_name || ' ' || u.last_name) ilike ${pattern} escape '\\' or u.email ilike ${pattern} escape '\\')`
-}
 
 export function toMember(row: repository.MemberRow): TeamMember {
   const name = `${row.first_name} ${row.last_name}`.trim()
@@ -59,10 +41,15 @@ export function toMember(row: repository.MemberRow): TeamMember {
 }
 
 export async function listMembers(database: Database, auth: AuthContext, query: ListQuery) {
-  const where = sql<SqlBool>`(${buildFilter(query.$filter ?? '', FIELDS)} and ${searchCondition(query.$search)})`
+  const filter = buildFilter(query.$filter ?? '', FIELDS)
   const order = buildOrderBy(query.$orderby ?? '', FIELDS)
   const page = pageRequest(query)
-  const { rows, total } = await repository.listMembers(database.db, auth.organizationId, where, order, page)
+  const { rows, total } = await repository.listMembers(database.db, auth.organizationId, {
+    filter,
+    search: query.$search,
+    order,
+    page,
+  })
   return paged('core', rows.map(toMember), total, page)
 }
 
@@ -105,7 +92,7 @@ export async function changeRole(
     // Without this a team manager could hand themselves (or a friend) rights they lack, e.g. Billing.
     const granted = rolePermissions(request.role, customRole?.permissions ?? null)
     if (!callerIsOwner && !isSubset(granted, auth.permissions)) {
-      throw forbidden('permission_exceeds_caller', 'You cannot grant a role with rights you do not hold.')
+      throw permissionExceedsCaller('grant a role')
     }
     const demotesOwner = target.role === 'Owner' && target.status === 'Active' && request.role !== 'Owner'
     if (demotesOwner && !owners.some((o) => o.user_id !== userId && o.status === 'Active')) throw lastOwner()

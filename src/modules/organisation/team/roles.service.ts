@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
-import { conflict, forbidden, notFound, type Reason, validationFailed } from '../../../errors.js'
+import { type Reason, validationFailed } from '../../../errors.js'
 import type { AuthContext } from '../../../security/auth-context.js'
 import {
   BUILT_IN_ROLES,
@@ -11,6 +11,7 @@ import {
   ROLE_PERMISSIONS,
 } from '../../../security/permissions.js'
 import * as repository from './roles.repository.js'
+import { permissionExceedsCaller, roleInUse, roleNameTaken, roleNotFound } from './team.errors.js'
 import type { Role, RoleRequest } from './team.schemas.js'
 
 const BUILT_IN_DESCRIPTIONS: Record<(typeof BUILT_IN_ROLES)[number], string> = {
@@ -18,10 +19,6 @@ const BUILT_IN_DESCRIPTIONS: Record<(typeof BUILT_IN_ROLES)[number], string> = {
   Admin: 'Everything except billing.',
   Member: 'View everything.',
 }
-
-export const roleNotFound = () => notFound('role_not_found', 'This organisation has no role with this id.')
-const nameTaken = () =>
-  conflict('role_name_taken', 'A role with this name already exists (names ignore case).')
 
 /** Every module with its mask, so clients never have to treat a missing module as 0. */
 const fullMap = (permissions: Readonly<Record<string, number>>): Record<string, number> =>
@@ -71,9 +68,9 @@ function validate(auth: AuthContext, request: RoleRequest): repository.RoleValue
   const permissions: PermissionSet = parsed.permissions ?? {}
   // An owner holds every right; anyone else may only hand out rights they hold themselves.
   if (!auth.isOwner && !isSubset(permissions, auth.permissions)) {
-    throw forbidden('permission_exceeds_caller', 'You cannot create a role with rights you do not hold.')
+    throw permissionExceedsCaller('create a role')
   }
-  if (BUILT_IN_ROLES.some((b) => b.toLowerCase() === name.toLowerCase())) throw nameTaken()
+  if (BUILT_IN_ROLES.some((b) => b.toLowerCase() === name.toLowerCase())) throw roleNameTaken()
   return { name, description: request.description?.trim() || null, permissions: fullMap(permissions) }
 }
 
@@ -88,14 +85,14 @@ async function uniquely(write: () => Promise<void>) {
   try {
     await write()
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken()
+    if (isUniqueViolation(error)) throw roleNameTaken()
     throw error
   }
 }
 
 export async function createRole(database: Database, auth: AuthContext, request: RoleRequest) {
   const values = validate(auth, request)
-  if (await repository.nameTaken(database.db, auth.organizationId, values.name, null)) throw nameTaken()
+  if (await repository.nameTaken(database.db, auth.organizationId, values.name, null)) throw roleNameTaken()
   const id = newId()
   await uniquely(() => repository.insertRole(database.db, id, auth.organizationId, values))
   return saved(database, auth, id)
@@ -109,13 +106,10 @@ export async function updateRole(
 ) {
   if (!(await repository.findRole(database.db, auth.organizationId, roleId))) throw roleNotFound()
   const values = validate(auth, request)
-  if (await repository.nameTaken(database.db, auth.organizationId, values.name, roleId)) throw nameTaken()
+  if (await repository.nameTaken(database.db, auth.organizationId, values.name, roleId)) throw roleNameTaken()
   await uniquely(() => repository.updateRole(database.db, auth.organizationId, roleId, values))
   return saved(database, auth, roleId)
 }
-
-const roleInUse = () =>
-  conflict('role_in_use', 'Members still hold this role; give them another role before deleting it.')
 
 export async function deleteRole(database: Database, auth: AuthContext, roleId: string) {
   if (!(await repository.findRole(database.db, auth.organizationId, roleId))) throw roleNotFound()
