@@ -72,6 +72,7 @@ describe('docs/api-guide.md', () => {
       expect(lines).toEqual(expect.arrayContaining(['CUS-000001', 'CUS-000002', 'CUS-000003', 'OK', 'true']))
       expect(stdout).toMatch(/"field":"name"/) // the 400 names the field
       expect(stdout).toMatch(/"field":"password"/)
+      expect(lines).toContain('unsupported_media_type') // text/plain: 415
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

@@ -162,14 +162,19 @@ describe('empty bodies', () => {
 
   it('with content on a bodiless operation keep the media type rules', async () => {
     const session = await signIn(ctx, owner.org)
-    const response = await globalAs(ctx, { bearer: session.accessToken })({
-      method: 'POST',
-      url: '/api/auth/logout',
-      headers: { 'content-type': 'application/xml' },
-      payload: '<a/>',
-    })
-    expect(response.statusCode).toBe(415)
-    expect(response.json()).toMatchObject({ status: 415, code: 'unsupported_media_type' })
+    for (const [type, payload] of [
+      ['application/xml', '<a/>'],
+      ['text/plain', 'x'],
+    ]) {
+      const response = await globalAs(ctx, { bearer: session.accessToken })({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { 'content-type': type as string },
+        payload,
+      })
+      expect(response.statusCode, type).toBe(415)
+      expect(response.json()).toMatchObject({ status: 415, code: 'unsupported_media_type' })
+    }
   })
 })
 

@@ -21,7 +21,8 @@ export const INPUT_RULES_DESCRIPTION =
   'Input rules: JSON bodies are taken as sent (no type coercion: "12" is not a number, null is not 0); query parameter and ' +
   'body property names match regardless of letter case (free-form maps such as metadata keep their keys as sent; a name given ' +
   'twice in different cases is a 400); integers in query strings and paths are decimal digits only; a date-time without an offset ' +
-  'is read as UTC; text containing U+0000 or an unpaired surrogate is a 400 naming the field; an operation without a body accepts ' +
+  'is read as UTC; text containing U+0000 or an unpaired surrogate is a 400 naming the field; a body that is not JSON (text/plain ' +
+  'included) is a 415; an operation without a body accepts ' +
   "an empty one whatever Content-Type says. Every error, including those of the HTTP layer (404, 413, 414, 415...), has this API's error shape."
 
 type FormatsPlugin = (ajv: Ajv) => Ajv
