@@ -73,6 +73,7 @@ describe('docs/api-guide.md', () => {
       expect(stdout).toMatch(/"field":"name"/) // the 400 names the field
       expect(stdout).toMatch(/"field":"password"/)
       expect(lines).toContain('unsupported_media_type') // text/plain: 415
+      expect(stdout).toMatch(/"Customers":1,/) // scopes {"3": 1} read by name
     },
     PROCESS_TEST_TIMEOUT_MS,
   )
