@@ -233,7 +233,10 @@ describe('names match regardless of letter case', () => {
     })
     expect(response.statusCode).toBe(400)
     expect(response.json().reasons).toEqual([
-      { field: 'name', message: 'is given more than once (names match regardless of letter case)' },
+      {
+        field: 'name',
+        message: 'is given more than once, as name and Name (names match regardless of letter case)',
+      },
     ])
   })
 

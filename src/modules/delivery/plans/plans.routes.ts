@@ -19,6 +19,7 @@ import {
   DispatchRequest,
   DispatchResponse,
   DispatchUpdateRequest,
+  PLAN_DAY_RULE,
   PlanParams,
   PlanShipmentParams,
   PlansQuery,
@@ -28,6 +29,7 @@ import {
   deletePlan,
   getPlan,
   listPlans,
+  PLAN_FIELDS,
   planOfShipment,
   reserveCode,
   saveDispatch,
@@ -61,7 +63,10 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
       operationId: 'GetTrips',
       summary: 'Delivery plans, newest scheduled date first',
       description:
-        'page (default 1), perPage (1..100, default 50), from/to (scheduled dates, inclusive) and status; bad values are a 400 naming them.',
+        "The contract's parameters: page (default 1), perPage (1..100, default 50), from/to (scheduled days, inclusive: a date, or a date-time read as its day in the business's time zone) and status. " +
+        'The standard list parameters as well: Page is page (names match regardless of letter case; both given is a 400 naming page), PageSize is perPage (both with different values: a 400 naming both), ' +
+        `$filter/$orderby over ${Object.keys(PLAN_FIELDS).join(', ')} (scheduledDate compares with a date such as 2026-11-24), and $search over code, name, driverName and notes. ` +
+        'Bad values are a 400 naming the parameter, and so is a parameter this list does not take.',
       tags: TAGS,
       querystring: PlansQuery,
       response: PagedResult('core', DispatchResponse),
@@ -74,8 +79,7 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
     operation(MODIFY, {
       operationId: 'SaveDispatch',
       summary: 'Create a Draft plan under a reserved code (idempotent on the code)',
-      description:
-        'Saving again with the same code returns the same plan. An unreserved code, or a vehicle, zone, carrier or shipment the business does not have, is a 400 naming it; a shipment on another plan is a 409.',
+      description: `scheduledDate: ${PLAN_DAY_RULE}. Saving again with the same code returns the same plan. An unreserved code, or a vehicle, zone, carrier or shipment the business does not have, is a 400 naming it; a shipment on another plan is a 409.`,
       tags: TAGS,
       body: DispatchRequest,
       response: ONE,
@@ -154,6 +158,7 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
     operation(MODIFY, {
       operationId: 'UpdateDispatch',
       summary: 'Replace the fields of a Draft or Scheduled plan',
+      description: `scheduledDate: ${PLAN_DAY_RULE}. A Dispatched, Completed or Cancelled plan is a 409.`,
       tags: TAGS,
       params: PlanParams,
       body: DispatchUpdateRequest,

@@ -1,8 +1,15 @@
 import { Type } from '@sinclair/typebox'
 
-export const VerifyByTokenQuery = Type.Object({
-  token: Type.Optional(Type.String({ maxLength: 512, description: 'the token from the verification link' })),
-})
+// The link is opened from an e-mail, and mail services may append tracking parameters
+// (utm_source...): it takes any other query parameter, where other operations refuse them.
+export const VerifyByTokenQuery = Type.Object(
+  {
+    token: Type.Optional(
+      Type.String({ maxLength: 512, description: 'the token from the verification link' }),
+    ),
+  },
+  { additionalProperties: true },
+)
 
 /** Spec §4.2: "no body". */
 export const NoBody = {
