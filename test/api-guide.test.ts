@@ -74,6 +74,7 @@ describe('docs/api-guide.md', () => {
       expect(stdout).toMatch(/"field":"password"/)
       expect(lines).toContain('unsupported_media_type') // text/plain: 415
       expect(stdout).toMatch(/"Customers":1,/) // scopes {"3": 1} read by name
+      expect(lines).toEqual(expect.arrayContaining(['2026-11-24', '$fliter'])) // a plan's date-time, an unknown parameter
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

@@ -191,8 +191,10 @@ describe('names match regardless of letter case', () => {
       url: '/api/organizations/soft-check?EMAILADDRESS=nobody%40example.com',
     })
     expect(softCheck.statusCode).toBe(200)
+    // A name no spelling of which the operation takes is a 400 naming it, not ignored.
     const unknown = await owner.core({ url: `${CUSTOMERS}?whatever=1&PAGE=1` })
-    expect(unknown.statusCode).toBe(200)
+    expect(unknown.statusCode).toBe(400)
+    expect(fieldsOf(unknown)).toEqual(['whatever'])
   })
 
   it('refuses a query parameter given twice in different cases', async () => {
