@@ -236,14 +236,18 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
       summary: 'Fill the plan with matching unassigned shipments and order its stops',
       description:
         "Takes the unassigned Pending shipments scheduled on the plan's day whose delivery point lies in one of its zones (every active zone if it names none), nearest the depot first, within the vehicle's weight and volume; " +
-        'then orders the stops (nearest neighbour from the depot + 2-opt, great-circle distance) and stores the sequence and distance. Deterministic. Leaves a notification with the assigned and left-out counts.',
+        'then orders the stops (nearest neighbour from the depot + 2-opt, great-circle distance) and stores the sequence and distance. Deterministic. Leaves a notification with the assigned and left-out counts. ' +
+        "The plan's day is the business's own, in its time zone: a shipment scheduled at 2026-11-24T23:30:00Z is on 25 November in Africa/Johannesburg. " +
+        'data is true; messages lists, in code order, one Warning entry per shipment of the day left out, naming it and why: autobatch_no_coordinates (no delivery latitude/longitude), ' +
+        "autobatch_outside_zones (its point lies outside the plan's zones, or every active zone), autobatch_over_capacity (it would take the load past the vehicle's maxWeight or maxVolume, with the figures); " +
+        'and an Info entry autobatch_stop_not_routed for a shipment already on the plan that has no coordinates (it comes last).',
       tags: TAGS,
       params: DispatchParams,
       response: BOOLEAN,
       errors: [400, 404, 409],
     }),
     async (request) =>
-      single('core', await autobatch(database, businessAuthOf(request), request.params.dispatchId)),
+      single('core', true, await autobatch(database, businessAuthOf(request), request.params.dispatchId)),
   )
   registerPlanStatusRoutes(app, deps)
 }

@@ -27,3 +27,21 @@ export async function addressFromText(
   if (!parsed) throw new AppError(404, 'address_not_found', 'No address could be recognised in the text.')
   return parsed
 }
+
+/**
+ * The lookup for other modules (a shipment's address on create): the same geocoder-then-parser
+ * lookup, but text it cannot read, or reads without coordinates, is simply not located
+ * (undefined) instead of an error, so the caller can go on without coordinates and say so.
+ */
+export async function locateAddress(
+  text: string,
+  geocoder: Geocoder | undefined,
+): Promise<AddressResponse | undefined> {
+  try {
+    const found = await addressFromText(text, geocoder)
+    return found.latitude === null || found.longitude === null ? undefined : found
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) return undefined
+    throw error
+  }
+}
