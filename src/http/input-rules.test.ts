@@ -197,6 +197,27 @@ describe('names match regardless of letter case', () => {
     expect(fieldsOf(unknown)).toEqual(['whatever'])
   })
 
+  it('refuses a query parameter the operation does not take, on both APIs, but not on the e-mailed link', async () => {
+    const global = await ctx.global.inject({
+      url: '/api/organizations/soft-check?emailAddress=nobody%40example.com&sendMail=true',
+    })
+    expect(global.statusCode).toBe(400)
+    expect(global.json()).toMatchObject({ status: 400, errors: [{ field: 'sendMail' }] })
+    const none = await owner.core({ url: '/api/me?verbose=true' })
+    expect(none.json().reasons).toEqual([
+      {
+        field: 'verbose',
+        message: 'is not a query parameter of this operation; this operation takes no query parameters',
+      },
+    ])
+    // Mail services append tracking parameters to links: the verification link takes them.
+    const link = await ctx.global.inject({ url: '/api/auth/verify-by-token?token=nope&utm_source=mail' })
+    expect(link.statusCode).toBe(400)
+    expect(fieldsOf(link)).toEqual(['token'])
+    // Framework routes are not operations: the documents load with any query.
+    expect((await ctx.core.inject({ url: '/openapi.json?v=2' })).statusCode).toBe(200)
+  })
+
   it('refuses a query parameter given twice in different cases', async () => {
     const response = await owner.core({ url: `${CUSTOMERS}?page=1&Page=2` })
     expect(response.statusCode).toBe(400)
