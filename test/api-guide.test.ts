@@ -72,6 +72,9 @@ describe('docs/api-guide.md', () => {
       expect(lines).toEqual(expect.arrayContaining(['CUS-000001', 'CUS-000002', 'CUS-000003', 'OK', 'true']))
       expect(stdout).toMatch(/"field":"name"/) // the 400 names the field
       expect(stdout).toMatch(/"field":"password"/)
+      expect(lines).toContain('unsupported_media_type') // text/plain: 415
+      expect(stdout).toMatch(/"Customers":1,/) // scopes {"3": 1} read by name
+      expect(lines).toEqual(expect.arrayContaining(['2026-11-24', '$fliter'])) // a plan's date-time, an unknown parameter
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

@@ -15,7 +15,7 @@ describe('seed --demo', () => {
     const lines: string[] = []
     const result = await seedDemo(ctx, (line) => lines.push(line), email)
     expect(result).toMatchObject({ created: true, email, password: expect.stringMatching(/^demo-.{12}$/) })
-    expect(lines).toHaveLength(13)
+    expect(lines).toHaveLength(14)
 
     const signedIn = await signIn(ctx, { email, password: result.password ?? '' })
     const core = coreAs(ctx, { accessToken: signedIn.accessToken, businessId: result.businessId ?? '' })
@@ -31,6 +31,17 @@ describe('seed --demo', () => {
     }
     expect(me.businesses).toHaveLength(2)
     expect(me.businesses.find((b) => b.id === result.branchId)?.parentBusinessId).toBe(result.businessId)
+    // A Cape Town business: rand and South African time, for the head office and its branch.
+    expect((await get('/api/business/my-business')).data).toMatchObject({
+      currency: 'ZAR',
+      timezone: 'Africa/Johannesburg',
+      requiresDispatchBuilder: true,
+      address: { city: 'Cape Town' },
+    })
+    const children = (await get(`/api/business/${result.businessId}/children`)).data as object[]
+    expect(children).toEqual([
+      expect.objectContaining({ id: result.branchId, currency: 'ZAR', timezone: 'Africa/Johannesburg' }),
+    ])
     expect(await total('/api/v1/Customers')).toBe(8)
     expect(await total('/api/v1/CustomerGroups')).toBe(2)
     const customers = (await get('/api/v1/Customers?PageSize=50')).data as { contacts: unknown[] }[]
@@ -64,7 +75,7 @@ describe('seed --demo', () => {
 
     const again = await seedDemo(ctx, () => lines.push('again'), email)
     expect(again).toEqual({ created: false, email })
-    expect(lines).toHaveLength(13)
+    expect(lines).toHaveLength(14)
     expect(await total('/api/v1/Customers')).toBe(8)
   })
 
@@ -84,7 +95,7 @@ describe('seed --demo', () => {
         expect(first.status, first.stderr).toBe(0)
         expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
         expect(first.stdout).toMatch(/password: demo-\S{12}\n/)
-        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(13)
+        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(14)
         const second = run()
         expect(second.status, second.stderr).toBe(0)
         expect(second.stdout).toContain(`already exists; its owner is ${DEMO_EMAIL}`)

@@ -27,7 +27,35 @@ const day = (offsetDays: number) => {
   return date
 }
 const iso = (offsetDays: number) => day(offsetDays).toISOString()
-const today = () => day(0).toISOString().slice(0, 10)
+
+/** The demo business's currency and time zone: it trades in Cape Town. */
+const CURRENCY = 'ZAR'
+const TIME_ZONE = 'Africa/Johannesburg'
+/** Today in the business's time zone, yyyy-mm-dd (its delivery day; UTC's differs from 22:00 UTC). */
+const today = () =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone: TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date())
+
+/** The head office as registered, and as replaced (PUT) with its currency and time zone. */
+const HEAD_OFFICE = {
+  registeredName: 'Table Mountain Provisions (Pty) Ltd',
+  displayName: 'Table Mountain Provisions',
+  email: 'ops@example.com',
+  phoneNumber: '+27 21 555 0100',
+  registrationNumber: '2026/123456/07',
+  requiresDispatchBuilder: true,
+  address: {
+    fullAddress: '10 Dock Road, V&A Waterfront, Cape Town',
+    city: 'Cape Town',
+    country: 'ZA',
+    latitude: -33.9036,
+    longitude: 18.4207,
+  },
+}
 
 /** A rectangle as a closed GeoJSON ring (longitude, latitude). */
 const box = (west: number, south: number, east: number, north: number) => [
@@ -116,21 +144,7 @@ export async function seedDemo(
   const password = `demo-${randomBytes(9).toString('base64url')}`
   const registered = await step('organisation, head office and owner', () =>
     call<{ id: string }>(apps.global, 'POST', '/api/organizations', {
-      business: {
-        registeredName: 'Table Mountain Provisions (Pty) Ltd',
-        displayName: 'Table Mountain Provisions',
-        email: 'ops@example.com',
-        phoneNumber: '+27 21 555 0100',
-        registrationNumber: '2026/123456/07',
-        requiresDispatchBuilder: true,
-        address: {
-          fullAddress: '10 Dock Road, V&A Waterfront, Cape Town',
-          city: 'Cape Town',
-          country: 'ZA',
-          latitude: -33.9036,
-          longitude: 18.4207,
-        },
-      },
+      business: HEAD_OFFICE,
       user: {
         firstName: 'Thandi',
         lastName: 'Mokoena',
@@ -161,6 +175,11 @@ export async function seedDemo(
     const auth = { authorization: `Bearer ${login.session.accessToken}`, 'x-business-id': businessId }
     const core = <T = Json>(method: Method, url: string, payload?: unknown) =>
       call<T>(apps.core, method, url, payload, auth)
+
+    // Registration leaves the platform's defaults (USD, UTC); the branch below inherits these.
+    await step(`head office in ${CURRENCY} and ${TIME_ZONE}`, () =>
+      core('PUT', `/api/business/${businessId}`, { ...HEAD_OFFICE, currency: CURRENCY, timezone: TIME_ZONE }),
+    )
 
     const branch = await step('branch business', () =>
       core<{ id: string }>('POST', '/api/business', {

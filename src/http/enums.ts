@@ -1,31 +1,11 @@
 import { type TUnsafe, Type } from '@sinclair/typebox'
+import { decodeEnum, type EnumSpec, enumMessage } from '../enums.js'
 import { invalidField } from '../errors.js'
 
-/**
- * Enum codec (spec §2.1.3): values go out as PascalCase names; on the way in a name in any
- * letter case or the value's number is accepted and normalised to the name before the handler
- * sees it. Implemented as an Ajv keyword so it works in bodies, queries and paths alike.
- */
-export interface EnumSpec {
-  names: readonly string[]
-  /** Number of the first name: 0 for most enums, 1 for PermissionModule (its codes are M1..M16). */
-  base: 0 | 1
-}
+export { decodeEnum, type EnumSpec, enumMessage }
 
+/** The Ajv keyword of enum schemas (validated by input-rules.ts, published as `enum` by openapi.ts). */
 export const ENUM_KEYWORD = 'x-enum'
-
-export function decodeEnum(spec: EnumSpec, value: unknown): string | undefined {
-  if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
-    return Number.isInteger(Number(value)) ? spec.names[Number(value) - spec.base] : undefined
-  }
-  if (typeof value !== 'string') return undefined
-  const lower = value.toLowerCase()
-  return spec.names.find((n) => n.toLowerCase() === lower)
-}
-
-export function enumMessage(spec: EnumSpec): string {
-  return `must be one of ${spec.names.join(', ')} (any letter case) or a number from ${spec.base} to ${spec.names.length - 1 + spec.base}`
-}
 
 /** Parses an enum read by hand (e.g. a path segment); throws a 400 naming `field`. */
 export function parseEnum<T extends string>(spec: EnumSpec, field: string, value: unknown): T {

@@ -12,6 +12,26 @@ export const MessageEntry = Type.Object({
 })
 export type MessageEntry = Static<typeof MessageEntry>
 
+/** NotificationLevel names (spec §2.4): a message entry's `level`. */
+export type MessageLevel = 'Standard' | 'Info' | 'Warning' | 'Error' | 'Success' | 'Recommendation'
+
+/**
+ * A message entry telling the user something about a success (a line costed at 0, a shipment left
+ * out): `code` is stable to branch on, `icon` is the level in lower case for clients that show one.
+ */
+export const messageEntry = (
+  level: MessageLevel,
+  code: string,
+  title: string,
+  message: string,
+): MessageEntry => ({
+  title,
+  message,
+  level,
+  icon: level.toLowerCase(),
+  code,
+})
+
 const statusCodeSchema = (flavor: ApiFlavor) =>
   flavor === 'core'
     ? Type.String({ description: 'HTTP status as a name, e.g. OK', examples: ['OK'] })
@@ -37,13 +57,18 @@ export function PagedResult<T extends TSchema>(flavor: ApiFlavor, item: T) {
 
 const successStatus = (flavor: ApiFlavor) => (flavor === 'core' ? 'OK' : 200)
 
-export function single<T>(flavor: 'core', data: T): { data: T; statusCode: string; messages: MessageEntry[] }
+export function single<T>(
+  flavor: 'core',
+  data: T,
+  messages?: MessageEntry[],
+): { data: T; statusCode: string; messages: MessageEntry[] }
 export function single<T>(
   flavor: 'global',
   data: T,
+  messages?: MessageEntry[],
 ): { data: T; statusCode: number; messages: MessageEntry[] }
-export function single<T>(flavor: ApiFlavor, data: T) {
-  return { data, statusCode: successStatus(flavor), messages: [] as MessageEntry[] }
+export function single<T>(flavor: ApiFlavor, data: T, messages: MessageEntry[] = []) {
+  return { data, statusCode: successStatus(flavor), messages }
 }
 
 export interface PageRequest {

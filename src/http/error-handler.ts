@@ -13,6 +13,8 @@ interface AjvError {
 /** Turns Ajv errors into one reason per field, naming the field path as the client wrote it. */
 export function reasonsFromValidation(errors: readonly AjvError[], context: string | undefined): Reason[] {
   const byField = new Map<string, string>()
+  // A value that fails every branch of a choice of formats (a date or a date-time) names them all.
+  const formats = new Map<string, string[]>()
   for (const error of errors) {
     const segments = error.instancePath.split('/').filter(Boolean).map(decodePointer)
     if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {
@@ -22,10 +24,21 @@ export function reasonsFromValidation(errors: readonly AjvError[], context: stri
       segments.push(error.params.additionalProperty)
     }
     const field = segments.join('.') || context || 'body'
-    if (!byField.has(field)) byField.set(field, describe(error))
+    const format =
+      error.keyword === 'format' && error.params.format !== 'email' ? String(error.params.format) : null
+    const earlier = formats.get(field)
+    if (format && earlier && !earlier.includes(format)) {
+      earlier.push(format)
+      byField.set(field, formatMessage(earlier))
+    } else if (!byField.has(field)) {
+      byField.set(field, describe(error))
+      if (format) formats.set(field, [format])
+    }
   }
   return [...byField].map(([field, message]) => ({ field, message }))
 }
+
+const formatMessage = (formats: readonly string[]) => `must be a valid ${formats.join(' or ')}`
 
 const decodePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~')
 
@@ -36,7 +49,7 @@ function describe(error: AjvError): string {
     case 'format':
       return error.params.format === 'email'
         ? 'must be a valid email address'
-        : `must be a valid ${String(error.params.format)}`
+        : formatMessage([String(error.params.format)])
     case 'additionalProperties':
       return 'is not a known field'
     default:

@@ -59,18 +59,22 @@ describe('framework responses in the Core shape and as problem details', () => {
     )
   })
 
-  it('415 for an unsupported media type', async () => {
-    const request = {
-      method: 'POST' as const,
-      headers: { 'content-type': 'application/xml' },
-      payload: '<a/>',
+  it('415 for an unsupported media type, text/plain included', async () => {
+    for (const [type, payload] of [
+      ['application/xml', '<a/>'],
+      ['text/plain', '{"name":"Plain Shop"}'],
+      ['text/plain; charset=utf-8', '{"email":"a@example.com","password":"x"}'],
+    ] as const) {
+      const request = { method: 'POST' as const, headers: { 'content-type': type }, payload }
+      expectCoreError(await core({ ...request, url: '/api/v1/Customers' }), 415, 'unsupported_media_type')
+      expectProblem(
+        await ctx.global.inject({ ...request, url: '/api/auth/login' }),
+        415,
+        'unsupported_media_type',
+      )
     }
-    expectCoreError(await core({ ...request, url: '/api/v1/Customers' }), 415, 'unsupported_media_type')
-    expectProblem(
-      await ctx.global.inject({ ...request, url: '/api/auth/login' }),
-      415,
-      'unsupported_media_type',
-    )
+    // Nothing was created from the refused body.
+    expect((await core({ url: '/api/v1/Customers?$search=Plain%20Shop' })).json().totalCount).toBe(0)
   })
 
   it('400 for malformed JSON', async () => {

@@ -106,7 +106,10 @@ describe('input rules in the kernel', () => {
     })
     expect(response.statusCode).toBe(400)
     expect(response.json().reasons).toEqual([
-      { field: 'outer.inner', message: 'is given more than once (names match regardless of letter case)' },
+      {
+        field: 'outer.inner',
+        message: 'is given more than once, as inner and INNER (names match regardless of letter case)',
+      },
     ])
   })
 

@@ -162,14 +162,19 @@ describe('empty bodies', () => {
 
   it('with content on a bodiless operation keep the media type rules', async () => {
     const session = await signIn(ctx, owner.org)
-    const response = await globalAs(ctx, { bearer: session.accessToken })({
-      method: 'POST',
-      url: '/api/auth/logout',
-      headers: { 'content-type': 'application/xml' },
-      payload: '<a/>',
-    })
-    expect(response.statusCode).toBe(415)
-    expect(response.json()).toMatchObject({ status: 415, code: 'unsupported_media_type' })
+    for (const [type, payload] of [
+      ['application/xml', '<a/>'],
+      ['text/plain', 'x'],
+    ]) {
+      const response = await globalAs(ctx, { bearer: session.accessToken })({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { 'content-type': type as string },
+        payload,
+      })
+      expect(response.statusCode, type).toBe(415)
+      expect(response.json()).toMatchObject({ status: 415, code: 'unsupported_media_type' })
+    }
   })
 })
 
@@ -186,8 +191,31 @@ describe('names match regardless of letter case', () => {
       url: '/api/organizations/soft-check?EMAILADDRESS=nobody%40example.com',
     })
     expect(softCheck.statusCode).toBe(200)
+    // A name no spelling of which the operation takes is a 400 naming it, not ignored.
     const unknown = await owner.core({ url: `${CUSTOMERS}?whatever=1&PAGE=1` })
-    expect(unknown.statusCode).toBe(200)
+    expect(unknown.statusCode).toBe(400)
+    expect(fieldsOf(unknown)).toEqual(['whatever'])
+  })
+
+  it('refuses a query parameter the operation does not take, on both APIs, but not on the e-mailed link', async () => {
+    const global = await ctx.global.inject({
+      url: '/api/organizations/soft-check?emailAddress=nobody%40example.com&sendMail=true',
+    })
+    expect(global.statusCode).toBe(400)
+    expect(global.json()).toMatchObject({ status: 400, errors: [{ field: 'sendMail' }] })
+    const none = await owner.core({ url: '/api/me?verbose=true' })
+    expect(none.json().reasons).toEqual([
+      {
+        field: 'verbose',
+        message: 'is not a query parameter of this operation; this operation takes no query parameters',
+      },
+    ])
+    // Mail services append tracking parameters to links: the verification link takes them.
+    const link = await ctx.global.inject({ url: '/api/auth/verify-by-token?token=nope&utm_source=mail' })
+    expect(link.statusCode).toBe(400)
+    expect(fieldsOf(link)).toEqual(['token'])
+    // Framework routes are not operations: the documents load with any query.
+    expect((await ctx.core.inject({ url: '/openapi.json?v=2' })).statusCode).toBe(200)
   })
 
   it('refuses a query parameter given twice in different cases', async () => {
@@ -228,7 +256,10 @@ describe('names match regardless of letter case', () => {
     })
     expect(response.statusCode).toBe(400)
     expect(response.json().reasons).toEqual([
-      { field: 'name', message: 'is given more than once (names match regardless of letter case)' },
+      {
+        field: 'name',
+        message: 'is given more than once, as name and Name (names match regardless of letter case)',
+      },
     ])
   })
 

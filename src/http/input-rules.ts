@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { installEmptyBodyRule } from './empty-body.js'
 import { enumKeywordPlugin } from './enums.js'
 import { type InputIssue, normalise, type Shape, shapeOf } from './input-shape.js'
+import { installUnknownQueryRule } from './unknown-query.js'
 import { installUnstorableTextGuard } from './unstorable-text.js'
 
 /**
@@ -13,6 +14,7 @@ import { installUnstorableTextGuard } from './unstorable-text.js'
  *   must be decimal digits (`0x10`, `1e1`, `+5`, ` 5` are refused);
  * - property names and query parameter names match the declared ones regardless of letter case;
  *   free-form maps keep their keys as sent; two names differing only in case are a 400;
+ * - a query parameter the operation does not take is a 400 naming it (unknown-query.ts);
  * - a date-time without an offset is read as UTC (`Z` is appended before the handler sees it);
  * - an absent body where the operation declares one is a 400 naming `body`.
  */
@@ -20,8 +22,10 @@ import { installUnstorableTextGuard } from './unstorable-text.js'
 export const INPUT_RULES_DESCRIPTION =
   'Input rules: JSON bodies are taken as sent (no type coercion: "12" is not a number, null is not 0); query parameter and ' +
   'body property names match regardless of letter case (free-form maps such as metadata keep their keys as sent; a name given ' +
-  'twice in different cases is a 400); integers in query strings and paths are decimal digits only; a date-time without an offset ' +
-  'is read as UTC; text containing U+0000 or an unpaired surrogate is a 400 naming the field; an operation without a body accepts ' +
+  'twice in different cases is a 400); a query parameter the operation does not take is a 400 naming it (unknown body properties are ' +
+  'ignored); integers in query strings and paths are decimal digits only; a date-time without an offset ' +
+  'is read as UTC; text containing U+0000 or an unpaired surrogate is a 400 naming the field; a body that is not JSON (text/plain ' +
+  'included) is a 415; an operation without a body accepts ' +
   "an empty one whatever Content-Type says. Every error, including those of the HTTP layer (404, 413, 414, 415...), has this API's error shape."
 
 type FormatsPlugin = (ajv: Ajv) => Ajv
@@ -130,4 +134,5 @@ export const inputValidatorFactory = buildInputValidator as unknown as Validator
 export function installInputRules(app: FastifyInstance) {
   installEmptyBodyRule(app)
   installUnstorableTextGuard(app)
+  installUnknownQueryRule(app)
 }

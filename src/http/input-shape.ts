@@ -139,6 +139,8 @@ export function normalise(
   const record = value as Record<string, unknown>
   const props = shape.props
   if (props) {
+    // The name as sent of a property renamed to its declared name, to name both in a duplicate.
+    const sentAs = new Map<string, string>()
     for (const key of Object.keys(record)) {
       const declared = props.get(key.toLowerCase())
       if (!declared || declared.name === key) continue
@@ -146,11 +148,12 @@ export function normalise(
         issues.push({
           instancePath: `${pointer}/${pointerSegment(declared.name)}`,
           keyword: 'duplicate',
-          message: 'is given more than once (names match regardless of letter case)',
+          message: `is given more than once, as ${sentAs.get(declared.name) ?? declared.name} and ${key} (names match regardless of letter case)`,
           params: {},
         })
         continue
       }
+      sentAs.set(declared.name, key)
       record[declared.name] = record[key]
       delete record[key]
     }

@@ -83,6 +83,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.addContentTypeParser('text/json', { parseAs: 'string' }, parseJson)
   app.addContentTypeParser(/^application\/[\w.-]+\+json$/, { parseAs: 'string' }, parseJson)
+  // Fastify also parses text/plain by default; the contract takes no such body, so it is a 415
+  // like any other media type, instead of a string that then fails validation with a 400.
+  app.removeContentTypeParser('text/plain')
   // While draining, finished responses close their keep-alive connection, otherwise a client's
   // idle socket would hold the server open until the shutdown deadline.
   let closing = false

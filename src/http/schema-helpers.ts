@@ -17,3 +17,14 @@ export const DateTime = (options: { description?: string } = {}) =>
   Type.String({ format: 'date-time', ...options })
 export const Email = (options: { maxLength?: number; description?: string } = {}) =>
   Type.String({ format: 'email', maxLength: 254, ...options })
+
+/**
+ * A calendar date (`yyyy-mm-dd`) or a date-time, for fields that clients generated with a single
+ * DateTime type send either way; the operation says what a date means (a day in the business's
+ * time zone, the end of that day...). A date-time without an offset is UTC, as everywhere.
+ */
+export const DateOrDateTime = (options: { description?: string } = {}) =>
+  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], options)
+
+/** True for the date form of a DateOrDateTime value. */
+export const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value)

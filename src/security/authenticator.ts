@@ -3,7 +3,13 @@ import type { ChangeListener } from '../db/change-listener.js'
 import type { Tables } from '../db/tables.js'
 import { AppError } from '../errors.js'
 import type { AuthContext } from './auth-context.js'
-import { type BuiltInRole, intersect, type PermissionSet, ROLE_PERMISSIONS } from './permissions.js'
+import {
+  type BuiltInRole,
+  intersect,
+  type PermissionSet,
+  ROLE_PERMISSIONS,
+  readStoredScopes,
+} from './permissions.js'
 import type { SecretHasher } from './secrets.js'
 import { TokenError, type TokenSigner } from './signing.js'
 
@@ -286,15 +292,7 @@ interface ApiKeyRow {
 }
 
 function apiKeyContext(row: ApiKeyRow): AuthContext {
-  // Stored as given and validated at creation; parse defensively all the same.
-  let scopes: PermissionSet | null = null
-  if (row.scopes?.trim()) {
-    try {
-      scopes = normaliseScopes(JSON.parse(row.scopes) as Record<string, number>)
-    } catch {
-      scopes = {}
-    }
-  }
+  const scopes = readStoredScopes(row.scopes)
   return {
     kind: 'apiKey',
     userId: row.created_by_user_id,
@@ -308,14 +306,4 @@ function apiKeyContext(row: ApiKeyRow): AuthContext {
     permissions: intersect(rolePermissions(row.role, row.custom_permissions), scopes),
     scopes,
   }
-}
-
-/** Scope names are matched case-insensitively at creation; the stored text may use any case. */
-function normaliseScopes(raw: Record<string, number>): PermissionSet {
-  const out: Record<string, number> = {}
-  for (const [name, mask] of Object.entries(raw)) {
-    const canonical = Object.keys(ROLE_PERMISSIONS.Owner).find((m) => m.toLowerCase() === name.toLowerCase())
-    if (canonical && Number.isInteger(mask)) out[canonical] = mask & 7
-  }
-  return out as PermissionSet
 }

@@ -1,3 +1,4 @@
+import { decodeEnum } from '../enums.js'
 import type { Reason } from '../errors.js'
 
 /**
@@ -60,8 +61,16 @@ export const isSubset = (inner: PermissionSet, outer: PermissionSet): boolean =>
   PERMISSION_MODULES.every((m) => ((inner[m] ?? 0) & ~(outer[m] ?? 0)) === 0)
 
 /**
- * Validates a scopes object `{ "<ModuleName>": bitmask }` (names matched case-insensitively)
- * and returns it with canonical names, or the reasons it is invalid.
+ * The module a key of a permission map names, read as every PermissionModule input is (the enum
+ * rule): its name in any letter case, or its number, the 1-based position in PERMISSION_MODULES
+ * ("3" is Customers). Undefined otherwise.
+ */
+export const moduleNamed = (key: string): PermissionModule | undefined =>
+  decodeEnum({ names: PERMISSION_MODULES, base: 1 }, key) as PermissionModule | undefined
+
+/**
+ * Validates a scopes object `{ "<ModuleName>": bitmask }` (names matched case-insensitively, or a
+ * module's number) and returns it with canonical names, or the reasons it is invalid.
  */
 export function parsePermissionMap(
   field: string,
@@ -72,13 +81,17 @@ export function parsePermissionMap(
   }
   const reasons: Reason[] = []
   const permissions: Partial<Record<PermissionModule, number>> = {}
+  const seen = new Map<PermissionModule, string>()
   for (const [name, mask] of Object.entries(value)) {
-    const module = PERMISSION_MODULES.find((m) => m.toLowerCase() === name.toLowerCase())
+    const module = moduleNamed(name)
+    const earlier = module && seen.get(module)
     if (!module) {
       reasons.push({
         field: `${field}.${name}`,
-        message: `unknown module; known: ${PERMISSION_MODULES.join(', ')}`,
+        message: `unknown module; known: ${PERMISSION_MODULES.map((m, i) => `${m} (${i + 1})`).join(', ')}`,
       })
+    } else if (earlier !== undefined) {
+      reasons.push({ field: `${field}.${name}`, message: `names the same module as ${earlier} (${module})` })
     } else if (!Number.isInteger(mask) || (mask as number) < 0 || (mask as number) > ALL_ACTIONS) {
       reasons.push({
         field: `${field}.${name}`,
@@ -87,6 +100,7 @@ export function parsePermissionMap(
     } else {
       permissions[module] = mask as number
     }
+    if (module && earlier === undefined) seen.set(module, name)
   }
   return reasons.length > 0 ? { reasons } : { permissions, reasons }
 }
@@ -106,3 +120,32 @@ export function parseScopesText(
   const { permissions, reasons } = parsePermissionMap(field, value)
   return reasons.length > 0 ? { reasons } : { scopes: permissions ?? {}, reasons }
 }
+
+/**
+ * An API key's scopes as stored (the JSON text as given, validated at creation): module names in
+ * any letter case or module numbers, read into canonical names; null = unrestricted. Parsed
+ * defensively all the same: text that is not a JSON object grants nothing.
+ */
+export function readStoredScopes(text: string | null): PermissionSet | null {
+  if (!text?.trim()) return null
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    return {}
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {}
+  const out: Partial<Record<PermissionModule, number>> = {}
+  for (const [name, mask] of Object.entries(raw)) {
+    const module = moduleNamed(name)
+    if (module && Number.isInteger(mask)) out[module] = (mask as number) & ALL_ACTIONS
+  }
+  return out
+}
+
+/** Every module by name with its bitmask (0 where the set has none), so clients need not fill gaps. */
+export const everyModule = (permissions: PermissionSet): Record<PermissionModule, number> =>
+  Object.fromEntries(PERMISSION_MODULES.map((m) => [m, permissions[m] ?? 0])) as Record<
+    PermissionModule,
+    number
+  >

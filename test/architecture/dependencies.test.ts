@@ -8,16 +8,17 @@ import { type SourceImport, sourceImports } from './imports.js'
  */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   errors: [],
-  db: ['errors'],
-  config: ['db', 'errors'],
-  mail: ['errors'],
-  security: ['db', 'errors', 'config'],
-  http: ['security', 'db', 'errors', 'config'],
-  platform: ['http', 'security', 'db', 'mail', 'errors', 'config'],
-  modules: ['platform', 'http', 'security', 'db', 'mail', 'errors', 'config'],
-  apps: ['modules', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'config'],
-  cli: ['apps', 'modules', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'config'],
-  main: ['cli', 'apps', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'config'],
+  enums: [],
+  db: ['errors', 'enums'],
+  config: ['db', 'errors', 'enums'],
+  mail: ['errors', 'enums'],
+  security: ['db', 'errors', 'enums', 'config'],
+  http: ['security', 'db', 'errors', 'enums', 'config'],
+  platform: ['http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
+  modules: ['platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
+  apps: ['modules', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
+  cli: ['apps', 'modules', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
+  main: ['cli', 'apps', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
 }
 
 const partOf = (file: string) => (file.split('/')[0] ?? '').replace(/\.ts$/, '')

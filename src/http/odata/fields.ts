@@ -2,7 +2,7 @@ import { invalidField } from '../../errors.js'
 import { at, type Param } from './lexer.js'
 import type { FieldRef } from './parser.js'
 
-export type FieldType = 'string' | 'number' | 'boolean' | 'datetime' | 'uuid' | 'enum' | 'map'
+export type FieldType = 'string' | 'number' | 'boolean' | 'datetime' | 'date' | 'uuid' | 'enum' | 'map'
 
 export interface FieldSpec {
   /** trusted SQL column reference written by our code, e.g. 'name' or 'c.date_created'; used with sql.ref() */

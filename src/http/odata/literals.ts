@@ -4,7 +4,7 @@ import { at, describe } from './lexer.js'
 import type { Literal } from './parser.js'
 
 /** Casts tell PostgreSQL the parameter type; strings and enums take the column's type instead. */
-export type Cast = 'numeric' | 'boolean' | 'timestamptz' | 'uuid'
+export type Cast = 'numeric' | 'boolean' | 'timestamptz' | 'date' | 'uuid'
 
 export interface Bound {
   value: string | boolean
@@ -19,6 +19,7 @@ const EXPECTED: Record<Exclude<FieldType, 'enum'>, string> = {
   number: 'a number such as 42 or 3.5',
   boolean: 'true or false',
   datetime: 'a date-time such as 2026-01-31T09:15:00Z (no offset: UTC) or a date such as 2026-01-31',
+  date: 'a date such as 2026-01-31',
   uuid: 'a GUID such as 01890a5d-ac96-774b-bcce-b302099a8057',
 }
 
@@ -50,6 +51,15 @@ export function bindValue(literal: ValueLiteral, field: ResolvedField): Bound {
       if (literal.kind === 'datetime' || literal.kind === 'string') {
         const value = normaliseDateTime(literal.value)
         if (value) return { value, cast: 'timestamptz' }
+      }
+      break
+    case 'date':
+      // A calendar date column (no time of day, no time zone): compared as a date.
+      if (
+        (literal.kind === 'datetime' || literal.kind === 'string') &&
+        /^\d{4}-\d{2}-\d{2}$/.test(literal.value)
+      ) {
+        if (normaliseDateTime(literal.value)) return { value: literal.value, cast: 'date' }
       }
       break
     case 'uuid':

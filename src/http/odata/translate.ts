@@ -16,7 +16,7 @@ const OPERATORS: Record<CompareOp, string> = {
   le: '<=',
 }
 
-const ORDERED_TYPES: readonly FieldType[] = ['string', 'number', 'datetime', 'uuid', 'map']
+const ORDERED_TYPES: readonly FieldType[] = ['string', 'number', 'datetime', 'date', 'uuid', 'map']
 const TEXT_TYPES: readonly FieldType[] = ['string', 'map']
 
 /** LIKE's own wildcards and escape character, escaped so a value is matched literally (with ESCAPE '\\'). */

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
+import { type MessageEntry, messageEntry } from '../../../http/envelopes.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { containsPoint, polygonsOf, type ZoneGeometry } from '../zones/geometry.js'
@@ -16,6 +17,12 @@ interface Candidate {
   point: Point | null
 }
 
+/** Why a candidate was left out, with what the message says about it. */
+type LeftOut =
+  | { shipment: Candidate; reason: 'noLocation' }
+  | { shipment: Candidate & { point: Point }; reason: 'noZone' }
+  | { shipment: Candidate; reason: 'overCapacity'; weight: number; volume: number }
+
 const pointOf = (address: unknown): Point | null => {
   const a = address as { latitude?: unknown; longitude?: unknown } | null
   return a && typeof a.latitude === 'number' && typeof a.longitude === 'number'
@@ -23,7 +30,10 @@ const pointOf = (address: unknown): Point | null => {
     : null
 }
 
-/** The plan's shipments and the unassigned Pending shipments of its day, locked until commit. */
+/**
+ * The plan's shipments and the unassigned Pending shipments of its day (the business's day, in its
+ * time zone, as the plan's day is), locked until commit.
+ */
 async function loadShipments(
   trx: Transaction<Tables>,
   schema: string,
@@ -31,6 +41,7 @@ async function loadShipments(
   planId: string,
   day: string,
 ) {
+  const timeZone = sql`(select timezone from ${sql.table(`${schema}.businesses`)} where id = ${businessId})`
   const rows = await trx
     .withSchema(schema)
     .selectFrom('shipments')
@@ -42,8 +53,8 @@ async function loadShipments(
         eb.and([
           eb('delivery_plan_id', 'is', null),
           eb('status', '=', 'Pending'),
-          eb('scheduled_date', '>=', sql<Date>`${day}::date::timestamp at time zone 'UTC'`),
-          eb('scheduled_date', '<', sql<Date>`(${day}::date + 1)::timestamp at time zone 'UTC'`),
+          eb('scheduled_date', '>=', sql<Date>`${day}::date::timestamp at time zone ${timeZone}`),
+          eb('scheduled_date', '<', sql<Date>`(${day}::date + 1)::timestamp at time zone ${timeZone}`),
         ]),
       ]),
     )
@@ -75,7 +86,7 @@ export async function autobatch(
   { database, services }: AppDeps,
   auth: BusinessAuth,
   planId: string,
-): Promise<boolean> {
+): Promise<MessageEntry[]> {
   const { schemaName: schema, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
     const plan = await repository.lockPlan(trx, schema, businessId, planId)
@@ -117,11 +128,11 @@ export async function autobatch(
           p.latitude <= z.bbox.max_latitude &&
           containsPoint(z.polygons, p.longitude, p.latitude),
       )
-    const leftOut = { noLocation: 0, noZone: 0, overCapacity: 0 }
+    const left: LeftOut[] = []
     const eligible: (Candidate & { point: Point; fromDepot: number })[] = []
     for (const s of unassigned) {
-      if (!s.point) leftOut.noLocation++
-      else if (!inZone(s.point)) leftOut.noZone++
+      if (!s.point) left.push({ shipment: s, reason: 'noLocation' })
+      else if (!inZone(s.point)) left.push({ shipment: { ...s, point: s.point }, reason: 'noZone' })
       else eligible.push({ ...s, point: s.point, fromDepot: depot ? greatCircleKm(depot, s.point) : 0 })
     }
     eligible.sort((a, b) => a.fromDepot - b.fromDepot || a.code.localeCompare(b.code))
@@ -130,7 +141,7 @@ export async function autobatch(
     const chosen: Candidate[] = []
     for (const s of eligible) {
       if (weight + s.weight > maxWeight + 1e-9 || volume + s.volume > maxVolume + 1e-9) {
-        leftOut.overCapacity++
+        left.push({ shipment: s, reason: 'overCapacity', weight, volume })
         continue
       }
       weight += s.weight
@@ -173,12 +184,78 @@ export async function autobatch(
       })
       .where('id', '=', planId)
       .execute()
+    const leftOut = { noLocation: 0, noZone: 0, overCapacity: 0 }
+    for (const entry of left) leftOut[entry.reason]++
     await services.events.publish(trx, schema, {
       type: 'AutobatchCompleted',
       businessId,
       userId: auth.userId,
       payload: { deliveryPlanId: planId, code: plan.code, assigned: chosen.length, leftOut },
     })
-    return true
+    const limits = { maxWeight, maxVolume, namedZones: zoneIds !== null }
+    return [
+      ...left
+        .sort((a, b) => a.shipment.code.localeCompare(b.shipment.code))
+        .map((entry) => leftOutMessage(entry, limits)),
+      ...stops.filter((s) => s.point === null).map(unroutedMessage),
+    ]
   })
 }
+
+const kg = (n: number) => `${Number(n.toFixed(3))} kg`
+const m3 = (n: number) => `${Number(n.toFixed(3))} m³`
+
+/** One Warning entry per shipment left out, naming it and why (the codes are stable). */
+function leftOutMessage(
+  entry: LeftOut,
+  limits: { maxWeight: number; maxVolume: number; namedZones: boolean },
+): MessageEntry {
+  const { code } = entry.shipment
+  const title = `Shipment ${code} left out`
+  switch (entry.reason) {
+    case 'noLocation':
+      return messageEntry(
+        'Warning',
+        'autobatch_no_coordinates',
+        title,
+        `Shipment ${code} has no delivery coordinates (latitude and longitude), so no zone or route can place it.`,
+      )
+    case 'noZone': {
+      const { latitude, longitude } = entry.shipment.point
+      const zones = limits.namedZones ? "the plan's delivery zones" : 'every active delivery zone'
+      return messageEntry(
+        'Warning',
+        'autobatch_outside_zones',
+        title,
+        `Shipment ${code}'s delivery point (${latitude}, ${longitude}) lies outside ${zones}.`,
+      )
+    }
+    case 'overCapacity': {
+      const over: string[] = []
+      const { weight, volume } = entry.shipment
+      if (entry.weight + weight > limits.maxWeight + 1e-9)
+        over.push(
+          `its ${kg(weight)} would take the load to ${kg(entry.weight + weight)} of ${kg(limits.maxWeight)}`,
+        )
+      if (entry.volume + volume > limits.maxVolume + 1e-9)
+        over.push(
+          `its ${m3(volume)} would take the volume to ${m3(entry.volume + volume)} of ${m3(limits.maxVolume)}`,
+        )
+      return messageEntry(
+        'Warning',
+        'autobatch_over_capacity',
+        title,
+        `Shipment ${code} does not fit the vehicle: ${over.join(', and ')}.`,
+      )
+    }
+  }
+}
+
+/** A shipment already on the plan without coordinates stays on it, after the routed stops. */
+const unroutedMessage = (s: Candidate) =>
+  messageEntry(
+    'Info',
+    'autobatch_stop_not_routed',
+    `Shipment ${s.code} not routed`,
+    `Shipment ${s.code} is on the plan but has no delivery coordinates: it comes after the routed stops and adds nothing to the distance.`,
+  )

@@ -20,7 +20,13 @@ export async function shipment(core: Core, latitude = -33.9, longitude = 18.4, e
 export async function plan(core: Core, body: object = {}) {
   const response = await post(core, PLANS, { scheduledDate: DAY, ...body })
   expect(response.statusCode, response.body).toBe(200)
-  return response.json().data as { id: string; code: string; status: string; shipments: { id: string }[] }
+  return response.json().data as {
+    id: string
+    code: string
+    status: string
+    scheduledDate: string
+    shipments: { id: string }[]
+  }
 }
 
 export const movePlan = (core: Core, id: string, path: string) => post(core, `${PLANS}/${id}/${path}`)

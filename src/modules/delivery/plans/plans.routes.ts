@@ -18,6 +18,7 @@ import {
   DispatchRequest,
   DispatchResponse,
   DispatchUpdateRequest,
+  PLAN_DAY_RULE,
   PlanParams,
   PlanShipmentParams,
   PlansQuery,
@@ -27,6 +28,7 @@ import {
   deletePlan,
   getPlan,
   listPlans,
+  PLAN_FIELDS,
   planOfShipment,
   reserveCode,
   saveDispatch,
@@ -60,7 +62,10 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
       operationId: 'GetTrips',
       summary: 'Delivery plans, newest scheduled date first',
       description:
-        'page (default 1), perPage (1..100, default 50), from/to (scheduled dates, inclusive) and status; bad values are a 400 naming them.',
+        "The contract's parameters: page (default 1), perPage (1..100, default 50), from/to (scheduled days, inclusive: a date, or a date-time read as its day in the business's time zone) and status. " +
+        'The standard list parameters as well: Page is page (names match regardless of letter case; both given is a 400 naming page), PageSize is perPage (both with different values: a 400 naming both), ' +
+        `$filter/$orderby over ${Object.keys(PLAN_FIELDS).join(', ')} (scheduledDate compares with a date such as 2026-11-24), and $search over code, name, driverName and notes. ` +
+        'Bad values are a 400 naming the parameter, and so is a parameter this list does not take.',
       tags: TAGS,
       querystring: PlansQuery,
       response: PagedResult('core', DispatchResponse),
@@ -73,8 +78,7 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
     operation(MODIFY, {
       operationId: 'SaveDispatch',
       summary: 'Create a Draft plan under a reserved code (idempotent on the code)',
-      description:
-        'Saving again with the same code returns the same plan. An unreserved code, or a vehicle, zone, carrier or shipment the business does not have, is a 400 naming it; a shipment on another plan is a 409.',
+      description: `scheduledDate: ${PLAN_DAY_RULE}. Saving again with the same code returns the same plan. An unreserved code, or a vehicle, zone, carrier or shipment the business does not have, is a 400 naming it; a shipment on another plan is a 409.`,
       tags: TAGS,
       body: DispatchRequest,
       response: ONE,
@@ -153,6 +157,7 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
     operation(MODIFY, {
       operationId: 'UpdateDispatch',
       summary: 'Replace the fields of a Draft or Scheduled plan',
+      description: `scheduledDate: ${PLAN_DAY_RULE}. A Dispatched, Completed or Cancelled plan is a 409.`,
       tags: TAGS,
       params: PlanParams,
       body: DispatchUpdateRequest,
@@ -230,13 +235,17 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
       summary: 'Fill the plan with matching unassigned shipments and order its stops',
       description:
         "Takes the unassigned Pending shipments scheduled on the plan's day whose delivery point lies in one of its zones (every active zone if it names none), nearest the depot first, within the vehicle's weight and volume; " +
-        'then orders the stops (nearest neighbour from the depot + 2-opt, great-circle distance) and stores the sequence and distance. Deterministic. Leaves a notification with the assigned and left-out counts.',
+        'then orders the stops (nearest neighbour from the depot + 2-opt, great-circle distance) and stores the sequence and distance. Deterministic. Leaves a notification with the assigned and left-out counts. ' +
+        "The plan's day is the business's own, in its time zone: a shipment scheduled at 2026-11-24T23:30:00Z is on 25 November in Africa/Johannesburg. " +
+        'data is true; messages lists, in code order, one Warning entry per shipment of the day left out, naming it and why: autobatch_no_coordinates (no delivery latitude/longitude), ' +
+        "autobatch_outside_zones (its point lies outside the plan's zones, or every active zone), autobatch_over_capacity (it would take the load past the vehicle's maxWeight or maxVolume, with the figures); " +
+        'and an Info entry autobatch_stop_not_routed for a shipment already on the plan that has no coordinates (it comes last).',
       tags: TAGS,
       params: DispatchParams,
       response: BOOLEAN,
       errors: [400, 404, 409],
     }),
     async (request) =>
-      single('core', await autobatch(deps, businessAuthOf(request), request.params.dispatchId)),
+      single('core', true, await autobatch(deps, businessAuthOf(request), request.params.dispatchId)),
   )
 }

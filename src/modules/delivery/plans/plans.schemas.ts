@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { AddressInput, AddressOutput } from '../../../http/address.js'
 import { EnumType } from '../../../http/enums.js'
-import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
+import { INT32_MAX, ListQuery } from '../../../http/list-params.js'
+import { DateOrDateTime, DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 import { ShipmentResponse } from '../shipments/shipments.schemas.js'
 
 export const PLAN_STATUSES = ['Draft', 'Scheduled', 'Dispatched', 'Completed', 'Cancelled'] as const
@@ -10,11 +11,16 @@ export const PlanStatusType = EnumType(PLAN_STATUSES, {
   description: 'Draft -> Scheduled -> Dispatched -> Completed; Draft or Scheduled -> Cancelled.',
 })
 
-const DateOnly = (description: string) => Type.String({ format: 'date', description })
+/** How a plan's day is read, said once for the schemas and the route descriptions. */
+export const PLAN_DAY_RULE =
+  "a date yyyy-mm-dd, or a date-time (as shipments take it) read as its instant's calendar day in the business's time zone " +
+  '(its timezone setting; a date-time without an offset is UTC): 2026-11-24T23:30:00Z is 2026-11-25 in Africa/Johannesburg'
 
 const planFields = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  scheduledDate: DateOnly('the delivery day, yyyy-mm-dd'),
+  scheduledDate: DateOrDateTime({
+    description: `the delivery day: ${PLAN_DAY_RULE}; answered as yyyy-mm-dd`,
+  }),
   vehicleId: Type.Optional(
     Nullable(Uuid({ description: 'a vehicle of this business; its capacity bounds autobatch' })),
   ),
@@ -59,12 +65,41 @@ export const PlanShipmentParams = Type.Object({ deliveryPlanId: Uuid(), shipment
 export const ShipmentIdParams = Type.Object({ shipmentId: Uuid() })
 export const AddShipmentRequest = Type.Object({ shipmentId: Uuid() })
 
+/** Plans per page when neither perPage nor PageSize is given (the contract's default). */
+export const DEFAULT_PLANS_PER_PAGE = 50
+
+/**
+ * GetTrips takes the contract's page, perPage, from, to and status, and the standard list
+ * parameters as well: Page is page (names match regardless of letter case), PageSize is perPage.
+ */
 export const PlansQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 }),
-  perPage: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  from: Type.Optional(Type.String({ description: 'first scheduled date, yyyy-mm-dd (or a date-time)' })),
-  to: Type.Optional(Type.String({ description: 'last scheduled date, yyyy-mm-dd (or a date-time)' })),
+  page: Type.Integer({
+    minimum: 1,
+    maximum: INT32_MAX,
+    default: 1,
+    description:
+      'page number, first page is 1; Page is the same parameter (names match regardless of letter case)',
+  }),
+  perPage: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: `plans per page, 1 to 100; default ${DEFAULT_PLANS_PER_PAGE}; PageSize is the same setting`,
+    }),
+  ),
+  PageSize: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: 'the standard list name of perPage; both with different values is a 400 naming both',
+    }),
+  ),
+  from: Type.Optional(DateOrDateTime({ description: `first scheduled day, inclusive: ${PLAN_DAY_RULE}` })),
+  to: Type.Optional(DateOrDateTime({ description: `last scheduled day, inclusive: ${PLAN_DAY_RULE}` })),
   status: Type.Optional(Type.String({ description: 'a plan status, any letter case, or its number' })),
+  $orderby: ListQuery.properties.$orderby,
+  $filter: ListQuery.properties.$filter,
+  $search: ListQuery.properties.$search,
 })
 export type PlansQuery = Static<typeof PlansQuery>
 

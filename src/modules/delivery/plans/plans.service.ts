@@ -1,10 +1,11 @@
-import { sql } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import type { Executor } from '../../../db/tables.js'
 import { invalidField, type Reason, validationFailed } from '../../../errors.js'
 import { decodeEnum } from '../../../http/enums.js'
 import { paged } from '../../../http/envelopes.js'
+import { type ListSpec, runList } from '../../../http/list-query.js'
+import type { FieldMap } from '../../../http/odata/index.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { shipmentNotFound } from '../shipments/shipments.service.js'
 import { lockReservation, reserveDispatchCode } from './dispatch-codes.js'
@@ -13,13 +14,14 @@ import { planNotEditable, planNotFound } from './plans.errors.js'
 import { toPlan, withShipments } from './plans.mapper.js'
 import * as repository from './plans.repository.js'
 import {
+  DEFAULT_PLANS_PER_PAGE,
   type DispatchRequest,
   type DispatchResponse,
   type DispatchUpdateRequest,
   PLAN_STATUSES,
   type PlansQuery,
 } from './plans.schemas.js'
-import { planValues } from './plans.validation.js'
+import { businessDay, planValues } from './plans.validation.js'
 
 export async function loadPlan(db: Executor, auth: BusinessAuth, id: string): Promise<DispatchResponse> {
   const found = await repository.findPlanWithShipments(db, auth.schemaName, auth.businessId, id)
@@ -29,54 +31,77 @@ export async function loadPlan(db: Executor, auth: BusinessAuth, id: string): Pr
 
 export const getPlan = (database: Database, auth: BusinessAuth, id: string) => loadPlan(database.db, auth, id)
 
-/** A yyyy-mm-dd date (or the date part of a date-time); 400 naming the parameter otherwise. */
-function dateParam(field: string, value: string | undefined, reasons: Reason[]) {
-  if (value === undefined || value.trim() === '') return undefined
-  const match = /^(\d{4}-\d{2}-\d{2})(T.*)?$/.exec(value.trim())
-  if (!match || Number.isNaN(Date.parse(value.trim()))) {
-    reasons.push({ field, message: 'must be a date, yyyy-mm-dd' })
-    return undefined
-  }
-  return match[1]
+export const PLAN_FIELDS = {
+  code: { column: 'p.code', type: 'string' },
+  name: { column: 'p.name', type: 'string' },
+  status: { column: 'p.status', type: 'enum', enumValues: PLAN_STATUSES },
+  scheduledDate: { column: 'p.scheduled_date', type: 'date' },
+  vehicleId: { column: 'p.vehicle_id', type: 'uuid' },
+  driverName: { column: 'p.driver_name', type: 'string' },
+  carrierId: { column: 'p.carrier_id', type: 'number' },
+  distanceKm: { column: 'p.distance_km', type: 'number' },
+  scheduledAt: { column: 'p.scheduled_at', type: 'datetime' },
+  dispatchedAt: { column: 'p.dispatched_at', type: 'datetime' },
+  completedAt: { column: 'p.completed_at', type: 'datetime' },
+  cancelledAt: { column: 'p.cancelled_at', type: 'datetime' },
+  autobatchedAt: { column: 'p.autobatched_at', type: 'datetime' },
+  dateCreated: { column: 'p.date_created', type: 'datetime' },
+  dateModified: { column: 'p.date_modified', type: 'datetime' },
+} as const satisfies FieldMap
+
+const PLAN_LIST: ListSpec = {
+  fields: PLAN_FIELDS,
+  search: ['p.code', 'p.name', 'p.driver_name', 'p.notes'],
+  defaultOrder: [
+    { column: 'p.scheduled_date', direction: 'desc' },
+    { column: 'p.code', direction: 'desc' },
+  ],
+  tiebreak: 'p.id',
 }
 
-/** GET /api/v1/plans: page/perPage paging, scheduled date range and status filter, newest day first. */
+/** perPage (the contract's name) or PageSize (the standard one): one setting; two different values are a 400. */
+function pageSizeOf(query: PlansQuery, reasons: Reason[]) {
+  const { perPage, PageSize } = query
+  if (perPage !== undefined && PageSize !== undefined && perPage !== PageSize) {
+    const message = `perPage is ${perPage} and PageSize is ${PageSize}: they are one setting, give one of them (or the same value)`
+    reasons.push({ field: 'perPage', message }, { field: 'PageSize', message })
+  }
+  return perPage ?? PageSize ?? DEFAULT_PLANS_PER_PAGE
+}
+
+/**
+ * GET /api/v1/plans: the contract's page/perPage, scheduled day range and status, with the
+ * standard list parameters as well ($filter, $orderby, $search; Page and PageSize), newest day
+ * first by default. A date-time in from/to is read as its day in the business's time zone.
+ */
 export async function listPlans(database: Database, auth: BusinessAuth, query: PlansQuery) {
   const reasons: Reason[] = []
-  const from = dateParam('from', query.from, reasons)
-  const to = dateParam('to', query.to, reasons)
+  const pageSize = pageSizeOf(query, reasons)
   const status = query.status?.trim()
     ? decodeEnum({ names: PLAN_STATUSES, base: 0 }, query.status.trim())
     : undefined
   if (query.status?.trim() && !status)
     reasons.push({ field: 'status', message: `must be one of ${PLAN_STATUSES.join(', ')}` })
-  if (from && to && from > to) reasons.push({ field: 'to', message: 'must not be before from' })
   if (reasons.length > 0) throw validationFailed(reasons)
+  const [from, to] = await Promise.all(
+    [query.from, query.to].map((value) => (value ? businessDay(database.db, auth, value) : undefined)),
+  )
+  if (from && to && from > to) throw invalidField('to', 'must not be before from')
   let scoped = repository.scopedPlans(database.db, auth.schemaName, auth.businessId)
   if (from) scoped = scoped.where('p.scheduled_date', '>=', from)
   if (to) scoped = scoped.where('p.scheduled_date', '<=', to)
   if (status) scoped = scoped.where('p.status', '=', status)
-  const rows = await scoped
-    .select(sql<number>`count(*) over ()`.as('total'))
-    .orderBy('p.scheduled_date', 'desc')
-    .orderBy('p.code', 'desc')
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage)
-    .execute()
-  let total = rows[0]?.total ?? 0
-  if (rows.length === 0 && query.page > 1) {
-    const counted = await scoped.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirst()
-    total = counted?.n ?? 0
-  }
+  const { rows, total, page } = await runList(
+    scoped,
+    { ...query, Page: query.page, PageSize: pageSize },
+    PLAN_LIST,
+  )
   const shipments = await repository.shipmentsOnPlans(
     database.db,
     auth.schemaName,
     rows.map((r) => r.id),
   )
-  return paged('core', withShipments(rows, shipments), Number(total), {
-    page: query.page,
-    pageSize: query.perPage,
-  })
+  return paged('core', withShipments(rows, shipments), total, page)
 }
 
 export async function reserveCode(database: Database, auth: BusinessAuth) {

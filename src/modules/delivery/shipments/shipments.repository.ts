@@ -164,6 +164,18 @@ export async function liveCustomerExists(
   return row !== undefined
 }
 
+/** A live customer's shipping address (the default delivery address of its shipments). */
+export function liveCustomerAddress(db: Executor, schema: string, businessId: string, customerId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('customers')
+    .select(['id', 'shipping_address'])
+    .where('id', '=', customerId)
+    .where('business_id', '=', businessId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+}
+
 export async function fileExists(db: Executor, schema: string, businessId: string, fileId: string) {
   const row = await db
     .withSchema(schema)

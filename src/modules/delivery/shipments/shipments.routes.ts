@@ -5,6 +5,7 @@ import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import { geocoderFor } from '../../geo/index.js'
 import { moveShipment } from './shipment-status.service.js'
 import {
   DeliverRequest,
@@ -37,11 +38,18 @@ const MOVES = [
     summary: 'Pending or Assigned -> Cancelled',
   },
 ] as const
+const ADDRESS_RULES =
+  "The delivery address is the one sent, else the order's, else the customer's shipping address. An address sent (or " +
+  'taken) without latitude and longitude is located from its text with the address lookup (GET /api/Address/get-from-text: ' +
+  'the configured geocoder, else the offline parser at city precision); only the coordinates are added. messages says ' +
+  'what was done: shipment_address_from_customer, shipment_address_located (Info), shipment_address_not_located or ' +
+  'shipment_without_delivery_address (Warning: autobatch leaves such a shipment out).'
 const MOVE_NOTE = 'Stamps the move; any other move is a 409 invalid_status_transition.'
 
 /** Shipments (M2): what a delivery plan carries, with a timestamped status machine. */
 export function registerShipmentRoutes(app: HttpApp, deps: AppDeps) {
-  const { database } = deps
+  const { database, config } = deps
+  const geocoder = geocoderFor(config)
   app.get(
     '/api/v1/shipments',
     operation(VIEW, {
@@ -61,12 +69,16 @@ export function registerShipmentRoutes(app: HttpApp, deps: AppDeps) {
     operation(MODIFY, {
       operationId: 'CreateShipment',
       summary: 'Create a Pending shipment, from an order or standalone',
+      description: ADDRESS_RULES,
       tags: TAGS,
       body: ShipmentRequest,
       response: ONE,
       errors: [400],
     }),
-    async (request) => single('core', await createShipment(database, businessAuthOf(request), request.body)),
+    async (request) => {
+      const saved = await createShipment(database, businessAuthOf(request), request.body, geocoder)
+      return single('core', saved.shipment, saved.messages)
+    },
   )
   app.get(
     '/api/v1/shipments/:shipmentId',
@@ -86,18 +98,24 @@ export function registerShipmentRoutes(app: HttpApp, deps: AppDeps) {
     operation(MODIFY, {
       operationId: 'UpdateShipment',
       summary: 'Replace a Pending shipment',
-      description: 'Any other status is a 409 shipment_not_editable.',
+      description: `Any other status is a 409 shipment_not_editable. ${ADDRESS_RULES}`,
       tags: TAGS,
       params: ShipmentParams,
       body: ShipmentRequest,
       response: ONE,
       errors: [400, 404, 409],
     }),
-    async (request) =>
-      single(
-        'core',
-        await updateShipment(database, businessAuthOf(request), request.params.shipmentId, request.body),
-      ),
+    async (request) => {
+      const { shipmentId } = request.params
+      const saved = await updateShipment(
+        database,
+        businessAuthOf(request),
+        shipmentId,
+        request.body,
+        geocoder,
+      )
+      return single('core', saved.shipment, saved.messages)
+    },
   )
   app.delete(
     '/api/v1/shipments/:shipmentId',

@@ -38,7 +38,14 @@ export const ShipmentRequest = Type.Object({
   weight: amount('kg'),
   volume: amount('cubic metres'),
   dimensionPresetId: Type.Optional(Nullable(Uuid({ description: 'a package size preset (by id)' }))),
-  scheduledDate: Type.Optional(Nullable(DateTime({ description: 'the day it should be delivered (UTC)' }))),
+  scheduledDate: Type.Optional(
+    Nullable(
+      DateTime({
+        description:
+          "when it should be delivered; autobatch takes it onto a plan of that day in the business's time zone (a date-time without an offset is UTC)",
+      }),
+    ),
+  ),
   notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 })
 export type ShipmentRequest = Static<typeof ShipmentRequest>

@@ -3,12 +3,13 @@ import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
 import type { Executor } from '../../../db/tables.js'
 import { conflict, invalidField, notFound } from '../../../errors.js'
-import { normaliseAddress } from '../../../http/address.js'
-import { paged } from '../../../http/envelopes.js'
+import { type MessageEntry, paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import type { Geocoder } from '../../geo/index.js'
 import { readSetting } from '../../organisation/index.js'
+import { type ShipmentAddresses, shipmentAddresses } from './shipment-addresses.js'
 import { toShipment } from './shipments.mapper.js'
 import * as repository from './shipments.repository.js'
 import {
@@ -60,23 +61,21 @@ export async function loadShipment(db: Executor, auth: BusinessAuth, id: string)
 export const getShipment = (database: Database, auth: BusinessAuth, id: string) =>
   loadShipment(database.db, auth, id)
 
-/** Checks the references (400 naming the field) and fills customer and address from the order. */
+/**
+ * Checks the references (400 naming the field) and takes the customer from the order; the
+ * addresses come settled (shipment-addresses.ts).
+ */
 async function valuesOf(
   db: Executor,
   auth: BusinessAuth,
   request: ShipmentRequest,
+  { order, delivery, pickup }: ShipmentAddresses,
 ): Promise<repository.ShipmentValues> {
   const { schemaName: schema, businessId } = auth
-  const order = request.orderId
-    ? await repository.orderOf(db, schema, businessId, request.orderId)
-    : undefined
   if (request.orderId && !order) throw invalidField('orderId', 'must be an order of this business')
   const customerId = request.customerId ?? order?.customer_id ?? null
   if (customerId && !(await repository.liveCustomerExists(db, schema, businessId, customerId)))
     throw invalidField('customerId', 'must be a customer of this business that is not deleted')
-  const delivery =
-    normaliseAddress(request.deliveryAddress) ?? normaliseAddress(order?.delivery_address as never)
-  const pickup = normaliseAddress(request.pickupAddress)
   return {
     order_id: order?.id ?? null,
     customer_id: customerId,
@@ -90,16 +89,29 @@ async function valuesOf(
   }
 }
 
-export async function createShipment(database: Database, auth: BusinessAuth, request: ShipmentRequest) {
+/** The shipment, and message entries saying where its address came from and whether it was located. */
+export interface SavedShipment {
+  shipment: ShipmentResponse
+  messages: MessageEntry[]
+}
+
+export async function createShipment(
+  database: Database,
+  auth: BusinessAuth,
+  request: ShipmentRequest,
+  geocoder: Geocoder | undefined,
+): Promise<SavedShipment> {
   const { schemaName: schema, businessId } = auth
-  return database.db.transaction().execute(async (trx) => {
-    const values = await valuesOf(trx, auth, request)
+  const addresses = await shipmentAddresses(database.db, auth, request, geocoder)
+  const shipment = await database.db.transaction().execute(async (trx) => {
+    const values = await valuesOf(trx, auth, request, addresses)
     const prefix = await readSetting(trx, schema, businessId, 'shipments.codePrefix')
     const id = newId()
     const code = await nextCode(trx, schema, businessId, 'shipment', prefix)
     await repository.insertShipment(trx, schema, { ...values, id, business_id: businessId, code })
     return loadShipment(trx, auth, id)
   })
+  return { shipment, messages: addresses.messages }
 }
 
 export async function updateShipment(
@@ -107,10 +119,12 @@ export async function updateShipment(
   auth: BusinessAuth,
   id: string,
   request: ShipmentRequest,
-) {
+  geocoder: Geocoder | undefined,
+): Promise<SavedShipment> {
   const { schemaName: schema, businessId } = auth
-  return database.db.transaction().execute(async (trx) => {
-    const values = await valuesOf(trx, auth, request)
+  const addresses = await shipmentAddresses(database.db, auth, request, geocoder)
+  const shipment = await database.db.transaction().execute(async (trx) => {
+    const values = await valuesOf(trx, auth, request, addresses)
     const updated = await repository.updatePending(trx, schema, businessId, id, values)
     if (!updated) {
       const status = await repository.statusOf(trx, schema, businessId, id)
@@ -119,6 +133,7 @@ export async function updateShipment(
     }
     return loadShipment(trx, auth, id)
   })
+  return { shipment, messages: addresses.messages }
 }
 
 export async function deleteShipment(database: Database, auth: BusinessAuth, id: string) {

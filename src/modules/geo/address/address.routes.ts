@@ -5,11 +5,11 @@ import { CORE_SECURITY } from '../../../http/security-schemes.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { AddressQuery, AddressResponse, MAX_ADDRESS_TEXT } from './address.schemas.js'
 import { addressFromText } from './address.service.js'
-import { Geocoder } from './geocoder.js'
+import { geocoderFor } from './geocoder.js'
 
 /** Address from text (no permission declared in the contract: any valid credential). */
 export function registerAddressRoutes(app: HttpApp, { config }: AppDeps) {
-  const geocoder = config.geocoderUrl ? new Geocoder(config.geocoderUrl, config.geocoderTimeoutMs) : undefined
+  const geocoder = geocoderFor(config)
   app.get(
     '/api/Address/get-from-text',
     // The contract lists the Core API's credential pairs here, business header included, though the

@@ -1,4 +1,4 @@
-import { invalidField } from '../../../errors.js'
+import { AppError, invalidField } from '../../../errors.js'
 import { addressNotFound } from './address.errors.js'
 import type { AddressResponse } from './address.schemas.js'
 import { parseAddress } from './address-parser.js'
@@ -27,4 +27,22 @@ export async function addressFromText(
   const parsed = parseAddress(trimmed)
   if (!parsed) throw addressNotFound()
   return parsed
+}
+
+/**
+ * The lookup for other modules (a shipment's address on create): the same geocoder-then-parser
+ * lookup, but text it cannot read, or reads without coordinates, is simply not located
+ * (undefined) instead of an error, so the caller can go on without coordinates and say so.
+ */
+export async function locateAddress(
+  text: string,
+  geocoder: Geocoder | undefined,
+): Promise<AddressResponse | undefined> {
+  try {
+    const found = await addressFromText(text, geocoder)
+    return found.latitude === null || found.longitude === null ? undefined : found
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) return undefined
+    throw error
+  }
 }

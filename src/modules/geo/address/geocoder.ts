@@ -17,6 +17,17 @@ interface NominatimPlace {
   address?: Record<string, string | undefined>
 }
 
+/** One geocoder (and so one cache) per configuration: the address lookup and shipments share it. */
+const shared = new WeakMap<object, Geocoder | undefined>()
+export function geocoderFor(config: { geocoderUrl: string | undefined; geocoderTimeoutMs: number }) {
+  if (!shared.has(config))
+    shared.set(
+      config,
+      config.geocoderUrl ? new Geocoder(config.geocoderUrl, config.geocoderTimeoutMs) : undefined,
+    )
+  return shared.get(config)
+}
+
 export class Geocoder {
   private readonly cache = new Map<string, { at: number; answer: AddressResponse | null }>()
 

@@ -21,9 +21,11 @@ export const CreateApiKeyRequest = Type.Object({
       Type.String({
         maxLength: 2000,
         description:
-          'JSON text `{ "<ModuleName>": bitmask }` (1 view, 2 modify, 4 delete; names in any letter case), stored and returned as given. ' +
-          'Absent or null: unrestricted. A module absent from the scopes gives no access.',
-        examples: ['{"Orders": 7, "Customers": 1}'],
+          'JSON text `{ "<ModuleName>": bitmask }` (1 view, 2 modify, 4 delete; a module by its name in any letter case, or by its ' +
+          'number, 1 = Orders ... 16 = Schedule: `{"3": 1}` is `{"Customers": 1}`), stored and returned as given; scopesByModule ' +
+          'shows it read by module name. Absent or null: unrestricted. A module absent from the scopes gives no access. An unknown ' +
+          'name or number, a module given twice or a mask outside 0..7 is a 400 naming scopes.<key>.',
+        examples: ['{"Orders": 7, "Customers": 1}', '{"1": 7, "3": 1}'],
       }),
     ),
   ),
@@ -40,6 +42,13 @@ export const AccessTokenResponse = Type.Object({
   expiryDate: Nullable(DateTime({ description: 'null: the key never expires' })),
   title: Nullable(Type.String({ description: 'the label given at creation' })),
   scopes: Nullable(Type.String({ description: 'the scopes JSON text as given; null: unrestricted' })),
+  scopesByModule: Nullable(
+    Type.Record(Type.String(), Type.Integer(), {
+      description:
+        'the scopes as read: every module by name (module numbers given in scopes shown as names) with its bitmask, 0 for a ' +
+        'module the scopes leave out; null: unrestricted. The key never exceeds the rights of the owner who created it.',
+    }),
+  ),
   dateCreated: DateTime(),
   lastUsedAt: Nullable(DateTime({ description: 'updated at most once a minute' })),
   businessId: Uuid({ description: 'business the key acts for' }),

@@ -10,7 +10,14 @@ import type { FieldMap } from '../../../http/odata/index.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { AuthContext } from '../../../security/auth-context.js'
-import { type Action, can, isSubset, parseScopesText } from '../../../security/permissions.js'
+import {
+  type Action,
+  can,
+  everyModule,
+  isSubset,
+  parseScopesText,
+  readStoredScopes,
+} from '../../../security/permissions.js'
 import { newSecret } from '../../../security/secrets.js'
 import { businessInOrganization } from '../../organisation/index.js'
 import {
@@ -54,12 +61,14 @@ function requireKeyManagement(auth: AuthContext, action: Action) {
 type KeyRow = Awaited<ReturnType<typeof repository.insertApiKey>>
 
 function toResponse(row: KeyRow, token: string | null = null): AccessTokenResponse {
+  const scopes = readStoredScopes(row.scopes)
   return {
     id: row.id,
     token,
     expiryDate: row.expires_at?.toISOString() ?? null,
     title: row.label,
     scopes: row.scopes,
+    scopesByModule: scopes === null ? null : everyModule(scopes),
     dateCreated: row.date_created.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     businessId: row.business_id,

@@ -1,9 +1,16 @@
 import { Type } from '@sinclair/typebox'
 import { ProblemDetailsSchema } from '../../../http/error-responses.js'
 
-export const VerifyByTokenQuery = Type.Object({
-  token: Type.Optional(Type.String({ maxLength: 512, description: 'the token from the verification link' })),
-})
+// The link is opened from an e-mail, and mail services may append tracking parameters
+// (utm_source...): it takes any other query parameter, where other operations refuse them.
+export const VerifyByTokenQuery = Type.Object(
+  {
+    token: Type.Optional(
+      Type.String({ maxLength: 512, description: 'the token from the verification link' }),
+    ),
+  },
+  { additionalProperties: true },
+)
 
 const HTML_PAGE = { schema: { type: 'string' } }
 

@@ -1,7 +1,9 @@
 import type { Database } from '../../../db/database.js'
 import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Executor } from '../../../db/tables.js'
+import { type MessageEntry, messageEntry } from '../../../http/envelopes.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { asOfInstant } from '../as-of.js'
 import { round } from '../decimals.js'
 import { type CostNodeRow, costTree } from './bom-cost.repository.js'
 import { bomNotFound } from './boms.errors.js'
@@ -14,6 +16,8 @@ interface Node {
   unitCost: number
   source: CostSource
   subTotal: number | null
+  /** This line has no cost, or (a sub-assembly) a line beneath it has none. */
+  missing: boolean
 }
 
 /** Rolls a node's cost up from its children (sub-assembly) or takes it from the ledger / standard cost. */
@@ -24,6 +28,7 @@ function rollUp(node: Node): number {
     node.subTotal = node.children.reduce((sum, child) => sum + rollUp(child), 0)
     node.unitCost = node.subTotal / Number(row.sub_output)
     node.source = 'SubAssembly'
+    node.missing = node.children.some((child) => child.missing)
   } else if (row.ledger_cost !== null) {
     node.unitCost = Number(row.ledger_cost)
     node.source = 'Ledger'
@@ -33,6 +38,7 @@ function rollUp(node: Node): number {
   } else {
     node.unitCost = 0
     node.source = 'None'
+    node.missing = true
   }
   return node.effectiveQuantity * node.unitCost
 }
@@ -53,6 +59,7 @@ function flatten(nodes: readonly Node[], out: BomCostLine[]): BomCostLine[] {
       unitCost: round(node.unitCost),
       extendedCost: round(node.effectiveQuantity * node.unitCost),
       costSource: node.source,
+      costMissing: node.missing,
       subAssembly:
         row.sub_bom_id === null
           ? null
@@ -105,6 +112,7 @@ export async function costBom(
       unitCost: 0,
       source: 'None',
       subTotal: null,
+      missing: false,
     }
     byId.set(row.node_key, node)
     if (row.depth === 1) top.push(node)
@@ -122,12 +130,36 @@ export async function costBom(
     totalCost: round(total),
     unitCost: round(total / outputQuantity),
     lineItems: flatten(top, []),
+    costMissing: top.some((node) => node.missing),
   }
 }
 
-export const getBomCost = (
+/**
+ * The answer's message entries: one warning per product that has no cost at the date (no ledger
+ * entry by then, no standard cost) and was costed at 0, naming how many lines it is on.
+ */
+export function missingCostMessages(cost: BomCostBreakdownResponse): MessageEntry[] {
+  const byProduct = new Map<string, { sku: string; name: string; lines: number }>()
+  for (const line of cost.lineItems) {
+    if (line.costSource !== 'None') continue
+    const seen = byProduct.get(line.productId) ?? { sku: line.sku, name: line.name, lines: 0 }
+    seen.lines += 1
+    byProduct.set(line.productId, seen)
+  }
+  return [...byProduct.values()].map(({ sku, name, lines }) =>
+    messageEntry(
+      'Warning',
+      'cost_missing',
+      'No cost for a component',
+      `${name} (${sku}) has no cost as of ${cost.asOfDate}: no stock ledger entry by then and no standard cost (unitCost). ` +
+        `${lines === 1 ? 'Its line is' : `Its ${lines} lines are`} costed at 0, so the BOM's cost is understated.`,
+    ),
+  )
+}
+
+export const getBomCost = async (
   database: Database,
   auth: BusinessAuth,
   bomId: string,
   asOfDate: string | undefined,
-) => costBom(database.db, auth, bomId, asOfDate === undefined ? new Date() : new Date(asOfDate))
+) => costBom(database.db, auth, bomId, await asOfInstant(database.db, auth, asOfDate))

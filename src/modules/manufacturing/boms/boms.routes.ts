@@ -6,7 +6,8 @@ import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { CORE_SECURITY } from '../../../http/security-schemes.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { getBomCost } from './bom-cost.service.js'
+import { AS_OF_MEANING } from '../as-of.js'
+import { getBomCost, missingCostMessages } from './bom-cost.service.js'
 import { activateBom, deleteBom, reviseBom } from './bom-status.service.js'
 import {
   BomCostBreakdownResponse,
@@ -162,7 +163,9 @@ export function registerBomRoutes(app: HttpApp, { database }: AppDeps) {
         operationId: 'GetBomCost',
         summary: "This BOM's cost as of a date, with the tree of sub-assemblies",
         description:
-          "Each line at its product's moving-average cost at asOfDate (default now); a sub-assembly at the rolled-up cost of its BOM active at that date (else its current active one). Quantities include scrap. One recursive SQL query.",
+          "Each line at its product's moving-average cost at asOfDate (else its standard unitCost); a sub-assembly at the rolled-up cost of its BOM active at that date (else its current active one). Quantities include scrap. One recursive SQL query. " +
+          `asOfDate: ${AS_OF_MEANING} ` +
+          'A component with no cost at all (no ledger entry by then, no standard cost) is costed at 0: its line says costSource None and costMissing true (as does every sub-assembly line above it and the answer), and messages carries one Warning entry (code cost_missing) per such product.',
         tags: BOM_TAGS,
         security: CORE_SECURITY,
         params: BomParams,
@@ -173,10 +176,14 @@ export function registerBomRoutes(app: HttpApp, { database }: AppDeps) {
         },
       },
     },
-    async (request) =>
-      single(
-        'core',
-        await getBomCost(database, businessAuthOf(request), request.params.bomId, request.query.asOfDate),
-      ),
+    async (request) => {
+      const cost = await getBomCost(
+        database,
+        businessAuthOf(request),
+        request.params.bomId,
+        request.query.asOfDate,
+      )
+      return single('core', cost, missingCostMessages(cost))
+    },
   )
 }

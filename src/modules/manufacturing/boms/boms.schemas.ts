@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
+import { AsOfDate } from '../as-of.js'
 import { MAX_AMOUNT } from '../decimals.js'
 
 export const BOM_STATUSES = ['Draft', 'Active', 'Archived'] as const
@@ -89,7 +90,7 @@ export const BomResponse = Type.Object({
 export type BomResponse = Static<typeof BomResponse>
 
 export const BomCostQuery = Type.Object({
-  asOfDate: Type.Optional(DateTime({ description: 'the instant to cost at; default now' })),
+  asOfDate: Type.Optional(AsOfDate('when to cost at')),
 })
 
 export const COST_SOURCES = ['SubAssembly', 'Ledger', 'StandardCost', 'None'] as const
@@ -122,7 +123,11 @@ export const BomCostLine = Type.Object({
   extendedCost: Type.Number({ description: 'effectiveQuantity × unitCost' }),
   costSource: EnumType(COST_SOURCES, {
     description:
-      "SubAssembly: rolled up from the product's BOM active at the date (else its current active one); Ledger: moving average at the date; StandardCost: the product's unitCost (no ledger entry by then); None: 0.",
+      "SubAssembly: rolled up from the product's BOM active at the date (else its current active one); Ledger: moving average at the date; StandardCost: the product's unitCost (no ledger entry by then); None: no cost at all (no ledger entry by then, no standard cost), costed at 0.",
+  }),
+  costMissing: Type.Boolean({
+    description:
+      'true when this line, or for a sub-assembly any line beneath it, has no cost (costSource None) and was costed at 0: its cost is understated',
   }),
   subAssembly: Nullable(SubAssembly),
 })
@@ -138,5 +143,9 @@ export const BomCostBreakdownResponse = Type.Object({
   totalCost: Type.Number({ description: 'per batch, 4 decimal places' }),
   unitCost: Type.Number({ description: 'per output unit, 4 decimal places' }),
   lineItems: Type.Array(BomCostLine, { description: 'the whole tree, depth first, in line order' }),
+  costMissing: Type.Boolean({
+    description:
+      'true when any line has no cost and was costed at 0, so totalCost and unitCost are understated; the messages name each product',
+  }),
 })
 export type BomCostBreakdownResponse = Static<typeof BomCostBreakdownResponse>

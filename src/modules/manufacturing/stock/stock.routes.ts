@@ -5,6 +5,7 @@ import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { CORE_SECURITY } from '../../../http/security-schemes.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import { AS_OF_MEANING } from '../as-of.js'
 import { ProductParams } from '../products/products.schemas.js'
 import { LedgerEntryResponse, StockMovementRequest, StockQuery, StockResponse } from './stock.schemas.js'
 import { getStock, listLedger, postStockMovement } from './stock.service.js'
@@ -49,8 +50,7 @@ export function registerStockRoutes(app: HttpApp, deps: AppDeps) {
       schema: {
         operationId: 'GetProductStock',
         summary: 'Stock on hand, moving-average cost and value as of an instant',
-        description:
-          'asOfDate defaults to now. One indexed lookup of the last ledger entry at or before that instant.',
+        description: `asOfDate: ${AS_OF_MEANING} One indexed lookup of the last ledger entry at or before that instant.`,
         tags: TAGS,
         security: CORE_SECURITY,
         params: ProductParams,

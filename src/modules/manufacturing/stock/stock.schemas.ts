@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
+import { AsOfDate } from '../as-of.js'
 import { MAX_AMOUNT } from '../decimals.js'
 
 export const MOVEMENT_TYPES = ['Receipt', 'Issue', 'Adjustment'] as const
@@ -63,7 +64,7 @@ export const LedgerEntryResponse = Type.Object({
 export type LedgerEntryResponse = Static<typeof LedgerEntryResponse>
 
 export const StockQuery = Type.Object({
-  asOfDate: Type.Optional(DateTime({ description: 'the instant to read the stock at; default now' })),
+  asOfDate: Type.Optional(AsOfDate('when to read the stock at')),
 })
 
 export const StockResponse = Type.Object({

@@ -5,6 +5,7 @@ import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { asOfInstant } from '../as-of.js'
 import { decimalReasons, round } from '../decimals.js'
 import { findProduct, lockProduct, type ProductRow } from '../products/products.repository.js'
 import { productNotFound } from '../products/products.service.js'
@@ -112,7 +113,7 @@ export async function getStock(
   productId: string,
   asOfDate: string | undefined,
 ): Promise<StockResponse> {
-  const asOf = asOfDate === undefined ? new Date() : new Date(asOfDate)
+  const asOf = await asOfInstant(database.db, auth, asOfDate)
   const row = await stockAsOf(database.db, auth.schemaName, auth.businessId, productId, asOf)
   if (!row) throw productNotFound()
   const onHand = Number(row.balance ?? 0)

@@ -70,10 +70,39 @@ describe('POST /api/team/roles', () => {
     expect(blank.json().data).toMatchObject({ description: null, permissions: NO_PERMISSIONS })
   })
 
+  it('accepts a module by its number (M3 = Customers) and stores and shows it by name', async () => {
+    const { core, org } = await ownerSession(ctx)
+    const response = await createRole(core, {
+      name: 'By number',
+      permissions: { '3': 1, '10': 7, orders: 2 },
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    const role = response.json().data
+    expect(role.permissions).toEqual({ ...NO_PERMISSIONS, Customers: 1, Settings: 7, Orders: 2 })
+    const listed = (await core({ url: '/api/team/roles' })).json().data
+    expect(listed.find((r: { id: string | null }) => r.id === role.id).permissions).toEqual(role.permissions)
+    const stored = await ctx.database.db
+      .selectFrom('global.roles')
+      .select('permissions')
+      .where('id', '=', role.id)
+      .executeTakeFirstOrThrow()
+    expect(Object.keys(stored.permissions as object)).not.toContain('3')
+    // The role's holder gets exactly those rights.
+    const holder = await addMember(ctx, org.businessId, { role: 'Custom', customRoleId: role.id })
+    expect((await holder.core({ url: '/api/v1/Customers' })).statusCode).toBe(200)
+    expect((await holder.core({ url: '/api/v1/products' })).statusCode).toBe(403)
+    const updated = await updateRole(core, role.id, { name: 'By number', permissions: { '16': 7 } })
+    expect(updated.json().data.permissions).toEqual({ ...NO_PERMISSIONS, Schedule: 7 })
+  })
+
   it('names each invalid field in a 400', async () => {
     const { core } = await ownerSession(ctx)
     for (const [payload, fields] of [
       [{ name: 'X', permissions: { Bogus: 1 } }, ['permissions.Bogus']],
+      [{ name: 'X', permissions: { '0': 1 } }, ['permissions.0']],
+      [{ name: 'X', permissions: { '17': 1, M2: 1 } }, ['permissions.17', 'permissions.M2']],
+      [{ name: 'X', permissions: { '3': 1, CUSTOMERS: 3 } }, ['permissions.CUSTOMERS']],
+      [{ name: 'X', permissions: { '3': 8 } }, ['permissions.3']],
       [{ name: 'X', permissions: { Orders: 9 } }, ['permissions.Orders']],
       [
         { name: 'X', permissions: { Orders: -1, Shipments: 1.5 } },

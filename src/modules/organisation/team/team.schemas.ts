@@ -41,6 +41,7 @@ export type ChangeRoleRequest = Static<typeof ChangeRoleRequest>
 export const RoleParams = Type.Object({ roleId: Uuid() })
 
 const PERMISSIONS_DESCRIPTION = `Module name (${PERMISSION_MODULES.join(', ')}) to bitmask: 1 view, 2 modify, 4 delete`
+const MODULE_NUMBERS = `a module may also be given by its number (1 = ${PERMISSION_MODULES[0]}, 3 = ${PERMISSION_MODULES[2]} ... ${PERMISSION_MODULES.length} = ${PERMISSION_MODULES.at(-1)}) and is stored by name; an unknown name or number, a module given twice or a mask outside 0..7 is a 400 naming permissions.<key>`
 
 export const RoleRequest = Type.Object({
   name: Type.String({
@@ -50,7 +51,7 @@ export const RoleRequest = Type.Object({
   }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   permissions: Type.Record(Type.String(), Type.Integer({ minimum: 0, maximum: 7 }), {
-    description: `${PERMISSIONS_DESCRIPTION}; a module left out has no rights`,
+    description: `${PERMISSIONS_DESCRIPTION}; ${MODULE_NUMBERS}; a module left out has no rights`,
   }),
 })
 export type RoleRequest = Static<typeof RoleRequest>

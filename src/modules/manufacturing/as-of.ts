@@ -1,0 +1,29 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Tables } from '../../db/tables.js'
+import { DateOrDateTime, isDateOnly } from '../../http/schema-helpers.js'
+
+/** What an as-of date means in the stock and cost reads, said once for their descriptions. */
+export const AS_OF_MEANING =
+  "a date-time (without an offset: UTC), or a date yyyy-mm-dd meaning the end of that day in the business's time zone " +
+  "(its last millisecond: everything effective on that day counts); default now. The answer's asOfDate is the instant used."
+
+/** The asOfDate query parameter of the stock and cost reads. */
+export const AsOfDate = (what: string) => DateOrDateTime({ description: `${what}: ${AS_OF_MEANING}` })
+
+/**
+ * The instant an as-of value stands for: now when absent; a date-time as it is; a date as the
+ * last millisecond of that day in the business's time zone (the ledger is read `<=` the instant).
+ * Only the date form reads the database (the business's time zone).
+ */
+export async function asOfInstant(
+  db: Kysely<Tables> | Transaction<Tables>,
+  auth: { schemaName: string; businessId: string },
+  value: string | undefined,
+): Promise<Date> {
+  if (value === undefined) return new Date()
+  if (!isDateOnly(value)) return new Date(value)
+  const { rows } = await sql<{ at: Date }>`
+    SELECT ((${value}::date + 1)::timestamp AT TIME ZONE b.timezone) - interval '1 millisecond' AS at
+    FROM ${sql.table(`${auth.schemaName}.businesses`)} AS b WHERE b.id = ${auth.businessId}`.execute(db)
+  return rows[0]?.at ?? new Date(`${value}T23:59:59.999Z`)
+}
