@@ -81,6 +81,11 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
         description: 'Delivery zones as GeoJSON polygons, with point lookup (Shipments)',
       },
       { name: 'Vehicles', description: 'The fleet: vehicles with weight and volume capacity (Vehicles)' },
+      {
+        name: 'Carriers',
+        description:
+          'Carriers (fulfillment providers): the catalogue, their configuration here, contacts (Carriers)',
+      },
       { name: 'Address', description: 'Address from free text: offline parser and gazetteer, or a geocoder' },
       { name: 'Notifications', description: "The caller's in-app notifications, and a live stream of them" },
       { name: 'Insights', description: 'Dashboard figures: summary, volumes, top customers (Insights)' },
