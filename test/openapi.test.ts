@@ -108,6 +108,15 @@ describe.each([
   [
     'core',
     ['CustomerResponse', 'CustomerResponseSingleResult', 'CustomerResponsePagedResult', 'ContactResponse'],
+    // One record, one name, however many operations answer it (the contract's names).
+    [
+      'ShipmentResponse',
+      'DispatchResponse',
+      'DeliveryZoneResponse',
+      'VehicleResponse',
+      'FulfillmentProviderResponse',
+    ],
+    ['DimensionPresetResponse', 'ProductResponse', 'BomResponse', 'WorkOrderResponse'],
     ['BusinessResponse', 'CreateCustomerRequest', 'CreateContactCommand', 'AddressResponse', 'CoreError'],
   ],
   [

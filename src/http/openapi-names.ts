@@ -8,6 +8,10 @@
  * table. An operation in neither gets `<OperationId>Request` / `<OperationId>Response`, so no
  * generated client ever sees an anonymous type.
  */
+/** `data` as the record of each of `operationIds`: the contract names one record for many operations. */
+const returning = (data: string, operationIds: readonly string[]) =>
+  Object.fromEntries(operationIds.map((id) => [id, { data }]))
+
 export const OPERATION_SCHEMA_NAMES: Readonly<Record<string, { body?: string; data?: string }>> = {
   // Core API: me, team, invitations
   GetMe: { data: 'MeResponse' },
@@ -57,6 +61,76 @@ export const OPERATION_SCHEMA_NAMES: Readonly<Record<string, { body?: string; da
   GetKpiMetrics: { data: 'CustomerKpiMetricsResponse' },
   GetSalesData: { data: 'CustomerDetailSalesHistoryWrapperResponse' },
   UploadFile: { body: 'UploadFileRequest', data: 'FileResponse' },
+  // Core API: delivery and manufacturing records, one name each whichever operation answers them
+  ...returning('ShipmentResponse', [
+    'GetShipments',
+    'CreateShipment',
+    'GetShipment',
+    'UpdateShipment',
+    'AssignShipment',
+    'DispatchShipment',
+    'ReturnShipment',
+    'CancelShipment',
+    'DeliverShipment',
+    'FailShipment',
+    'GetUnassignedShipments',
+  ]),
+  ...returning('DispatchResponse', [
+    'GetTrips',
+    'SaveDispatch',
+    'GetDispatchByShipmentId',
+    'GetDispatch',
+    'UpdateDispatch',
+    'ScheduleDispatch',
+    'DispatchPlan',
+    'CompleteDispatch',
+    'CancelDispatch',
+  ]),
+  ...returning('DeliveryZoneResponse', [
+    'GetAllDeliveryZones',
+    'CreateDeliveryZone',
+    'GetZonesInsideCoordinates',
+    'GetDeliveryZone',
+    'UpdateDeliveryZone',
+  ]),
+  ...returning('VehicleResponse', ['GetVehicles', 'CreateVehicle', 'GetVehicle', 'UpdateVehicle']),
+  ...returning('FulfillmentProviderResponse', [
+    'GetCarriers',
+    'ConfigureCarrier',
+    'GetFulfillmentProvider',
+    'UpdateCarrier',
+    'DeleteConfiguredCarrier',
+  ]),
+  ...returning('DimensionPresetResponse', [
+    'GetPackageSizes',
+    'CreateDimensionPreset',
+    'UpdateDimensionPreset',
+    'GetPackageSizeTemplates',
+    'GetDefaultPackageSize',
+  ]),
+  ...returning('ProductResponse', ['GetProducts', 'CreateProduct', 'GetProduct', 'UpdateProduct']),
+  ...returning('BomResponse', [
+    'GetBoms',
+    'CreateBom',
+    'GetBom',
+    'UpdateBom',
+    'ActivateBom',
+    'ReviseBom',
+    'AddBomLineItem',
+    'UpdateBomLineItem',
+    'DeleteBomLineItem',
+  ]),
+  ...returning('WorkOrderResponse', [
+    'GetWorkOrders',
+    'CreateWorkOrder',
+    'GetBomWorkOrders',
+    'GetWorkOrder',
+    'UpdateWorkOrder',
+    'ReleaseWorkOrder',
+    'StartWorkOrder',
+    'CancelWorkOrder',
+    'CompleteWorkOrder',
+  ]),
   // Global API
   Login: { body: 'AuthenticateRequest', data: 'LoginResponse' },
   SelectOrganization: { body: 'SelectOrganizationRequest', data: 'SessionResponse' },
