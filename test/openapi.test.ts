@@ -308,6 +308,8 @@ describe('servers', () => {
       'x-forwarded-host': 'api.cartage.test',
     }
     expect(await serversOf(ctx, 'core', forwarded)).toEqual(['http://internal:8080'])
+    // A Host no client could call stays out of the document: the server is then given relative.
+    expect(await serversOf(ctx, 'core', { host: 'evil"host' })).toEqual(['/'])
     const document = (await ctx.core.inject({ url: '/openapi.json' })).json() as {
       info: { description: string }
     }

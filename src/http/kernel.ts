@@ -72,7 +72,8 @@ const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/
 /**
  * The shared HTTP kernel both APIs are built on: JSON parsing for every JSON media type,
  * case-insensitive paths, request ids, validation that reports every invalid field, one error
- * mapping, OpenAPI 3.1 at /openapi.json with a reference at /docs, and health probes.
+ * mapping, OpenAPI 3.1 at /openapi.json with a reference at /docs, compression of large answers,
+ * and health probes.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
@@ -133,7 +134,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const tags = [...options.tags, { name: 'Health', description: 'Liveness and readiness probes' }]
   const declaredTags = new Set(tags.map((tag) => tag.name))
   app.addHook('onRoute', (route) => {
-    const schema = route.schema as { tags?: unknown; hide?: boolean } | undefined
+    const schema = route.schema as { tags?: unknown } | undefined
     for (const tag of Array.isArray(schema?.tags) ? schema.tags : []) {
       if (!declaredTags.has(tag))
         throw new Error(
@@ -181,7 +182,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     uiConfig: { deepLinking: true, docExpansion: 'list', filter: true },
     staticCSP: DOCS_CSP,
     transformSpecification: served,
-    // `served` copies nothing it changes, so the 600 KB document need not be cloned per request.
+    // `served` changes nothing it was given, so the document need not be cloned per request.
     transformSpecificationClone: false,
   })
   app.get('/openapi.json', { schema: { hide: true } }, async (request) => served(app.swagger(), request))
@@ -197,7 +198,7 @@ function answersBinary(route: RouteOptions): boolean {
   )
 }
 
-export const SERVERS_DESCRIPTION =
+const SERVERS_DESCRIPTION =
   '`servers` names the address to call: the API’s configured public URL, or else the scheme and host this document was requested at (as forwarded by a trusted proxy).'
 
 /** A host as a client may name it: a name or address, an optional port. */
