@@ -39,6 +39,25 @@ describe('browser and operator settings', () => {
     expect(problemsOf({ METRICS_PORT: '8080' })[0]).toMatch(/^METRICS_PORT: must differ/)
   })
 
+  it('read CORE_PUBLIC_URL and GLOBAL_PUBLIC_URL (absent by default), refusing what is no base URL', () => {
+    expect(loadConfig({}).corePublicUrl).toBeUndefined()
+    const config = loadConfig({
+      CORE_PUBLIC_URL: 'https://api.example.com/core/',
+      GLOBAL_PUBLIC_URL: 'http://id:8081',
+    })
+    expect([config.corePublicUrl, config.globalPublicUrl]).toEqual([
+      'https://api.example.com/core',
+      'http://id:8081',
+    ])
+    for (const bad of [
+      'api.example.com',
+      'ftp://api.example.com',
+      'https://api.example.com/?a=1',
+      'https://a.example.com/#x',
+    ])
+      expect(problemsOf({ CORE_PUBLIC_URL: bad })[0]).toMatch(/^CORE_PUBLIC_URL=/)
+  })
+
   it('read EMBEDDED_SHARED_BUFFERS_MB (default 16) and refuse what is not 1 to 4096', () => {
     expect(loadConfig({}).embeddedSharedBuffersMb).toBe(16)
     expect(loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '64' }).embeddedSharedBuffersMb).toBe(64)

@@ -26,6 +26,13 @@ export interface Config {
   cookieSecure: boolean
   /** Base URL of the web app that email links point at. */
   publicAppUrl: string
+  /**
+   * The Core and Global APIs' base URLs as their clients reach them (behind a proxy, with any path
+   * prefix), published as `servers` in each OpenAPI document; absent = the scheme and host each
+   * request for the document came to.
+   */
+  corePublicUrl: string | undefined
+  globalPublicUrl: string | undefined
   /** SMTP server for outgoing mail; absent = write each message to the log and `<dataDir>/mail/*.eml`. */
   smtpUrl: string | undefined
   mailFrom: string
@@ -122,6 +129,15 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  /** An http(s) URL an API is reached at: no query or fragment, no trailing slash. */
+  const baseUrl = (raw: string): string => {
+    const checked = url(raw)
+    if (checked.startsWith('problem: ')) return checked
+    const parsed = new URL(raw)
+    if (parsed.search || parsed.hash || raw.includes('#')) return 'problem: must have no query or fragment'
+    return raw.replace(/\/+$/, '')
+  }
+
   const databaseUrl = env.DATABASE_URL?.trim() || undefined
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL: must start with postgres:// or postgresql://')
@@ -151,6 +167,8 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtlSeconds: read('REFRESH_TOKEN_TTL_SECONDS', 1_209_600, integer(300, 31_536_000)),
     cookieSecure: read('COOKIE_SECURE', true, boolean),
     publicAppUrl: read('PUBLIC_APP_URL', 'http://localhost:8081', url).replace(/\/+$/, ''),
+    corePublicUrl: read('CORE_PUBLIC_URL', '', baseUrl) || undefined,
+    globalPublicUrl: read('GLOBAL_PUBLIC_URL', '', baseUrl) || undefined,
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     mailFrom: env.MAIL_FROM?.trim() || 'Cartage <no-reply@cartage.local>',
     trustProxy: read<boolean | number | string>('TRUST_PROXY', false, (raw) => {

@@ -21,6 +21,7 @@ export function registerHealthRoutes(app: HttpApp, database: Database, flavor: A
         tags: ['Health'],
         operationId: 'Live',
         summary: 'The process is up',
+        description: 'Liveness probe: answers 200 while the process runs, without touching the database.',
         security: [],
         response: { 200: HealthSchema, ...errorResponses(flavor) },
       },
@@ -35,6 +36,8 @@ export function registerHealthRoutes(app: HttpApp, database: Database, flavor: A
         tags: ['Health'],
         operationId: 'Ready',
         summary: 'The database is reachable and migrated',
+        description:
+          'Readiness probe: 200 once the database answers and every migration has run, 503 (with the failing check) otherwise.',
         security: [],
         response: { 200: HealthSchema, 503: HealthSchema, ...errorResponses(flavor) },
       },

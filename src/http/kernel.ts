@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import compress from '@fastify/compress'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  type RawServerDefault,
+  type RouteOptions,
+} from 'fastify'
 import type { Database } from '../db/database.js'
 import { AppError } from '../errors.js'
 import type { Authenticator } from '../security/authenticator.js'
@@ -42,9 +49,23 @@ export interface HttpAppOptions {
   tags: { name: string; description: string }[]
   /** Names of request and response records in the document, by operationId. */
   schemaNames?: OperationSchemaNames
-  /** Browser and operator settings (CORS origins, metrics); absent = none. */
-  web?: { corsOrigins: readonly string[] } & MetricsOptions
+  /**
+   * Browser and operator settings (CORS origins, metrics, the APIs' public URLs published as the
+   * documents' `servers`); absent = none.
+   */
+  web?: { corsOrigins: readonly string[]; corePublicUrl?: string; globalPublicUrl?: string } & MetricsOptions
 }
+
+/**
+ * Answers smaller than this go uncompressed: compressing a typical page or record costs more CPU
+ * than it saves on the wire, and these are the hot paths. The reference (/openapi.json, the /docs
+ * assets) and large pages are well above it.
+ */
+export const COMPRESS_THRESHOLD_BYTES = 16 * 1024
+
+/** Media types worth compressing: JSON (problem+json too), text other than event streams, scripts. */
+const COMPRESSIBLE =
+  /^(text\/(?!event-stream)|application\/([\w.-]+\+)?json|application\/(javascript|x-yaml))/i
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops
 
@@ -54,7 +75,8 @@ const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/
 /**
  * The shared HTTP kernel both APIs are built on: JSON parsing for every JSON media type,
  * case-insensitive paths, request ids, validation that reports every invalid field, one error
- * mapping, OpenAPI 3.1 at /openapi.json with a reference at /docs, and health probes.
+ * mapping, OpenAPI 3.1 at /openapi.json with a reference at /docs, compression of large answers,
+ * and health probes.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
@@ -113,12 +135,41 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   installMetrics(app, options.flavor, options.database.pool, options.web)
   installAuthentication(app, options.flavor, options.authenticator)
 
+  // Every tag an operation uses is declared (with its description) in the app's list: a module
+  // that forgets its tag fails at start-up instead of publishing an undeclared one.
+  const tags = [...options.tags, { name: 'Health', description: 'Liveness and readiness probes' }]
+  const declaredTags = new Set(tags.map((tag) => tag.name))
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { tags?: unknown } | undefined
+    for (const tag of Array.isArray(schema?.tags) ? schema.tags : []) {
+      if (!declaredTags.has(tag))
+        throw new Error(
+          `${String(route.method)} ${route.url} uses the tag ${String(tag)}, which the app does not declare`,
+        )
+    }
+    // A stored file is sent as it was stored: its Content-Length stays and no CPU goes into
+    // compressing images and archives again.
+    if (route.compress === undefined && answersBinary(route)) route.compress = false
+  })
+  await app.register(compress, {
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    customTypes: COMPRESSIBLE,
+    encodings: ['br', 'gzip', 'deflate'],
+    // Request bodies are read as sent: a compressed upload is refused like any unknown encoding.
+    globalDecompression: false,
+  })
+
+  const servers = serversOf(options)
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: options.title, description: options.description, version: '1.0' },
+      info: {
+        title: options.title,
+        description: `${options.description} ${SERVERS_DESCRIPTION}`,
+        version: '1.0',
+      },
       components: { securitySchemes: options.securitySchemes as never },
-      tags: [...options.tags, { name: 'Health', description: 'Liveness and readiness probes' }],
+      tags,
     },
     transformObject: (documentObject) =>
       publishedOpenApi(
@@ -127,12 +178,60 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         options.schemaNames,
       ),
   })
+  /** The document as served: the cached one, with the servers this request should use. */
+  const served = (document: object, request: FastifyRequest) => {
+    const { openapi, info, ...rest } = document as Record<string, unknown>
+    return { openapi, info, servers: servers(request), ...rest }
+  }
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { deepLinking: true, docExpansion: 'list' },
+    // The filter box narrows the operations by tag; deep links (#/Tag/OperationId) open one.
+    uiConfig: { deepLinking: true, docExpansion: 'list', filter: true },
     staticCSP: DOCS_CSP,
+    transformSpecification: served,
+    // `served` changes nothing it was given, so the document need not be cloned per request.
+    transformSpecificationClone: false,
   })
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  app.get('/openapi.json', { schema: { hide: true } }, async (request) => served(app.swagger(), request))
   registerHealthRoutes(app, options.database, options.flavor)
   return app
+}
+
+/** Whether a route's success answer is declared as raw bytes (a file download). */
+function answersBinary(route: RouteOptions): boolean {
+  const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response ?? {}
+  return Object.entries(responses).some(
+    ([status, response]) => status.startsWith('2') && JSON.stringify(response).includes('"format":"binary"'),
+  )
+}
+
+const SERVERS_DESCRIPTION =
+  '`servers` names the address to call: the API’s configured public URL, or else the scheme and host this document was requested at (as forwarded by a trusted proxy).'
+
+/** A host as a client may name it: a name or address, an optional port. */
+const HOST = /^([\w.-]+|\[[\da-f:.]+\])(:\d{1,5})?$/i
+
+/**
+ * The document's `servers`: the API's configured public URL (CORE_PUBLIC_URL / GLOBAL_PUBLIC_URL,
+ * for a proxy with a path prefix or a fixed name), or else the origin the request for the
+ * document came to: its scheme and Host, or X-Forwarded-Proto and X-Forwarded-Host when
+ * TRUST_PROXY believes the proxy. A request without a usable Host gets a relative server.
+ */
+function serversOf(options: HttpAppOptions) {
+  const configured = options.flavor === 'core' ? options.web?.corePublicUrl : options.web?.globalPublicUrl
+  if (configured) {
+    const fixed = [{ url: configured, description: `${options.title}: its public address` }]
+    return () => fixed
+  }
+  return (request: FastifyRequest) => {
+    const host = request.host
+    return HOST.test(host)
+      ? [
+          {
+            url: `${request.protocol}://${host}`,
+            description: `${options.title}, as this document was requested`,
+          },
+        ]
+      : [{ url: '/', description: `${options.title}, at the address this document came from` }]
+  }
 }

@@ -16,3 +16,7 @@ export const HEALTH_SCHEMA_NAMES: OperationSchemaNames = {
   Live: { data: 'HealthResponse' },
   Ready: { data: 'HealthResponse' },
 }
+
+/** `data` as the record of each of `operationIds`: one record named once for the operations that answer it. */
+export const returning = (data: string, operationIds: readonly string[]): OperationSchemaNames =>
+  Object.fromEntries(operationIds.map((id) => [id, { data }]))

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import { PERMISSION_MODULES } from '../security/permissions.js'
 import type { DeclaredRoute } from './auth-hook.js'
 import { ENUM_KEYWORD, type EnumSpec } from './enums.js'
@@ -33,22 +34,69 @@ export function enumsForOpenApi<T>(document: T): T {
   return copy
 }
 
-/** The published document: enums as plain lists, access stated, records under `components.schemas`. */
+/**
+ * The published document: enums as plain lists, access stated, parameters with a default
+ * optional, records under `components.schemas`, every success answer described, the shared error
+ * answers under `components.responses`, and one path per template.
+ */
 export function publishedOpenApi<T>(
   document: T,
   accessTable: readonly DeclaredRoute[] = [],
   schemaNames: OperationSchemaNames = {},
 ): T {
-  return componentsForOpenApi(accessForOpenApi(enumsForOpenApi(document), accessTable), schemaNames)
+  const published = accessForOpenApi(enumsForOpenApi(document), accessTable)
+  defaultedParametersOptional(published)
+  componentsForOpenApi(published, schemaNames)
+  describeSuccessResponses(published)
+  sharedErrorResponses(published)
+  oneTemplatePerPath(published)
+  return published
+}
+
+/** Every operation of the document, with its path and method. */
+function operationsOf(document: unknown): { path: string; method: string; operation: Schema }[] {
+  const paths = (document as Schema).paths
+  if (!isObject(paths)) return []
+  return Object.entries(paths).flatMap(([path, methods]) =>
+    isObject(methods)
+      ? Object.entries(methods).flatMap(([method, operation]) =>
+          isObject(operation) && typeof operation.operationId === 'string'
+            ? [{ path, method, operation }]
+            : [],
+        )
+      : [],
+  )
+}
+
+/** The header a bearer-token request names its business in (the auth hook reads the same). */
+const BUSINESS_HEADER = 'x-business-id'
+
+/** Names of the security schemes that stand for the business header. */
+function businessSchemes(document: Schema): Set<string> {
+  const schemes = isObject(document.components) ? document.components.securitySchemes : undefined
+  if (!isObject(schemes)) return new Set()
+  return new Set(
+    Object.entries(schemes).flatMap(([name, scheme]) =>
+      isObject(scheme) &&
+      scheme.in === 'header' &&
+      typeof scheme.name === 'string' &&
+      scheme.name.toLowerCase() === BUSINESS_HEADER
+        ? [name]
+        : [],
+    ),
+  )
 }
 
 /**
  * Each operation states what it needs: `x-permission` ({ module, code, action }) for a module
  * permission, and the same in words at the top of its description, so the reference shows it.
+ * An operation that acts in no business (GET /api/me, say) does not ask for the business header,
+ * whatever security its route shares with the others.
  */
 function accessForOpenApi<T>(document: T, accessTable: readonly DeclaredRoute[]): T {
   const paths = (document as Schema).paths
   if (!isObject(paths)) return document
+  const business = businessSchemes(document as Schema)
   for (const route of accessTable) {
     const operation = (paths[route.url.replace(/:(\w+)/g, '{$1}')] as Schema | undefined)?.[
       route.method.toLowerCase()
@@ -68,8 +116,42 @@ function accessForOpenApi<T>(document: T, accessTable: readonly DeclaredRoute[])
     }
     operation.description =
       typeof operation.description === 'string' ? `${words} ${operation.description}` : words
+    const needsBusiness =
+      'permission' in route.access || ('signedIn' in route.access && route.access.business)
+    if (!needsBusiness && Array.isArray(operation.security) && business.size > 0) {
+      operation.security = withoutSchemes(operation.security, business)
+    }
   }
   return document
+}
+
+/** Security requirements without the given schemes; a requirement left with nothing goes too. */
+function withoutSchemes(requirements: unknown[], drop: ReadonlySet<string>): unknown[] {
+  const kept: Schema[] = []
+  for (const requirement of requirements) {
+    if (!isObject(requirement)) continue
+    const entries = Object.entries(requirement)
+    const rest = Object.fromEntries(entries.filter(([name]) => !drop.has(name)))
+    if (entries.length > 0 && Object.keys(rest).length === 0) continue
+    if (!kept.some((other) => JSON.stringify(other) === JSON.stringify(rest))) kept.push(rest)
+  }
+  return kept
+}
+
+/**
+ * A query, header or cookie parameter with a default is optional: the server fills the default
+ * in. TypeBox lists a property with a default among the required ones unless it is marked
+ * optional (and the handler then sees it always set, as validation applies the default), and
+ * @fastify/swagger copies that list; so it is corrected here, once, for every route.
+ */
+function defaultedParametersOptional(document: unknown) {
+  for (const { operation } of operationsOf(document)) {
+    if (!Array.isArray(operation.parameters)) continue
+    for (const parameter of operation.parameters) {
+      if (!isObject(parameter) || parameter.in === 'path' || parameter.required !== true) continue
+      if (isObject(parameter.schema) && parameter.schema.default !== undefined) parameter.required = false
+    }
+  }
 }
 
 // ---- records under components.schemas ------------------------------------------------------
@@ -252,4 +334,140 @@ export function componentsForOpenApi<T>(input: T, schemaNames: OperationSchemaNa
   register(document.paths)
   document.paths = replace(document.paths)
   return document as T
+}
+
+// ---- success descriptions, shared error answers, one path per template ----------------------
+
+/** What a success answer holds, in words, from the record it references. */
+function shapeOf(schema: unknown): string | undefined {
+  if (!isObject(schema)) return undefined
+  const named = (node: unknown) =>
+    isObject(node) && typeof node.$ref === 'string' ? node.$ref.split('/').pop() : undefined
+  const listOf = (name: string) => (name.endsWith('List') ? `list of ${name.slice(0, -4)}` : name)
+  const name = named(schema)
+  if (name?.endsWith('PagedResult'))
+    return `a PagedResult envelope, data: one page of ${name.slice(0, -'PagedResult'.length)} records`
+  if (name?.endsWith('SingleResult'))
+    return `a SingleResult envelope, data: ${listOf(name.slice(0, -'SingleResult'.length))}`
+  if (name) return listOf(name)
+  const item = schema.type === 'array' ? named(schema.items) : undefined
+  return item ? `list of ${item}` : undefined
+}
+
+/**
+ * @fastify/swagger describes a success answer whose schema has no description as "Default
+ * Response"; each gets its operation's summary and what it holds instead, so no route has to
+ * write one (a route that does keeps its own).
+ */
+function describeSuccessResponses(document: unknown) {
+  for (const { operation } of operationsOf(document)) {
+    if (!isObject(operation.responses)) continue
+    const summary = (
+      typeof operation.summary === 'string' ? operation.summary : String(operation.operationId)
+    )
+      .trim()
+      .replace(/\.$/, '')
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!status.startsWith('2') || !isObject(response)) continue
+      if (response.description !== undefined && response.description !== 'Default Response') continue
+      const shape = contentSchemas(response).map(shapeOf).find(Boolean)
+      response.description = shape ? `${summary}: ${shape}.` : `${summary}.`
+    }
+  }
+}
+
+/** `Bad Request` as `BadRequest`: a component name from the status text. */
+const statusName = (status: string) =>
+  (STATUS_CODES[Number(status)] ?? `Status${status}`).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string) =>
+    c ? c.toUpperCase() : '',
+  )
+
+/**
+ * The error answers every operation repeats (400, 401, 403, 500...) are published once under
+ * `components.responses` and referenced: the same answer 147 times made up 40% of the Core API
+ * document, which every client and the /docs page has to load and parse. For each status, the
+ * answer most operations give is the shared one; an operation that words it otherwise keeps its own.
+ */
+function sharedErrorResponses(document: unknown) {
+  const byStatus = new Map<string, Map<string, number>>()
+  const operations = operationsOf(document)
+  for (const { operation } of operations) {
+    for (const [status, response] of Object.entries(
+      isObject(operation.responses) ? operation.responses : {},
+    )) {
+      if (status.startsWith('2') || !isObject(response) || '$ref' in response) continue
+      const counts = byStatus.get(status) ?? new Map<string, number>()
+      const key = JSON.stringify(response)
+      counts.set(key, (counts.get(key) ?? 0) + 1)
+      byStatus.set(status, counts)
+    }
+  }
+  const shared = new Map<string, { key: string; ref: string }>()
+  const root = document as Schema
+  if (!isObject(root.components)) root.components = {}
+  const components = root.components as Schema
+  for (const [status, counts] of [...byStatus].sort(([a], [b]) => a.localeCompare(b))) {
+    const [key, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0]
+    if (count < 2) continue
+    if (!isObject(components.responses)) components.responses = {}
+    const name = statusName(status)
+    ;(components.responses as Schema)[name] = JSON.parse(key)
+    shared.set(status, { key, ref: `#/components/responses/${name}` })
+  }
+  for (const { operation } of operations) {
+    if (!isObject(operation.responses)) continue
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const common = shared.get(status)
+      if (common && JSON.stringify(response) === common.key)
+        operation.responses[status] = { $ref: common.ref }
+    }
+  }
+}
+
+const PATH_PARAMETER = /\{([^}]+)\}/g
+const templateOf = (path: string) => path.replace(PATH_PARAMETER, '{}')
+const parameterNames = (path: string) => [...path.matchAll(PATH_PARAMETER)].map((match) => match[1] as string)
+
+/**
+ * Paths that differ only in their parameters' names are one template, which OpenAPI allows only
+ * once (`/api/v1/plans/{dispatchId}` and `/api/v1/plans/{deliveryPlanId}`: the contract names the
+ * plan's id one way on some operations and the other way on others, and the router serves both
+ * under one route). The operations of the later path join the first one, their path parameters
+ * renamed to its names; each says in its description what the contract calls the parameter.
+ */
+function oneTemplatePerPath(document: unknown) {
+  const paths = (document as Schema).paths
+  if (!isObject(paths)) return
+  const first = new Map<string, string>()
+  for (const [path, item] of Object.entries(paths)) {
+    const template = templateOf(path)
+    const kept = first.get(template)
+    if (kept === undefined) {
+      first.set(template, path)
+      continue
+    }
+    const target = paths[kept]
+    if (!isObject(item) || !isObject(target)) continue
+    if (Object.keys(item).some((method) => method in target)) continue // would overwrite: left as is
+    const from = parameterNames(path)
+    const to = parameterNames(kept)
+    const renamed = new Map(from.map((name, index) => [name, to[index] as string]))
+    const words = [...renamed]
+      .filter(([name, into]) => name !== into)
+      .map(([name, into]) => `its \`${name}\` is \`${into}\` here`)
+      .join(', ')
+    for (const [method, operation] of Object.entries(item)) {
+      if (isObject(operation)) {
+        for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
+          if (isObject(parameter) && parameter.in === 'path' && typeof parameter.name === 'string')
+            parameter.name = renamed.get(parameter.name) ?? parameter.name
+        }
+        const note = `The contract writes this path as \`${path}\`: ${words}.`
+        operation.description =
+          typeof operation.description === 'string' ? `${operation.description} ${note}` : note
+      }
+      target[method] = operation
+    }
+    delete paths[path]
+  }
 }

@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerCarrierRoutes } from './carriers.routes.js'
 
@@ -14,4 +15,11 @@ export const carriersModule = defineModule({
     ],
     routes: registerCarrierRoutes,
   },
+  schemaNames: returning('FulfillmentProviderResponse', [
+    'GetCarriers',
+    'ConfigureCarrier',
+    'GetFulfillmentProvider',
+    'UpdateCarrier',
+    'DeleteConfiguredCarrier',
+  ]),
 })

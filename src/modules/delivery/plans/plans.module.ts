@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerPlanStatusRoutes } from './plan-status.routes.js'
 import { registerPlanRoutes } from './plans.routes.js'
@@ -17,4 +18,15 @@ export const plansModule = defineModule({
       registerPlanStatusRoutes(app, deps)
     },
   },
+  schemaNames: returning('DispatchResponse', [
+    'GetTrips',
+    'SaveDispatch',
+    'GetDispatchByShipmentId',
+    'GetDispatch',
+    'UpdateDispatch',
+    'ScheduleDispatch',
+    'DispatchPlan',
+    'CompleteDispatch',
+    'CancelDispatch',
+  ]),
 })

@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerShipmentRoutes } from './shipments.routes.js'
 
@@ -8,4 +9,17 @@ export const shipmentsModule = defineModule({
     tags: [{ name: 'Shipments', description: 'Shipments and their status moves (Shipments)' }],
     routes: registerShipmentRoutes,
   },
+  schemaNames: returning('ShipmentResponse', [
+    'GetShipments',
+    'CreateShipment',
+    'GetShipment',
+    'UpdateShipment',
+    'AssignShipment',
+    'DispatchShipment',
+    'ReturnShipment',
+    'CancelShipment',
+    'DeliverShipment',
+    'FailShipment',
+    'GetUnassignedShipments',
+  ]),
 })

@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerVehicleRoutes } from './vehicles.routes.js'
 
@@ -10,4 +11,5 @@ export const vehiclesModule = defineModule({
     ],
     routes: registerVehicleRoutes,
   },
+  schemaNames: returning('VehicleResponse', ['GetVehicles', 'CreateVehicle', 'GetVehicle', 'UpdateVehicle']),
 })

@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerZoneRoutes } from './zones.routes.js'
 
@@ -13,4 +14,11 @@ export const zonesModule = defineModule({
     ],
     routes: registerZoneRoutes,
   },
+  schemaNames: returning('DeliveryZoneResponse', [
+    'GetAllDeliveryZones',
+    'CreateDeliveryZone',
+    'GetZonesInsideCoordinates',
+    'GetDeliveryZone',
+    'UpdateDeliveryZone',
+  ]),
 })

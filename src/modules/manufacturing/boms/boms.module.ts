@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerBomLineRoutes } from './bom-lines.routes.js'
 import { registerBomRoutes } from './boms.routes.js'
@@ -17,4 +18,15 @@ export const bomsModule = defineModule({
       registerBomLineRoutes(app, deps)
     },
   },
+  schemaNames: returning('BomResponse', [
+    'GetBoms',
+    'CreateBom',
+    'GetBom',
+    'UpdateBom',
+    'ActivateBom',
+    'ReviseBom',
+    'AddBomLineItem',
+    'UpdateBomLineItem',
+    'DeleteBomLineItem',
+  ]),
 })

@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerDimensionRoutes } from './dimensions.routes.js'
 
@@ -13,4 +14,11 @@ export const dimensionsModule = defineModule({
     ],
     routes: registerDimensionRoutes,
   },
+  schemaNames: returning('DimensionPresetResponse', [
+    'GetPackageSizes',
+    'CreateDimensionPreset',
+    'UpdateDimensionPreset',
+    'GetPackageSizeTemplates',
+    'GetDefaultPackageSize',
+  ]),
 })

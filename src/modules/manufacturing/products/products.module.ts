@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerProductRoutes } from './products.routes.js'
 
@@ -8,4 +9,5 @@ export const productsModule = defineModule({
     tags: [{ name: 'Products', description: 'Products and their stock ledger (Products)' }],
     routes: registerProductRoutes,
   },
+  schemaNames: returning('ProductResponse', ['GetProducts', 'CreateProduct', 'GetProduct', 'UpdateProduct']),
 })

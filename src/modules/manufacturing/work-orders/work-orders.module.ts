@@ -1,3 +1,4 @@
+import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerWorkOrderRoutes } from './work-orders.routes.js'
 
@@ -13,4 +14,15 @@ export const workOrdersModule = defineModule({
     ],
     routes: registerWorkOrderRoutes,
   },
+  schemaNames: returning('WorkOrderResponse', [
+    'GetWorkOrders',
+    'CreateWorkOrder',
+    'GetBomWorkOrders',
+    'GetWorkOrder',
+    'UpdateWorkOrder',
+    'ReleaseWorkOrder',
+    'StartWorkOrder',
+    'CancelWorkOrder',
+    'CompleteWorkOrder',
+  ]),
 })
