@@ -12,6 +12,35 @@ export const PROCESS_START_TIMEOUT_MS = 90_000
 /** The CLI as `npx cartage` runs it, from the sources. */
 export const CLI = ['--import', 'tsx', 'src/main.ts']
 
+export interface CliResult {
+  /** The exit code; null when a signal ended the process. */
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs `cartage <args>` from the sources to its end. Never with spawnSync: a test worker blocked
+ * that long cannot read vitest's answers to its progress reports, and vitest 3 fails the run with
+ * `Timeout calling "onTaskUpdate"` once a block passes 60 s (easily reached on a busy machine), even
+ * when every test passed.
+ */
+export function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI, ...args], { env })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk
+    })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    child.once('error', reject)
+    child.once('close', (status) => resolve({ status, stdout, stderr }))
+  })
+}
+
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams
   core: string

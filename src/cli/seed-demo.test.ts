@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { coreAs, signIn, uniqueEmail, useTestContext } from '../../test/harness.js'
-import { CLI, PROCESS_TEST_TIMEOUT_MS } from '../../test/server-process.js'
+import { PROCESS_TEST_TIMEOUT_MS, runCli } from '../../test/server-process.js'
 import { DEMO_EMAIL, seedDemo } from './seed-demo.js'
 
 const ctx = useTestContext()
@@ -70,7 +69,7 @@ describe('seed --demo', () => {
 
   it(
     'as a command: prints the credentials, then says the demo exists (exit 0 both times)',
-    () => {
+    async () => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-seed-'))
       try {
         const env: Record<string, string> = {
@@ -79,17 +78,17 @@ describe('seed --demo', () => {
         }
         // A fresh embedded data directory, whatever database the suite runs on.
         delete env.DATABASE_URL
-        const run = () => spawnSync(process.execPath, [...CLI, 'seed', '--demo'], { env, encoding: 'utf8' })
-        const first = run()
+        const run = () => runCli(['seed', '--demo'], env)
+        const first = await run()
         expect(first.status, first.stderr).toBe(0)
         expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
         expect(first.stdout).toMatch(/password: demo-\S{12}\n/)
         expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(13)
-        const second = run()
+        const second = await run()
         expect(second.status, second.stderr).toBe(0)
         expect(second.stdout).toContain(`already exists; its owner is ${DEMO_EMAIL}`)
         expect(second.stdout).not.toContain('password:')
-        const bare = spawnSync(process.execPath, [...CLI, 'seed'], { env, encoding: 'utf8' })
+        const bare = await runCli(['seed'], env)
         expect(bare.status).toBe(2)
       } finally {
         rmSync(dataDir, { recursive: true, force: true })
