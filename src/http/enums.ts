@@ -2,7 +2,7 @@ import { type TUnsafe, Type } from '@sinclair/typebox'
 import { invalidField } from './errors.js'
 
 /**
- * Enum codec (spec §2.1.3): values go out as PascalCase names; on the way in a name in any
+ * Enum codec: values go out as PascalCase names; on the way in a name in any
  * letter case or the value's number is accepted and normalised to the name before the handler
  * sees it. Implemented as an Ajv keyword so it works in bodies, queries and paths alike.
  */

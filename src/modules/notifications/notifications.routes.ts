@@ -25,7 +25,7 @@ import {
 const TAGS = ['Notifications']
 const MEMBER = { access: { signedIn: true, business: true } } as const
 
-/** In-app notifications (spec §3.1): a user's own notifications in the current business. */
+/** In-app notifications: a user's own notifications in the current business. */
 export function registerNotificationRoutes(app: HttpApp, deps: AppDeps) {
   const { database } = deps
   registerNotificationHandler()

@@ -18,7 +18,7 @@ export const NotificationResponse = Type.Object({
   user: Type.Object({ id: Uuid(), firstName: Type.String(), lastName: Type.String(), email: Type.String() }),
 })
 
-/** SingleResult plus the notification reads' extra fields (spec §2.2). */
+/** SingleResult plus the notification reads' extra fields. */
 export function NotificationResult<T extends TSchema>(data: T, title: string) {
   return Type.Object(
     {
