@@ -5,7 +5,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { shellBlocks } from './markdown.js'
-import { CLI, PROCESS_TEST_TIMEOUT_MS, type ServerProcess, startServerProcess } from './server-process.js'
+import {
+  CLI,
+  PROCESS_START_TIMEOUT_MS,
+  PROCESS_TEST_TIMEOUT_MS,
+  type ServerProcess,
+  startServerProcess,
+} from './server-process.js'
 
 // README.md's "First requests" walk-through cannot rot: its sh blocks run for real, in the order the
 // README gives: the server started first (as `npm start` in another terminal) on a fresh embedded
@@ -93,8 +99,9 @@ describe('README.md walk-through', () => {
   it(
     'every request answers 2xx with the server already running, and the blocks leave the checkout clean',
     async () => {
-      // As the README has it: `npm start` first, on a fresh data directory.
-      server = await startServerProcess(env())
+      // As the README has it: `npm start` first, on a fresh data directory (which it creates and
+      // migrates: minutes on a busy machine, hence the longer wait).
+      server = await startServerProcess(env(), 2 * PROCESS_START_TIMEOUT_MS)
       const ports = { core: host(server.core), global: host(server.global) }
       const blocks = walkThrough()
       const script = [
@@ -132,7 +139,7 @@ describe('README.md walk-through', () => {
       expect(again.stdout).toContain(`--- password: ${password}\n`)
       expect(readdirSync(workDir)).toEqual([])
     },
-    PROCESS_TEST_TIMEOUT_MS,
+    2 * PROCESS_TEST_TIMEOUT_MS,
   )
 })
 

@@ -10,6 +10,7 @@ import { DEMO_EMAIL, seedDemo } from './seed-demo.js'
 const ctx = useTestContext()
 
 describe('seed --demo', () => {
+  // Some sixty requests: seconds alone, more than the default 30 s on a busy machine.
   it('creates the demo organisation through the APIs, once', async () => {
     const email = uniqueEmail('demo')
     const lines: string[] = []
@@ -66,7 +67,7 @@ describe('seed --demo', () => {
     expect(again).toEqual({ created: false, email })
     expect(lines).toHaveLength(13)
     expect(await total('/api/v1/Customers')).toBe(8)
-  })
+  }, 120_000)
 
   it(
     'as a command: seeds once and keeps the password; run again, with or without a server, prints the same one',
