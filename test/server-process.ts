@@ -65,7 +65,13 @@ export async function startServerProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   const deadline = Date.now() + timeoutMs
   while (!/Global API: (\S+)/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`)
+    if (child.exitCode !== null) throw new Error(`server did not start (exit ${child.exitCode}):\n${out}`)
+    if (Date.now() > deadline) {
+      // Not left running: it would hold its data directory (and a port) for the tests after this one.
+      child.kill('SIGKILL')
+      await exited
+      throw new Error(`server did not start in ${timeoutMs / 1000} s:\n${out}`)
+    }
     await new Promise((r) => setTimeout(r, 50))
   }
   return {
