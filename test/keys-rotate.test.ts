@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import os from 'node:os'
+import { readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { decodeProtectedHeader } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
-import { PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
+import { migratedDataDir, PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-keys-'))
+const dataDir = migratedDataDir('cartage-keys-')
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const env = (extra: Record<string, string> = {}) => {
@@ -47,7 +46,6 @@ describe('cartage keys:rotate', () => {
       const refused = await rotate({ JWT_PRIVATE_KEY: 'anything' })
       expect(refused.status).toBe(2)
       expect(refused.stderr).toContain('JWT_PRIVATE_KEY')
-      // Three real CLI processes, the first creating and migrating the data directory.
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

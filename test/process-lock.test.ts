@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
+import { migratedDataDir, PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // One process per embedded data directory, with real processes: a second server, the migration
 // commands, and a holder killed with SIGKILL.
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-lock-'))
+const dataDir = migratedDataDir('cartage-lock-')
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const env = () => {

@@ -4,11 +4,17 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
-import { PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
+import {
+  migratedDataDir,
+  PROCESS_START_TIMEOUT_MS,
+  PROCESS_TEST_TIMEOUT_MS,
+  runCli,
+  startServerProcess,
+} from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // The real binary over real sockets: start-up, configuration errors, SIGTERM draining, restart.
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-process-'))
+const dataDir = migratedDataDir('cartage-process-')
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const baseEnv = () => {
@@ -103,7 +109,8 @@ describe('npm start', () => {
       out += chunk.toString()
     })
     const started = Date.now()
-    const deadline = started + 150_000
+    // A brand-new data directory, created and migrated by the server: the longest start.
+    const deadline = started + 2 * PROCESS_START_TIMEOUT_MS
     while (!/Global API: (\S+)/.test(out)) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start failed:\n${out}`)
       await new Promise((r) => setTimeout(r, 50))
@@ -151,6 +158,6 @@ describe('npm start', () => {
         rmSync(dir, { recursive: true, force: true })
       }
     },
-    400_000,
+    2 * PROCESS_TEST_TIMEOUT_MS,
   )
 })

@@ -1,13 +1,31 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { cpSync, mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { inject } from 'vitest'
 
 /**
  * The time a test that runs real processes may take. Each such process compiles the sources
  * (tsx) and may create and migrate an embedded data directory: seconds alone, but several times
- * that while the other test workers keep every core busy.
+ * that while the other test workers keep every core busy, and more again when other work shares
+ * the machine (a load average of 25 on 2 cores has been seen).
  */
-export const PROCESS_TEST_TIMEOUT_MS = 180_000
+export const PROCESS_TEST_TIMEOUT_MS = 300_000
 /** How long a server process may take to announce its addresses, under the same load. */
-export const PROCESS_START_TIMEOUT_MS = 90_000
+export const PROCESS_START_TIMEOUT_MS = 150_000
+
+/**
+ * A new data directory for the processes of a test: on the embedded suite, a copy of its migrated
+ * template, so each process skips creating and migrating one (the CPU of several seconds, a minute
+ * or more on a busy machine); empty on the PostgreSQL suite, which has no template. Tests of what a
+ * brand-new directory does make their own.
+ */
+export function migratedDataDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
+  const template = inject('templateDataDir')
+  if (template) cpSync(template, dir, { recursive: true })
+  return dir
+}
 
 /** The CLI as `npx cartage` runs it, from the sources. */
 export const CLI = ['--import', 'tsx', 'src/main.ts']

@@ -1,9 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { describe, expect, inject, it } from 'vitest'
+import { readFileSync, rmSync, statSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
 import { coreAs, signIn, uniqueEmail, useTestContext } from '../../test/harness.js'
-import { PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from '../../test/server-process.js'
+import {
+  migratedDataDir,
+  PROCESS_TEST_TIMEOUT_MS,
+  runCli,
+  startServerProcess,
+} from '../../test/server-process.js'
 import { demoCredentialsFile } from './seed-command.js'
 import { DEMO_EMAIL, seedDemo } from './seed-demo.js'
 
@@ -72,11 +75,8 @@ describe('seed --demo', () => {
   it(
     'as a command: seeds once and keeps the password; run again, with or without a server, prints the same one',
     async () => {
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-seed-'))
-      // An embedded data directory whatever database the suite runs on: a copy of the suite's
-      // migrated template when there is one (creating one costs a minute on a busy machine).
-      const template = inject('templateDataDir')
-      if (template) cpSync(template, dataDir, { recursive: true })
+      // An embedded data directory whatever database the suite runs on (DATABASE_URL is removed below).
+      const dataDir = migratedDataDir('cartage-seed-')
       const env: Record<string, string> = {
         ...(process.env as Record<string, string>),
         CARTAGE_DATA_DIR: dataDir,
@@ -133,6 +133,6 @@ describe('seed --demo', () => {
         rmSync(dataDir, { recursive: true, force: true })
       }
     },
-    2 * PROCESS_TEST_TIMEOUT_MS,
+    PROCESS_TEST_TIMEOUT_MS,
   )
 })
