@@ -16,7 +16,10 @@ export interface Config {
   dbPoolSize: number
   /** Embedded database only: PostgreSQL's shared buffer cache in MB (memory held for the server's life). */
   embeddedSharedBuffersMb: number
-  /** Ed25519 private key (PKCS#8 PEM) that signs access tokens; absent = generated on first start and kept in the database. */
+  /**
+   * Ed25519 private key (PKCS#8 PEM) that signs access tokens; absent = generated on first start into
+   * `<dataDir>/signing-key.json` (mode 0600), with PostgreSQL too. The database keeps public keys only.
+   */
   jwtPrivateKey: string | undefined
   /** Life of an access token (JWT) in seconds. */
   accessTokenTtlSeconds: number
@@ -33,7 +36,7 @@ export interface Config {
    */
   corePublicUrl: string | undefined
   globalPublicUrl: string | undefined
-  /** SMTP server for outgoing mail; absent = write each message to the log and `<dataDir>/mail/*.eml`. */
+  /** SMTP server for outgoing mail; absent = each message is written to `<dataDir>/mail/` (`.eml` and `.txt`). */
   smtpUrl: string | undefined
   mailFrom: string
   /**
@@ -41,7 +44,10 @@ export interface Config {
    * a number of hops, or a comma-separated list of addresses/CIDRs. Rate limits key on that address.
    */
   trustProxy: boolean | number | string
-  /** Requests per minute per client IP on the abuse-prone public routes (login, reset, registration...). */
+  /**
+   * Requests per minute per client IP on each abuse-prone public route: login, forgot-password,
+   * reset-password, one-time-token redeem, complete-invitation, registration and soft-check.
+   */
   rateLimitPerIp: number
   /**
    * Login: wrong passwords per 15 minutes for one account from one client address before that

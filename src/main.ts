@@ -4,8 +4,9 @@ import { Command, Option } from 'commander'
 import { buildCoreApp } from './apps/core/app.js'
 import { buildGlobalApp } from './apps/global/app.js'
 import { EVENT_HANDLERS, MIGRATIONS } from './apps/modules.js'
-import { seedDemo } from './cli/seed-demo.js'
+import { type LocalApps, seedDemoCommand } from './cli/seed-command.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
+import { recordServedApis, type ServedApis } from './db/data-dir-lock.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate, migrationStatus } from './db/migrator.js'
 import type { HttpApp } from './http/kernel.js'
@@ -75,10 +76,14 @@ const describeDb = (config: Config) =>
     ? `PostgreSQL (${new URL(config.databaseUrl).host})`
     : `embedded PGlite in ${config.dataDir}`
 
+/** How a process on this machine reaches an API listening on `host`. */
+const localAddress = (host: string) =>
+  host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host
+
 async function serve(api: 'core' | 'global' | 'both') {
   const config = configOrExit()
   const logger = createLogger(config.logLevel)
-  const apps: { name: string; app: HttpApp; port: number }[] = []
+  const apps: { api: keyof ServedApis; name: string; app: HttpApp; port: number }[] = []
   let database: Database | undefined
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined
   let stopping = false
@@ -119,9 +124,20 @@ async function serve(api: 'core' | 'global' | 'both') {
       services: await createServices(config, ready, logger, { eventHandlers: EVENT_HANDLERS }),
     }
     if (api !== 'global')
-      apps.push({ name: 'Core API', app: await buildCoreApp(deps, logger), port: config.corePort })
+      apps.push({
+        api: 'core',
+        name: 'Core API',
+        app: await buildCoreApp(deps, logger),
+        port: config.corePort,
+      })
     if (api !== 'core')
-      apps.push({ name: 'Global API', app: await buildGlobalApp(deps, logger), port: config.globalPort })
+      apps.push({
+        api: 'global',
+        name: 'Global API',
+        app: await buildGlobalApp(deps, logger),
+        port: config.globalPort,
+      })
+    const served: ServedApis = {}
     for (const entry of apps) {
       await entry.app.listen({ host: config.host, port: entry.port })
       const address = entry.app.server.address()
@@ -130,7 +146,10 @@ async function serve(api: 'core' | 'global' | 'both') {
       process.stdout.write(
         `${entry.name}: ${base}  (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)\n`,
       )
+      served[entry.api] = `http://${localAddress(config.host)}:${port}`
     }
+    // Beside the data directory's lock: `cartage seed` finds the APIs there and goes through them.
+    if (!config.databaseUrl) recordServedApis(config.dataDir, served)
     if (config.metricsEnabled && config.metricsPort !== undefined) {
       metricsServer = await startMetricsServer(config.host, config.metricsPort)
       const address = metricsServer.address()
@@ -220,39 +239,34 @@ async function seed(options: { demo?: boolean }) {
     return
   }
   const config = configOrExit()
-  const started = Date.now()
-  const database = await open(config, 'cartage-seed')
-  const apps: HttpApp[] = []
-  try {
-    await migrate(database)
-    const logger = createLogger('error')
-    const deps = {
-      config,
-      database,
-      services: await createServices(config, database, logger, { eventHandlers: EVENT_HANDLERS }),
+  // Used when no server holds the data directory (and always on PostgreSQL): the apps in-process.
+  const openLocal = async (): Promise<LocalApps> => {
+    const database = await open(config, 'cartage-seed')
+    const apps: HttpApp[] = []
+    const close = async () => {
+      await Promise.allSettled(apps.map((app) => app.close()))
+      await database.close()
     }
-    const core = await buildCoreApp(deps, false)
-    apps.push(core)
-    const global = await buildGlobalApp(deps, false)
-    apps.push(global)
-    process.stdout.write(`seeding the demo organisation on ${describeDb(config)}\n`)
-    const result = await seedDemo({ core, global }, (line) => process.stdout.write(`${line}\n`))
-    if (!result.created) {
-      process.stdout.write(
-        `the demo organisation already exists; its owner is ${result.email} ` +
-          '(the password was printed when it was created)\n',
-      )
-      return
+    try {
+      await migrate(database)
+      const deps = {
+        config,
+        database,
+        services: await createServices(config, database, createLogger('error'), {
+          eventHandlers: EVENT_HANDLERS,
+        }),
+      }
+      const core = await buildCoreApp(deps, false)
+      apps.push(core)
+      const global = await buildGlobalApp(deps, false)
+      apps.push(global)
+      return { core, global, where: describeDb(config), close }
+    } catch (error) {
+      await close()
+      throw error
     }
-    process.stdout.write(
-      `demo ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n` +
-        `  email:    ${result.email}\n  password: ${result.password}\n` +
-        `  business: ${result.businessId} (branch ${result.branchId})\n`,
-    )
-  } finally {
-    await Promise.allSettled(apps.map((app) => app.close()))
-    await database.close()
   }
+  await seedDemoCommand(config, openLocal, (line) => process.stdout.write(`${line}\n`))
 }
 
 const program = new Command('cartage')

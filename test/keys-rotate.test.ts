@@ -1,14 +1,12 @@
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import os from 'node:os'
+import { readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { decodeProtectedHeader } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
-import { CLI, PROCESS_TEST_TIMEOUT_MS, startServerProcess } from './server-process.js'
+import { migratedDataDir, PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-keys-'))
+const dataDir = migratedDataDir('cartage-keys-')
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const env = (extra: Record<string, string> = {}) => {
@@ -26,30 +24,28 @@ const env = (extra: Record<string, string> = {}) => {
   delete base.JWT_PRIVATE_KEY
   return { ...base, ...extra }
 }
-const rotate = (extra: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [...CLI, 'keys:rotate'], { env: env(extra), encoding: 'utf8' })
+const rotate = (extra: Record<string, string> = {}) => runCli(['keys:rotate'], env(extra))
 const file = path.join(dataDir, 'signing-key.json')
 const fileKid = () => JSON.parse(readFileSync(file, 'utf8')).kid as string
 
 describe('cartage keys:rotate', () => {
   it(
     'writes a new key each time (mode 0600), retires the one it replaces; refuses while JWT_PRIVATE_KEY is set',
-    () => {
-      const first = rotate()
+    async () => {
+      const first = await rotate()
       expect(first.status, first.stderr).toBe(0)
       const kid = fileKid()
       expect(first.stdout).toContain(`new signing key ${kid}`)
-      const second = rotate()
+      const second = await rotate()
       expect(second.status, second.stderr).toBe(0)
       const next = fileKid()
       expect(next).not.toBe(kid)
       expect(second.stdout).toContain(`retired key ${kid}`)
       expect(statSync(file).mode & 0o777).toBe(0o600)
       expect(`${first.stdout}${second.stdout}`).not.toContain('PRIVATE KEY')
-      const refused = rotate({ JWT_PRIVATE_KEY: 'anything' })
+      const refused = await rotate({ JWT_PRIVATE_KEY: 'anything' })
       expect(refused.status).toBe(2)
       expect(refused.stderr).toContain('JWT_PRIVATE_KEY')
-      // Three real CLI processes, the first creating and migrating the data directory.
     },
     PROCESS_TEST_TIMEOUT_MS,
   )
@@ -60,7 +56,7 @@ describe('cartage keys:rotate', () => {
       const server = await startServerProcess(env())
       try {
         if (!testDatabaseUrl()) {
-          const refused = rotate()
+          const refused = await rotate()
           expect(refused.status).toBe(1)
           expect(refused.stderr).toMatch(/in use by process \d+/)
           return
@@ -92,7 +88,7 @@ describe('cartage keys:rotate', () => {
         const before = await login()
         expect(decodeProtectedHeader(before).kid).toBe(fileKid())
 
-        const rotated = rotate()
+        const rotated = await rotate()
         expect(rotated.status, rotated.stderr).toBe(0)
         const kid = fileKid()
         expect(decodeProtectedHeader(before).kid).not.toBe(kid)

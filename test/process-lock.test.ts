@@ -1,14 +1,13 @@
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CLI, PROCESS_TEST_TIMEOUT_MS, startServerProcess } from './server-process.js'
+import { migratedDataDir, PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // One process per embedded data directory, with real processes: a second server, the migration
 // commands, and a holder killed with SIGKILL.
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-lock-'))
+const dataDir = migratedDataDir('cartage-lock-')
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const env = () => {
@@ -22,12 +21,9 @@ const env = () => {
   delete e.DATABASE_URL
   return e
 }
-const cli = CLI
-
 const startHolder = () => startServerProcess(env())
 
-const run = (command: string) =>
-  spawnSync(process.execPath, [...cli, command], { env: env(), encoding: 'utf8' })
+const run = (command: string) => runCli([command], env())
 
 describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lock', () => {
   it(
@@ -36,12 +32,12 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lo
       const holder = await startHolder()
       try {
         const pid = String(holder.child.pid)
-        const second = run('serve')
+        const second = await run('serve')
         expect(second.status).toBe(1)
         expect(second.stderr).toContain(`in use by process ${pid}`)
         expect(second.stdout).not.toContain('Core API')
         for (const command of ['db:status', 'migrate']) {
-          const result = run(command)
+          const result = await run(command)
           expect(result.status, command).toBe(1)
           expect(result.stderr, command).toContain(`in use by process ${pid}`)
         }
@@ -53,7 +49,7 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lo
       }
       // A clean stop releases the lock at once.
       expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
-      expect(run('db:status').status).toBe(0)
+      expect((await run('db:status')).status).toBe(0)
     },
     PROCESS_TEST_TIMEOUT_MS,
   )
@@ -89,10 +85,7 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lo
       // A private TMPDIR: what the failed start leaves there is all its own.
       const tmp = mkdtempSync(path.join(os.tmpdir(), 'cartage-lock-tmp-'))
       try {
-        const failed = spawnSync(process.execPath, [...cli, 'serve'], {
-          env: { ...env(), CORE_PORT: port, TMPDIR: tmp },
-          encoding: 'utf8',
-        })
+        const failed = await runCli(['serve'], { ...env(), CORE_PORT: port, TMPDIR: tmp })
         expect(failed.status).toBe(1)
         expect(failed.stderr).toContain('EADDRINUSE')
       } finally {

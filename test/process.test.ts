@@ -1,14 +1,20 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
-import { CLI, PROCESS_TEST_TIMEOUT_MS, startServerProcess } from './server-process.js'
+import {
+  migratedDataDir,
+  PROCESS_START_TIMEOUT_MS,
+  PROCESS_TEST_TIMEOUT_MS,
+  runCli,
+  startServerProcess,
+} from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // The real binary over real sockets: start-up, configuration errors, SIGTERM draining, restart.
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-process-'))
+const dataDir = migratedDataDir('cartage-process-')
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const baseEnv = () => {
@@ -27,23 +33,27 @@ const baseEnv = () => {
   else delete env.DATABASE_URL
   return env
 }
-const cli = CLI
-
 const startServer = () => startServerProcess(baseEnv())
 
 describe('cartage serve', () => {
-  it('stops at start-up with one line per bad variable', () => {
-    const result = spawnSync(process.execPath, [...cli, 'serve'], {
-      env: { ...baseEnv(), CORE_PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' },
-      encoding: 'utf8',
-    })
-    expect(result.status).toBe(2)
-    const lines = result.stderr.trim().split('\n')
-    expect(lines).toHaveLength(3)
-    expect(lines.join('\n')).toMatch(/DATABASE_URL.*postgres/)
-    expect(lines.join('\n')).toMatch(/LOG_LEVEL.*one of/)
-    expect(lines.join('\n')).toMatch(/CORE_PORT.*whole number/)
-  })
+  it(
+    'stops at start-up with one line per bad variable',
+    async () => {
+      const result = await runCli(['serve'], {
+        ...baseEnv(),
+        CORE_PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://x',
+      })
+      expect(result.status).toBe(2)
+      const lines = result.stderr.trim().split('\n')
+      expect(lines).toHaveLength(3)
+      expect(lines.join('\n')).toMatch(/DATABASE_URL.*postgres/)
+      expect(lines.join('\n')).toMatch(/LOG_LEVEL.*one of/)
+      expect(lines.join('\n')).toMatch(/CORE_PORT.*whole number/)
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 
   it(
     'serves both APIs, drains an in-flight request on SIGTERM, and keeps data across a restart',
@@ -79,7 +89,7 @@ describe('cartage serve', () => {
         expect(await second.exited).toBe(0)
       }
 
-      const status = spawnSync(process.execPath, [...cli, 'db:status'], { env: baseEnv(), encoding: 'utf8' })
+      const status = await runCli(['db:status'], baseEnv())
       expect(status.status).toBe(0)
       expect(status.stdout).toContain('global migrations pending: none')
     },
@@ -99,7 +109,8 @@ describe('npm start', () => {
       out += chunk.toString()
     })
     const started = Date.now()
-    const deadline = started + 150_000
+    // A brand-new data directory, created and migrated by the server: the longest start.
+    const deadline = started + 2 * PROCESS_START_TIMEOUT_MS
     while (!/Global API: (\S+)/.test(out)) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start failed:\n${out}`)
       await new Promise((r) => setTimeout(r, 50))
@@ -130,9 +141,12 @@ describe('npm start', () => {
           if (Date.now() > deadline) throw new Error(`server still up after ${signal}:\n${started.output()}`)
           await new Promise((r) => setTimeout(r, 100))
         }
-        // It stopped cleanly: the database was closed and the lock released.
-        await new Promise((r) => setTimeout(r, 500))
-        expect(existsSync(path.join(dir, 'cartage.lock'))).toBe(false)
+        // It stopped cleanly: the database was closed and the lock released (after the sockets
+        // closed, so it may take a moment more on a busy machine).
+        const lock = path.join(dir, 'cartage.lock')
+        const released = Date.now() + 30_000
+        while (existsSync(lock) && Date.now() < released) await new Promise((r) => setTimeout(r, 100))
+        expect(existsSync(lock), started.output()).toBe(false)
         // A built server starts again without rebuilding.
         const again = await npmStart(dir)
         expect(again.output()).not.toContain('built dist/')
@@ -144,6 +158,6 @@ describe('npm start', () => {
         rmSync(dir, { recursive: true, force: true })
       }
     },
-    400_000,
+    2 * PROCESS_TEST_TIMEOUT_MS,
   )
 })

@@ -1,16 +1,63 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { cpSync, mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { inject } from 'vitest'
 
 /**
  * The time a test that runs real processes may take. Each such process compiles the sources
  * (tsx) and may create and migrate an embedded data directory: seconds alone, but several times
- * that while the other test workers keep every core busy.
+ * that while the other test workers keep every core busy, and more again when other work shares
+ * the machine (a load average of 25 on 2 cores has been seen).
  */
-export const PROCESS_TEST_TIMEOUT_MS = 180_000
+export const PROCESS_TEST_TIMEOUT_MS = 300_000
 /** How long a server process may take to announce its addresses, under the same load. */
-export const PROCESS_START_TIMEOUT_MS = 90_000
+export const PROCESS_START_TIMEOUT_MS = 150_000
+
+/**
+ * A new data directory for the processes of a test: on the embedded suite, a copy of its migrated
+ * template, so each process skips creating and migrating one (the CPU of several seconds, a minute
+ * or more on a busy machine); empty on the PostgreSQL suite, which has no template. Tests of what a
+ * brand-new directory does make their own.
+ */
+export function migratedDataDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
+  const template = inject('templateDataDir')
+  if (template) cpSync(template, dir, { recursive: true })
+  return dir
+}
 
 /** The CLI as `npx cartage` runs it, from the sources. */
 export const CLI = ['--import', 'tsx', 'src/main.ts']
+
+export interface CliResult {
+  /** The exit code; null when a signal ended the process. */
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs `cartage <args>` from the sources to its end. Never with spawnSync: a test worker blocked
+ * that long cannot read vitest's answers to its progress reports, and vitest 3 fails the run with
+ * `Timeout calling "onTaskUpdate"` once a block passes 60 s (easily reached on a busy machine), even
+ * when every test passed.
+ */
+export function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI, ...args], { env })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk
+    })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    child.once('error', reject)
+    child.once('close', (status) => resolve({ status, stdout, stderr }))
+  })
+}
 
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams
@@ -36,7 +83,13 @@ export async function startServerProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   const deadline = Date.now() + timeoutMs
   while (!/Global API: (\S+)/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`)
+    if (child.exitCode !== null) throw new Error(`server did not start (exit ${child.exitCode}):\n${out}`)
+    if (Date.now() > deadline) {
+      // Not left running: it would hold its data directory (and a port) for the tests after this one.
+      child.kill('SIGKILL')
+      await exited
+      throw new Error(`server did not start in ${timeoutMs / 1000} s:\n${out}`)
+    }
     await new Promise((r) => setTimeout(r, 50))
   }
   return {

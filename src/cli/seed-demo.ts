@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto'
 import type { HttpApp } from '../http/kernel.js'
 
 /**
- * `cartage seed --demo`: a realistic organisation built through the HTTP apps in-process
- * (`inject`), so the demo data passes exactly the validation, permissions and events user data does.
+ * `cartage seed --demo`: a realistic organisation built through the public APIs, so the demo data
+ * passes exactly the validation, permissions and events user data does: the apps of this process
+ * (`inject`), or a running server's over HTTP (seed-command.ts decides which).
  */
 
 export const DEMO_EMAIL = 'demo.owner@example.com'
@@ -17,8 +18,40 @@ export interface SeedResult {
   branchId?: string
 }
 
+/** An API to seed through: an app in this process, or the base URL of a running server's. */
+export type ApiTarget = HttpApp | string
+export interface SeedTargets {
+  core: ApiTarget
+  global: ApiTarget
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Json = Record<string, unknown>
+
+/** One request to an API, in-process or over HTTP; the body is JSON. */
+export async function send(
+  target: ApiTarget,
+  method: Method,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ statusCode: number; body: string }> {
+  if (typeof target !== 'string') {
+    const response = await target.inject({
+      method,
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as Json }),
+    })
+    return { statusCode: response.statusCode, body: response.body }
+  }
+  const response = await fetch(new URL(url, target), {
+    method,
+    headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+  })
+  return { statusCode: response.status, body: await response.text() }
+}
 
 const day = (offsetDays: number) => {
   const date = new Date()
@@ -98,16 +131,30 @@ const STOPS = [
   },
 ]
 
-export async function demoExists(globalApp: HttpApp, email = DEMO_EMAIL): Promise<boolean> {
-  const response = await globalApp.inject({
-    url: `/api/organizations/soft-check?emailAddress=${encodeURIComponent(email)}`,
-  })
+export async function demoExists(global: ApiTarget, email = DEMO_EMAIL): Promise<boolean> {
+  const url = `/api/organizations/soft-check?emailAddress=${encodeURIComponent(email)}`
+  const response = await send(global, 'GET', url)
   if (response.statusCode !== 200) throw new Error(`soft-check: ${response.statusCode} ${response.body}`)
-  return (response.json() as { data: boolean }).data === true
+  return (JSON.parse(response.body) as { data: boolean }).data === true
+}
+
+/**
+ * Whether the owner still signs in with this password (the one kept when the demo was created).
+ * The session the check opens is ended at once.
+ */
+export async function canSignIn(global: ApiTarget, email: string, password: string): Promise<boolean> {
+  const response = await send(global, 'POST', '/api/auth/login', { email, password })
+  if (response.statusCode === 400 || response.statusCode === 401) return false
+  if (response.statusCode !== 200)
+    throw new Error(`POST /api/auth/login: ${response.statusCode} ${response.body}`)
+  const token = (JSON.parse(response.body) as { data?: { session?: { accessToken?: string } } }).data?.session
+    ?.accessToken
+  if (token) await send(global, 'POST', '/api/auth/logout', undefined, { authorization: `Bearer ${token}` })
+  return true
 }
 
 export async function seedDemo(
-  apps: { core: HttpApp; global: HttpApp },
+  apps: SeedTargets,
   progress: (line: string) => void = () => {},
   /** The owner's address; another one only lets tests seed a shared database more than once. */
   email = DEMO_EMAIL,
@@ -123,21 +170,16 @@ export async function seedDemo(
     return result
   }
   const call = async <T = Json>(
-    app: HttpApp,
+    target: ApiTarget,
     method: Method,
     url: string,
     payload?: unknown,
     headers: Record<string, string> = {},
   ): Promise<T> => {
-    const response = await app.inject({
-      method,
-      url,
-      headers,
-      ...(payload === undefined ? {} : { payload: payload as Json }),
-    })
+    const response = await send(target, method, url, payload, headers)
     if (response.statusCode !== 200)
       throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
-    return (response.json() as { data: T }).data
+    return (JSON.parse(response.body) as { data: T }).data
   }
 
   // Long enough to be strong, readable enough to type from a terminal.

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import lockfile from 'proper-lockfile'
 
@@ -30,10 +30,18 @@ export interface DataDirLock {
   release(): Promise<void>
 }
 
+/** Base URLs of the APIs a server holding the directory serves, as other local processes reach them. */
+export interface ServedApis {
+  core?: string
+  global?: string
+}
+
 interface Holder {
   pid: number
   since: string
   command: string
+  /** Written once the holder serves its APIs (`cartage serve`); absent while it starts or for other commands. */
+  apis?: ServedApis
 }
 
 const holderPath = (dataDir: string) => path.join(dataDir, HOLDER_NAME)
@@ -55,6 +63,26 @@ function isAlive(pid: number): boolean {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+}
+
+/**
+ * Records, beside the lock this process holds, the addresses of the APIs it serves, so that a
+ * command refused the directory (`cartage seed`) can go through the server instead.
+ */
+export function recordServedApis(dataDir: string, apis: ServedApis): void {
+  const holder = readHolder(dataDir)
+  if (holder?.pid !== process.pid) return
+  // Replaced whole, so a reader never sees half a file.
+  const temporary = `${holderPath(dataDir)}.${process.pid}.tmp`
+  writeFileSync(temporary, `${JSON.stringify({ ...holder, apis })}\n`)
+  renameSync(temporary, holderPath(dataDir))
+}
+
+/** The live process holding the directory and the APIs it has said it serves, if any. */
+export function dataDirHolder(dataDir: string): { pid: number; apis: ServedApis } | undefined {
+  const holder = readHolder(dataDir)
+  if (!holder || holder.pid === process.pid || !isAlive(holder.pid)) return undefined
+  return { pid: holder.pid, apis: holder.apis ?? {} }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 
-/** The two APIs differ on the wire (spec §2.2, §7): Core writes statusCode as a name, Global as a number. */
+/** The two APIs differ on the wire: Core writes statusCode as a name, Global as a number. */
 export type ApiFlavor = 'core' | 'global'
 
 export const MessageEntry = Type.Object({
@@ -12,7 +12,7 @@ export const MessageEntry = Type.Object({
 })
 export type MessageEntry = Static<typeof MessageEntry>
 
-/** NotificationLevel names (spec §2.4): a message entry's `level`. */
+/** NotificationLevel names: a message entry's `level`. */
 export type MessageLevel = 'Standard' | 'Info' | 'Warning' | 'Error' | 'Success' | 'Recommendation'
 
 /**

@@ -8,7 +8,7 @@ import { installUnknownQueryRule } from './unknown-query.js'
 import { installUnstorableTextGuard } from './unstorable-text.js'
 
 /**
- * Input rules, applied by the validator every route gets (README "Input rules"):
+ * Input rules, applied by the validator every route gets (docs/architecture.md, "Input rules"):
  * - bodies are JSON and taken as sent: no type coercion (`"12"` is not a number, null is not 0);
  *   query strings, path parameters and headers arrive as text and are coerced, but their numbers
  *   must be decimal digits (`0x10`, `1e1`, `+5`, ` 5` are refused);

@@ -5,7 +5,7 @@ export const INT32_MAX = 2_147_483_647
 export const DEFAULT_PAGE_SIZE = 20
 
 /**
- * Standard list parameters (spec §4.1 "SL"). Out-of-range values are a 400 naming the
+ * Standard list parameters (Page, PageSize, $filter, $orderby, $search). Out-of-range values are a 400 naming the
  * parameter, never silently clamped.
  */
 export const ListQuery = Type.Object({

@@ -40,7 +40,7 @@ export const authErrors = {
       'business_not_accessible',
       'X-Business-Id is missing or names a business this credential cannot use.',
     ),
-  /** The Core API answers an expired bearer token with 403 (spec §7); the Global API with 401. */
+  /** The Core API answers an expired bearer token with 403; the Global API with 401. */
   expired: (status: 401 | 403) =>
     new AppError(
       status,

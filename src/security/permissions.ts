@@ -2,7 +2,7 @@ import { decodeEnum } from '../enums.js'
 import type { Reason } from '../errors.js'
 
 /**
- * PermissionModule (spec §2.4): 1-based, append-only. `M<n>` in the spec is PERMISSION_MODULES[n - 1].
+ * PermissionModule: 1-based, append-only. `M<n>` (the module numbers of docs/api-guide.md) is PERMISSION_MODULES[n - 1].
  */
 export const PERMISSION_MODULES = [
   'Orders',
@@ -24,7 +24,7 @@ export const PERMISSION_MODULES = [
 ] as const
 export type PermissionModule = (typeof PERMISSION_MODULES)[number]
 
-/** Bits of a module's permission mask (spec §5.5). */
+/** Bits of a module's permission mask. */
 export const ACTIONS = { View: 1, Modify: 2, Delete: 4 } as const
 export type Action = keyof typeof ACTIONS
 export const ALL_ACTIONS = 7
@@ -105,7 +105,7 @@ export function parsePermissionMap(
   return reasons.length > 0 ? { reasons } : { permissions, reasons }
 }
 
-/** API key scopes arrive as JSON text (spec §2.3); absent/null/blank = unrestricted (null). */
+/** API key scopes arrive as JSON text; absent/null/blank = unrestricted (null). */
 export function parseScopesText(
   field: string,
   text: string | null | undefined,

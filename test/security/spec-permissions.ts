@@ -1,5 +1,5 @@
 /**
- * Spec §4.1, the permission column of every Core API operation, as written there (generated from
+ * The contract's permission of every Core API operation, as its operation table writes it (generated from
  * ../shared/spec/platform-api-spec.md; M<n> is the n-th PermissionModule). `null` = the spec declares none.
  */
 export const SPEC_PERMISSIONS: readonly {

@@ -26,7 +26,7 @@ import {
 const TAGS = ['Notifications']
 const MEMBER = { signedIn: true, business: true } as const
 
-/** In-app notifications (spec §3.1): a user's own notifications in the current business. */
+/** In-app notifications: a user's own notifications in the current business. */
 export function registerNotificationRoutes(app: HttpApp, { database }: AppDeps) {
   const hub = new NotificationHub(database)
   app.addHook('onClose', async () => hub.close())

@@ -19,7 +19,7 @@ export const NotificationResponse = Type.Object({
 })
 export type NotificationResponse = Static<typeof NotificationResponse>
 
-/** SingleResult plus the notification reads' extra fields (spec §2.2). */
+/** SingleResult plus the notification reads' extra fields. */
 export function NotificationResult<T extends TSchema>(data: T, title: string) {
   return Type.Object(
     {

@@ -4,7 +4,7 @@
  * tables, view definitions and sessions. Here PUBLIC loses read access to the catalogue relations
  * that list them; the application's role gets it back explicitly. Only a superuser may change
  * catalogue rights: under any other role this is skipped with a notice, and the console's parser
- * layer (which refuses every catalogue relation) is what hides them (see the README).
+ * layer (which refuses every catalogue relation) is what hides them (see docs/sql-console.md).
  */
 export const sql = `
 DO $$

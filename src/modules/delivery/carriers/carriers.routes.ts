@@ -177,7 +177,7 @@ export function registerCarrierRoutes(app: HttpApp, deps: AppDeps) {
       operationId: 'DeleteConfiguredCarrier',
       summary: 'Remove a configured carrier (by its configuration uuid)',
       description:
-        'carrierId is the configured carrier’s uuid here (as the contract says); returns the catalogue entry, now unconfigured.',
+        'carrierId is the configured carrier’s uuid here (`configuration.id` in the carrier’s answers), not the int32 catalogue id the other carrier operations take; returns the catalogue entry, now unconfigured.',
       tags: TAGS,
       params: ConfiguredCarrierParams,
       response: ONE,

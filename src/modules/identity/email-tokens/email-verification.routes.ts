@@ -14,7 +14,7 @@ export function registerEmailVerificationRoutes(app: HttpApp, deps: AppDeps) {
       operationId: 'VerifyByToken',
       summary: 'Verify an email address with the token from the emailed link',
       description:
-        'The link is emailed at registration and is valid for 24 hours, once. Success is HTTP 200 with an empty body (the spec says "no body"). ' +
+        'The link is emailed at registration and is valid for 24 hours, once. Success is HTTP 200 with an empty body. ' +
         'A missing, unknown, used or expired token is a 400 naming `token`. ' +
         'Opened in a browser (`Accept: text/html`) it answers a short HTML page instead, saying the address is verified (200) or the link is no longer valid (400).',
       tags: ['Auth'],

@@ -14,7 +14,7 @@ export const VerifyByTokenQuery = Type.Object(
 
 const HTML_PAGE = { schema: { type: 'string' } }
 
-/** 200: no body for API clients (spec §4.2: "no body"), a page for a browser. */
+/** 200: no body for API clients, a page for a browser. */
 export const EmailVerified = Type.Unsafe<unknown>({
   description:
     'The address is verified. The response has no body. A browser (Accept: text/html) gets a page instead.',

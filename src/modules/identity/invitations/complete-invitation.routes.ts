@@ -21,7 +21,7 @@ export function registerCompleteInvitationRoutes(app: HttpApp, deps: AppDeps) {
         operationId: 'CompleteInvitation',
         summary: 'Accept an invitation: set the password, verify the address, activate the membership',
         description:
-          'Security addition to the spec: CompleteInvitationRequest carries no secret, so knowing an invited address would be enough to take the ' +
+          "Security addition to the earlier platform's operation: its CompleteInvitationRequest carries no secret, so knowing an invited address would be enough to take the " +
           'account. The invitation token from the emailed link is therefore required, as query `token` (as in the link) or body field `token`; ' +
           'without it the answer is 400 naming `token`, as for an unknown, used or expired one. The body `email` must be the invited address (400 ' +
           'naming `email`). A new user sets `password` (at least 8 characters, not the email); a user who already has a password (invited to a ' +

@@ -19,7 +19,7 @@ export function registerPasswordRoutes(app: HttpApp, deps: AppDeps) {
         operationId: 'ForgotPassword',
         summary: 'Email a password-reset link',
         description:
-          'Not in the spec table; it is how the token that ResetPassword needs is obtained. Always answers `true` with the same body, ' +
+          'Not an operation of the earlier platform; it is how the token that ResetPassword needs is obtained. Always answers `true` with the same body, ' +
           'whether or not the address is registered. When it is, a link valid for 30 minutes is emailed. ' +
           'Rate limited per client IP and per email address (429 with Retry-After).',
         tags: TAGS,

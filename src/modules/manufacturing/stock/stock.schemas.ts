@@ -30,7 +30,7 @@ export const StockMovementRequest = Type.Object(
     effectiveDate: Type.Optional(
       DateTime({
         description:
-          'when the movement happened (spec §2.1.5); defaults to now, may lie in the past, not in the future',
+          'when the movement happened: the stock ledger records it at that date (a back-dated movement re-values the later entries); defaults to now, may lie in the past, not in the future',
       }),
     ),
     reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),

@@ -26,7 +26,10 @@ export type WorkOrderRequest = Static<typeof WorkOrderRequest>
 export const CompleteWorkOrderRequest = Type.Object(
   {
     effectiveDate: Type.Optional(
-      DateTime({ description: 'when it was made (spec §2.1.5); default now, not in the future' }),
+      DateTime({
+        description:
+          'when it was made: the component issues and the finished-goods receipt enter the stock ledger at that date; default now, not in the future',
+      }),
     ),
     quantityProduced: Type.Optional(
       Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: 'default the planned quantity' }),
