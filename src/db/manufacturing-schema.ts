@@ -50,8 +50,12 @@ export interface StockLedgerTable {
   reason: string | null
   reference: string | null
   work_order_id: string | null
+  /** running quantity after this entry, in (effective_date, seq) order */
   balance: DefaultDecimal
+  /** moving average after this entry (value / quantity at each receipt, 20 places) */
   average_cost: DefaultDecimal
+  /** running total value after this entry, exact */
+  stock_value: DefaultDecimal
   created_by_user_id: string | null
   date_created: Stamp
 }

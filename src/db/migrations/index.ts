@@ -26,6 +26,7 @@ import * as addCustomerSearchIndexes from './tenant/20261124107000-add-customer-
 import * as countLiveCustomers from './tenant/20261124110000-count-live-customers.js'
 import * as addInsightsIndexes from './tenant/20261124140000-add-insights-indexes.js'
 import * as searchIndexesWithoutPendingList from './tenant/20261126090000-search-indexes-without-pending-list.js'
+import * as exactStockValuation from './tenant/20261127090000-exact-stock-valuation.js'
 
 export interface Migration {
   name: string
@@ -60,4 +61,5 @@ export const tenantMigrations: readonly Migration[] = [
   { name: '20261124110000-count-live-customers', sql: countLiveCustomers.sql },
   { name: '20261124140000-add-insights-indexes', sql: addInsightsIndexes.sql },
   { name: '20261126090000-search-indexes-without-pending-list', sql: searchIndexesWithoutPendingList.sql },
+  { name: '20261127090000-exact-stock-valuation', sql: exactStockValuation.sql },
 ]

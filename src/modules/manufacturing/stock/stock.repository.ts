@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely'
 import type { Tables } from '../../../db/schema.js'
 import type { Db } from '../products/products.repository.js'
 
+/** The product's current stock, as shown with it (the average to 10 places). */
 export async function updateStockSummary(
   trx: Transaction<Tables>,
   schema: string,
@@ -12,12 +13,20 @@ export async function updateStockSummary(
   await trx
     .withSchema(schema)
     .updateTable('products')
-    .set({ on_hand: onHand, average_cost: averageCost, date_modified: sql<Date>`now()` })
+    .set({
+      on_hand: onHand,
+      average_cost: sql<string>`round(${averageCost}::numeric, 10)`,
+      date_modified: sql<Date>`now()`,
+    })
     .where('id', '=', productId)
     .execute()
 }
 
-/** Ledger entries of one product (already known to be the business's), for the SL list. */
+/**
+ * Ledger entries of one product (already known to be the business's), for the SL list. The unit
+ * cost and the average are carried exactly; they are rounded here, for the wire only (10 places,
+ * the value 4).
+ */
 export function scopedLedger(db: Db, schema: string, businessId: string, productId: string) {
   return db
     .withSchema(schema)
@@ -30,13 +39,14 @@ export function scopedLedger(db: Db, schema: string, businessId: string, product
       'l.product_id',
       'l.type',
       'l.quantity',
-      'l.unit_cost',
+      sql<string>`round(l.unit_cost, 10)`.as('unit_cost'),
+      sql<string>`round(l.quantity * l.unit_cost, 4)`.as('value'),
       'l.effective_date',
       'l.reason',
       'l.reference',
       'l.work_order_id',
       'l.balance',
-      'l.average_cost',
+      sql<string>`round(l.average_cost, 10)`.as('average_cost'),
       'l.created_by_user_id',
       'l.date_created',
     ])

@@ -48,15 +48,19 @@ export const LedgerEntryResponse = Type.Object({
   type: EnumType(ENTRY_TYPES),
   quantity: Type.Number({ description: 'signed' }),
   unitCost: Type.Number({
-    description: 'receipts: their cost; other movements: the moving average at their date',
+    description:
+      'receipts: their cost; other movements: the moving average at their date (carried exactly, shown to 10 decimal places)',
   }),
-  value: Type.Number({ description: 'quantity × unitCost, signed' }),
+  value: Type.Number({ description: 'quantity × unitCost, signed, 4 decimal places' }),
   effectiveDate: DateTime(),
   reason: Nullable(Type.String()),
   reference: Nullable(Type.String()),
   workOrderId: Nullable(Uuid()),
   balance: Type.Number({ description: 'running balance after this entry, in effective-date order' }),
-  averageCost: Type.Number({ description: 'moving-average cost after this entry' }),
+  averageCost: Type.Number({
+    description:
+      'moving-average cost after this entry: the running value over the running balance, carried exactly, shown to 10 decimal places',
+  }),
   createdByUserId: Nullable(Uuid()),
   dateCreated: DateTime(),
 })
@@ -70,7 +74,10 @@ export const StockResponse = Type.Object({
   productId: Uuid(),
   asOfDate: DateTime(),
   onHand: Type.Number(),
-  unitCost: Type.Number({ description: 'moving-average cost at that instant' }),
-  value: Type.Number({ description: 'onHand × unitCost, 4 decimal places' }),
+  unitCost: Type.Number({ description: 'moving-average cost at that instant, 10 decimal places' }),
+  value: Type.Number({
+    description:
+      'the running total value at that instant (receipts at their cost, everything else at the moving average; carried exactly), 4 decimal places',
+  }),
 })
 export type StockResponse = Static<typeof StockResponse>

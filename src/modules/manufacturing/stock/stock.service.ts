@@ -4,7 +4,7 @@ import { conflict, invalidField, validationFailed } from '../../../http/errors.j
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { decimalReasons, round } from '../decimals.js'
+import { decimalReasons } from '../decimals.js'
 import { findProduct, lockProduct, type ProductRow } from '../products/products.repository.js'
 import { productNotFound } from '../products/products.service.js'
 import { stockAsOf } from './ledger.repository.js'
@@ -26,15 +26,13 @@ export const noStock = (product: ProductRow) =>
     : conflict('product_archived', 'An archived product takes no stock movements.')
 
 export function toEntry(row: LedgerRow): LedgerEntryResponse {
-  const quantity = Number(row.quantity)
-  const unitCost = Number(row.unit_cost)
   return {
     id: row.id,
     productId: row.product_id,
     type: row.type as LedgerEntryResponse['type'],
-    quantity,
-    unitCost,
-    value: round(quantity * unitCost),
+    quantity: Number(row.quantity),
+    unitCost: Number(row.unit_cost),
+    value: Number(row.value),
     effectiveDate: row.effective_date.toISOString(),
     reason: row.reason,
     reference: row.reference,
@@ -109,9 +107,13 @@ export async function getStock(
   const asOf = asOfDate === undefined ? new Date() : new Date(asOfDate)
   const row = await stockAsOf(database.db, auth.schemaName, auth.businessId, productId, asOf)
   if (!row) throw productNotFound()
-  const onHand = Number(row.balance ?? 0)
-  const unitCost = Number(row.average_cost ?? 0)
-  return { productId, asOfDate: asOf.toISOString(), onHand, unitCost, value: round(onHand * unitCost) }
+  return {
+    productId,
+    asOfDate: asOf.toISOString(),
+    onHand: Number(row.balance ?? 0),
+    unitCost: Number(row.average_cost ?? 0),
+    value: Number(row.stock_value ?? 0),
+  }
 }
 
 const LEDGER: ListSpec = {
