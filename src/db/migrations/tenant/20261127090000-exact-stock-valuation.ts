@@ -47,7 +47,7 @@ CREATE FUNCTION stock_revalue(
   p_product uuid, p_from_date timestamptz, p_from_seq bigint,
   p_check_date timestamptz, p_check_seq bigint, p_stop_at_shortfall boolean)
 RETURNS TABLE (revalued integer, first_balance numeric, first_unit_cost numeric, last_balance numeric,
-  last_average numeric, short_date timestamptz, short_seq bigint, short_balance numeric)
+  last_average numeric, last_value numeric, short_date timestamptz, short_seq bigint, short_balance numeric)
 LANGUAGE plpgsql SET search_path FROM CURRENT SET jit = off AS $$
 DECLARE
   q numeric := 0;
@@ -106,7 +106,7 @@ BEGIN
     UPDATE stock_ledger t SET balance = x.q, stock_value = x.v, average_cost = x.a, unit_cost = x.u
     FROM unnest(tids, qs, vs, avs, us) AS x(tid, q, v, a, u) WHERE t.ctid = x.tid;
   END IF;
-  revalued := n; last_balance := q; last_average := a;
+  revalued := n; last_balance := q; last_average := a; last_value := v;
   RETURN NEXT;
 END
 $$;

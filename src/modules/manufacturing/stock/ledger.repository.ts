@@ -31,6 +31,10 @@ export interface Revaluation {
   /** the product's stock after its last entry */
   last_balance: string | null
   last_average: string | null
+  last_value: string | null
+  /** last_average and last_value rounded as the API shows them (10 and 4 places) */
+  shown_average: string | null
+  shown_value: string | null
   /** the first entry at or after the checked point whose balance is below zero, if any */
   short_id: string | null
   short_date: Date | null
@@ -97,7 +101,8 @@ export async function revalue(
   stopAtShortfall: boolean,
 ): Promise<Revaluation> {
   const { rows } = await sql<Revaluation>`
-    SELECT r.revalued, r.first_balance, r.first_unit_cost, r.last_balance, r.last_average,
+    SELECT r.revalued, r.first_balance, r.first_unit_cost, r.last_balance, r.last_average, r.last_value,
+      round(r.last_average, 10) AS shown_average, round(r.last_value, 4) AS shown_value,
       l.id AS short_id, r.short_date, r.short_balance
     FROM ${sql.table(`${schema}.stock_revalue`)}(${productId}::uuid, ${from.effective_date}::timestamptz,
       ${from.seq}::bigint, ${check?.effective_date ?? null}::timestamptz, ${check?.seq ?? null}::bigint,

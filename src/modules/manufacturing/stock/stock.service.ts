@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.js'
 import { paged } from '../../../http/envelopes.js'
-import { conflict, invalidField, validationFailed } from '../../../http/errors.js'
+import { conflict, type Reason, validationFailed } from '../../../http/errors.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
@@ -46,38 +46,53 @@ export function toEntry(row: LedgerRow): LedgerEntryResponse {
 
 /** An effective date sent by a client: default now, never in the future. */
 export function effectiveDateOf(value: string | undefined, field = 'effectiveDate'): Date {
-  if (value === undefined) return new Date()
-  const date = new Date(value)
-  if (date.getTime() > Date.now() + FUTURE_SKEW_MS) throw invalidField(field, 'must not lie in the future')
+  const reasons: Reason[] = []
+  const date = checkedEffectiveDate(value, field, reasons)
+  if (reasons.length > 0) throw validationFailed(reasons)
   return date
 }
 
-function movementOf(request: StockMovementRequest): Movement {
+function checkedEffectiveDate(value: string | undefined, field: string, reasons: Reason[]): Date {
+  if (value === undefined) return new Date()
+  const date = new Date(value)
+  if (date.getTime() > Date.now() + FUTURE_SKEW_MS)
+    reasons.push({ field, message: 'must not lie in the future' })
+  return date
+}
+
+/**
+ * A movement as sent, checked beyond its schema; each reason names its field after `prefix`
+ * (`movements.3.` in a bulk request). Returns null with the reasons when it is not valid.
+ */
+export function checkMovement(
+  request: StockMovementRequest,
+  prefix = '',
+): { movement: Movement | null; reasons: Reason[] } {
   const reasons = [
-    ...decimalReasons({ quantity: request.quantity }),
-    ...decimalReasons({ unitCost: request.unitCost }, 6),
+    ...decimalReasons({ quantity: request.quantity }, 4, prefix),
+    ...decimalReasons({ unitCost: request.unitCost }, 6, prefix),
   ]
   const cost = request.unitCost ?? null
   const { type, quantity } = request
-  if (type !== 'Adjustment' && quantity <= 0)
-    reasons.push({ field: 'quantity', message: 'must be greater than 0' })
-  if (type === 'Adjustment' && quantity === 0) reasons.push({ field: 'quantity', message: 'must not be 0' })
-  if (type === 'Receipt' && cost === null)
-    reasons.push({ field: 'unitCost', message: 'is required on a Receipt' })
-  if (type === 'Issue' && cost !== null)
-    reasons.push({ field: 'unitCost', message: 'an Issue moves at the moving average' })
+  const reason = (field: string, message: string) => reasons.push({ field: `${prefix}${field}`, message })
+  if (type !== 'Adjustment' && quantity <= 0) reason('quantity', 'must be greater than 0')
+  if (type === 'Adjustment' && quantity === 0) reason('quantity', 'must not be 0')
+  if (type === 'Receipt' && cost === null) reason('unitCost', 'is required on a Receipt')
+  if (type === 'Issue' && cost !== null) reason('unitCost', 'an Issue moves at the moving average')
   if (type === 'Adjustment' && quantity < 0 && cost !== null)
-    reasons.push({ field: 'unitCost', message: 'a negative Adjustment moves at the moving average' })
-  if (reasons.length > 0) throw validationFailed(reasons)
-  return {
+    reason('unitCost', 'a negative Adjustment moves at the moving average')
+  const effectiveDate = checkedEffectiveDate(request.effectiveDate, `${prefix}effectiveDate`, reasons)
+  if (reasons.length > 0) return { movement: null, reasons }
+  const movement: Movement = {
     type,
     quantity: type === 'Issue' ? -quantity : quantity,
     receivedCost: cost,
-    effectiveDate: effectiveDateOf(request.effectiveDate),
+    effectiveDate,
     reason: request.reason?.trim() || null,
     reference: request.reference?.trim() || null,
     workOrderId: null,
   }
+  return { movement, reasons }
 }
 
 /** Posts a receipt, issue or adjustment under the product's row lock (movements of one product queue). */
@@ -87,7 +102,8 @@ export async function postStockMovement(
   productId: string,
   request: StockMovementRequest,
 ): Promise<LedgerEntryResponse> {
-  const movement = movementOf(request)
+  const { movement, reasons } = checkMovement(request)
+  if (!movement) throw validationFailed(reasons)
   const { schemaName, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
     const product = await lockProduct(trx, schemaName, businessId, productId)
