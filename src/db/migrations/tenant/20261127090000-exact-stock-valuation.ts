@@ -35,78 +35,96 @@ ALTER TABLE stock_ledger SET (fillfactor = 50);
 CREATE UNIQUE INDEX stock_ledger_order_idx ON stock_ledger (product_id, effective_date, seq);
 ALTER TABLE products ALTER COLUMN average_cost TYPE numeric;
 
--- Re-values the product's entries from (p_from_date, p_from_seq) to its last one. A costed
--- receipt (received_cost, quantity > 0) adds quantity x cost to the value, and sets the average to
+-- The running values of the product's entries from (p_from_date, p_from_seq) to its last one,
+-- starting from the values q0, v0, a0 before them, in one ordered index scan: a costed receipt
+-- (received_cost, quantity > 0) adds quantity x cost to the value and sets the average to
 -- value / quantity, or to its cost when the stock before it was empty or negative (the value is
 -- then quantity x cost); every other entry moves at the average, which it leaves unchanged.
--- When p_check_date is given, the first entry at or after (p_check_date, p_check_seq) whose
--- balance is below zero is returned as short_*; with p_stop_at_shortfall the function then
--- returns at once, having written nothing (the caller refuses the movement). first_* are the
--- values of the entry at the starting point, last_* those after the product's last entry.
-CREATE FUNCTION stock_revalue(
-  p_product uuid, p_from_date timestamptz, p_from_seq bigint,
-  p_check_date timestamptz, p_check_seq bigint, p_stop_at_shortfall boolean)
-RETURNS TABLE (revalued integer, first_balance numeric, first_unit_cost numeric, last_balance numeric,
-  last_average numeric, last_value numeric, short_date timestamptz, short_seq bigint, short_balance numeric)
-LANGUAGE plpgsql SET search_path FROM CURRENT SET jit = off AS $$
+-- Nothing is rounded but the average (20 places). Materialised before the caller reads a row.
+CREATE FUNCTION stock_running_values(
+  p_product uuid, p_from_date timestamptz, p_from_seq bigint, q0 numeric, v0 numeric, a0 numeric)
+RETURNS TABLE (tid tid, balance numeric, stock_value numeric, average_cost numeric, unit_cost numeric)
+LANGUAGE plpgsql STABLE ROWS 1000 SET search_path FROM CURRENT AS $$
 DECLARE
-  q numeric := 0;
-  v numeric := 0;
-  a numeric := 0;
-  u numeric;
+  q numeric := q0;
+  v numeric := v0;
+  a numeric := a0;
   e record;
-  seen integer := 0;
-  n integer := 0;
-  tids tid[] := '{}';
-  qs numeric[] := '{}';
-  vs numeric[] := '{}';
-  avs numeric[] := '{}';
-  us numeric[] := '{}';
 BEGIN
-  SELECT l.balance, l.stock_value, l.average_cost INTO q, v, a FROM stock_ledger l
-  WHERE l.product_id = p_product AND (l.effective_date, l.seq) < (p_from_date, p_from_seq)
-  ORDER BY l.effective_date DESC, l.seq DESC LIMIT 1;
-  IF NOT FOUND THEN
-    q := 0; v := 0; a := 0;
-  END IF;
   FOR e IN
-    SELECT l.ctid AS tid, l.effective_date, l.seq, l.quantity, l.received_cost,
-      l.balance, l.stock_value, l.average_cost, l.unit_cost
-    FROM stock_ledger l
+    SELECT l.ctid AS t, l.quantity, l.received_cost FROM stock_ledger l
     WHERE l.product_id = p_product AND (l.effective_date, l.seq) >= (p_from_date, p_from_seq)
     ORDER BY l.effective_date, l.seq
   LOOP
     IF e.received_cost IS NOT NULL AND e.quantity > 0 THEN
-      u := e.received_cost;
+      unit_cost := e.received_cost;
       IF q <= 0 THEN
-        q := q + e.quantity; a := u; v := q * u;
+        q := q + e.quantity; a := e.received_cost; v := q * a;
       ELSE
-        q := q + e.quantity; v := v + e.quantity * u; a := round(v / q, 20);
+        q := q + e.quantity; v := v + e.quantity * e.received_cost; a := round(v / q, 20);
       END IF;
     ELSE
-      u := a; q := q + e.quantity; v := v + e.quantity * a;
+      unit_cost := a; q := q + e.quantity; v := v + e.quantity * a;
     END IF;
-    seen := seen + 1;
-    IF seen = 1 THEN
-      first_balance := q; first_unit_cost := u;
-    END IF;
-    IF q < 0 AND short_date IS NULL AND p_check_date IS NOT NULL
-       AND (e.effective_date, e.seq) >= (p_check_date, p_check_seq) THEN
-      short_date := e.effective_date; short_seq := e.seq; short_balance := q;
-      IF p_stop_at_shortfall THEN
-        RETURN NEXT;
-        RETURN;
-      END IF;
-    END IF;
-    IF e.balance <> q OR e.stock_value <> v OR e.average_cost <> a OR e.unit_cost <> u THEN
-      n := n + 1; tids[n] := e.tid; qs[n] := q; vs[n] := v; avs[n] := a; us[n] := u;
-    END IF;
+    tid := e.t; balance := q; stock_value := v; average_cost := a;
+    RETURN NEXT;
   END LOOP;
-  IF n > 0 THEN
-    UPDATE stock_ledger t SET balance = x.q, stock_value = x.v, average_cost = x.a, unit_cost = x.u
-    FROM unnest(tids, qs, vs, avs, us) AS x(tid, q, v, a, u) WHERE t.ctid = x.tid;
+END
+$$;
+
+-- Re-values the product's entries from (p_from_date, p_from_seq) to its last one: one UPDATE of
+-- the entries whose values change, joined to stock_running_values by ctid (a nested loop of
+-- tuple fetches, never a scan of the table). When p_check_date is given, first finds (a running
+-- sum, no re-valuation) the first entry at or after (p_check_date, p_check_seq) whose balance is
+-- below zero and returns it as short_*; with p_stop_at_shortfall it then returns at once, having
+-- written nothing (the caller refuses the movement). first_* are the values of the entry at the
+-- starting point, last_* those after the product's last entry. The caller holds the product's row
+-- lock, so no entry changes between the computation and the update.
+CREATE FUNCTION stock_revalue(
+  p_product uuid, p_from_date timestamptz, p_from_seq bigint,
+  p_check_date timestamptz, p_check_seq bigint, p_stop_at_shortfall boolean)
+RETURNS TABLE (revalued integer, first_balance numeric, first_unit_cost numeric, last_balance numeric,
+  last_average numeric, last_value numeric, short_id uuid, short_date timestamptz, short_balance numeric)
+LANGUAGE plpgsql ROWS 1 SET search_path FROM CURRENT SET jit = off
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+DECLARE
+  q0 numeric := 0;
+  v0 numeric := 0;
+  a0 numeric := 0;
+BEGIN
+  SELECT l.balance, l.stock_value, l.average_cost INTO q0, v0, a0 FROM stock_ledger l
+  WHERE l.product_id = p_product AND (l.effective_date, l.seq) < (p_from_date, p_from_seq)
+  ORDER BY l.effective_date DESC, l.seq DESC LIMIT 1;
+  IF NOT FOUND THEN
+    q0 := 0; v0 := 0; a0 := 0;
   END IF;
-  revalued := n; last_balance := q; last_average := a; last_value := v;
+  IF p_check_date IS NOT NULL THEN
+    SELECT r.id, r.effective_date, r.running INTO short_id, short_date, short_balance FROM (
+      SELECT l.id, l.effective_date, l.seq,
+        q0 + sum(l.quantity) OVER (ORDER BY l.effective_date, l.seq ROWS UNBOUNDED PRECEDING) AS running
+      FROM stock_ledger l
+      WHERE l.product_id = p_product AND (l.effective_date, l.seq) >= (p_from_date, p_from_seq)
+      ORDER BY l.effective_date, l.seq
+    ) r
+    WHERE r.running < 0 AND (r.effective_date, r.seq) >= (p_check_date, p_check_seq)
+    ORDER BY r.effective_date, r.seq LIMIT 1;
+    IF short_id IS NOT NULL AND p_stop_at_shortfall THEN
+      RETURN NEXT;
+      RETURN;
+    END IF;
+  END IF;
+  UPDATE stock_ledger t
+  SET balance = x.balance, stock_value = x.stock_value, average_cost = x.average_cost, unit_cost = x.unit_cost
+  FROM stock_running_values(p_product, p_from_date, p_from_seq, q0, v0, a0) x
+  WHERE t.ctid = x.tid AND (t.balance, t.stock_value, t.average_cost, t.unit_cost)
+    IS DISTINCT FROM (x.balance, x.stock_value, x.average_cost, x.unit_cost);
+  GET DIAGNOSTICS revalued = ROW_COUNT;
+  SELECT l.balance, l.unit_cost INTO first_balance, first_unit_cost FROM stock_ledger l
+  WHERE l.product_id = p_product AND (l.effective_date, l.seq) >= (p_from_date, p_from_seq)
+  ORDER BY l.effective_date, l.seq LIMIT 1;
+  SELECT l.balance, l.average_cost, l.stock_value INTO last_balance, last_average, last_value
+  FROM stock_ledger l WHERE l.product_id = p_product
+  ORDER BY l.effective_date DESC, l.seq DESC LIMIT 1;
   RETURN NEXT;
 END
 $$;

@@ -103,12 +103,10 @@ export async function revalue(
   const { rows } = await sql<Revaluation>`
     SELECT r.revalued, r.first_balance, r.first_unit_cost, r.last_balance, r.last_average, r.last_value,
       round(r.last_average, 10) AS shown_average, round(r.last_value, 4) AS shown_value,
-      l.id AS short_id, r.short_date, r.short_balance
+      r.short_id, r.short_date, r.short_balance
     FROM ${sql.table(`${schema}.stock_revalue`)}(${productId}::uuid, ${from.effective_date}::timestamptz,
       ${from.seq}::bigint, ${check?.effective_date ?? null}::timestamptz, ${check?.seq ?? null}::bigint,
-      ${stopAtShortfall}) r
-    LEFT JOIN ${ledger(schema)} l ON l.product_id = ${productId}::uuid
-      AND l.effective_date = r.short_date AND l.seq = r.short_seq`.execute(trx)
+      ${stopAtShortfall}) r`.execute(trx)
   return rows[0]!
 }
 
