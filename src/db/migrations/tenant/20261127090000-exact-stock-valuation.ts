@@ -79,13 +79,14 @@ $$;
 -- below zero and returns it as short_*; with p_stop_at_shortfall it then returns at once, having
 -- written nothing (the caller refuses the movement). first_* are the values of the entry at the
 -- starting point, last_* those after the product's last entry. The caller holds the product's row
--- lock, so no entry changes between the computation and the update.
+-- lock, so no entry changes between the computation and the update. work_mem keeps the running
+-- values of 100,000 entries (about 10 MB) in memory; more spill to a temporary file.
 CREATE FUNCTION stock_revalue(
   p_product uuid, p_from_date timestamptz, p_from_seq bigint,
   p_check_date timestamptz, p_check_seq bigint, p_stop_at_shortfall boolean)
 RETURNS TABLE (revalued integer, first_balance numeric, first_unit_cost numeric, last_balance numeric,
   last_average numeric, last_value numeric, short_id uuid, short_date timestamptz, short_balance numeric)
-LANGUAGE plpgsql ROWS 1 SET search_path FROM CURRENT SET jit = off
+LANGUAGE plpgsql ROWS 1 SET search_path FROM CURRENT SET jit = off SET work_mem = '64MB'
   SET enable_hashjoin = off SET enable_mergejoin = off AS $$
 DECLARE
   q0 numeric := 0;
