@@ -72,6 +72,8 @@ describe('docs/api-guide.md', () => {
       expect(lines).toEqual(expect.arrayContaining(['CUS-000001', 'CUS-000002', 'CUS-000003', 'OK', 'true']))
       expect(stdout).toMatch(/"field":"name"/) // the 400 names the field
       expect(stdout).toMatch(/"field":"password"/)
+      expect(stdout).toMatch(/"onHand":120,"averageCost":5.125,"value":615/) // the bulk stock movements
+      expect(stdout).toMatch(/"field":"movements.0.quantity","message":"short by 430 on 2026-01-06/)
     },
     PROCESS_TEST_TIMEOUT_MS,
   )
