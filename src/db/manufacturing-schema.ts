@@ -45,19 +45,24 @@ export interface StockLedgerTable {
   type: string
   quantity: Decimal
   received_cost: OptionalDecimal
-  unit_cost: DefaultDecimal
   effective_date: When
   reason: string | null
   reference: string | null
   work_order_id: string | null
-  /** running quantity after this entry, in (effective_date, seq) order */
-  balance: DefaultDecimal
-  /** moving average after this entry (value / quantity at each receipt, 20 places) */
-  average_cost: DefaultDecimal
-  /** running total value after this entry, exact */
-  stock_value: DefaultDecimal
   created_by_user_id: string | null
   date_created: Stamp
+}
+
+/** The running values after every 64th ledger entry of a product (see stock_revalue). */
+export interface StockCheckpointsTable {
+  product_id: string
+  effective_date: When
+  seq: string
+  balance: Decimal
+  stock_value: Decimal
+  average_cost: Decimal
+  /** the lowest balance after any of the 64 entries this checkpoint closes */
+  min_balance: Decimal
 }
 
 export interface BomsTable {
@@ -140,6 +145,7 @@ export interface DimensionPresetsTable {
 export interface ManufacturingTenantTables {
   products: ProductsTable
   stock_ledger: StockLedgerTable
+  stock_checkpoints: StockCheckpointsTable
   boms: BomsTable
   bom_lines: BomLinesTable
   bom_activations: BomActivationsTable

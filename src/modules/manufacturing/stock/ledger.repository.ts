@@ -23,10 +23,11 @@ export interface NewEntry {
 
 /** What one re-valuation found (see the migration that creates `stock_revalue`). */
 export interface Revaluation {
-  /** how many entries' stored values changed */
-  revalued: number | null
-  /** the entry at the starting point: its balance and the unit cost it moved at (exact) */
+  /** how many entries were re-valued: the earliest new one and every one after it */
+  revalued: number
+  /** the entry at the starting point: its balance, the average after it and the unit cost it moved at (exact) */
   first_balance: string | null
+  first_average: string | null
   first_unit_cost: string | null
   /** the product's stock after its last entry */
   last_balance: string | null
@@ -88,9 +89,10 @@ export async function insertEntries(trx: Transaction<Tables>, schema: string, en
 }
 
 /**
- * Re-values the product's entries from `from` to its last one in one pass (`stock_revalue`), the
- * caller holding the product's row lock. With `check`, reports the first entry from there whose
- * balance is below zero; with `stopAtShortfall` it then writes nothing.
+ * Re-values the product from `from` to its last entry in one pass and replaces its checkpoints
+ * after that point (`stock_revalue`), the caller holding the product's row lock. With `check`,
+ * reports the first entry from there whose balance is below zero; with `stopAtShortfall` it then
+ * writes nothing.
  */
 export async function revalue(
   trx: Transaction<Tables>,
@@ -101,7 +103,7 @@ export async function revalue(
   stopAtShortfall: boolean,
 ): Promise<Revaluation> {
   const { rows } = await sql<Revaluation>`
-    SELECT r.revalued, r.first_balance, r.first_unit_cost, r.last_balance, r.last_average, r.last_value,
+    SELECT r.revalued, r.first_balance, r.first_average, r.first_unit_cost, r.last_balance, r.last_average, r.last_value,
       round(r.last_average, 10) AS shown_average, round(r.last_value, 4) AS shown_value,
       r.short_id, r.short_date, r.short_balance
     FROM ${sql.table(`${schema}.stock_revalue`)}(${productId}::uuid, ${from.effective_date}::timestamptz,
@@ -131,8 +133,9 @@ export async function lastOutgoingAtOrBefore(
 }
 
 /**
- * The stock of one product of the business as of an instant: one indexed lookup (exported for the
- * bench). The average and the value are rounded here, for the wire only (10 and 4 places).
+ * The stock of one product of the business as of an instant: the checkpoint before it and at most
+ * 64 entries (exported for the bench). The average and the value are rounded here, for the wire
+ * only (10 and 4 places).
  */
 export function stockAsOfQuery(schema: string, businessId: string, productId: string, asOf: Date) {
   return sql<{
@@ -142,13 +145,9 @@ export function stockAsOfQuery(schema: string, businessId: string, productId: st
     average_cost: string | null
     stock_value: string | null
   }>`
-    SELECT p.id, p.type, l.balance, round(l.average_cost, 10) AS average_cost, round(l.stock_value, 4) AS stock_value
+    SELECT p.id, p.type, s.balance, round(s.average_cost, 10) AS average_cost, round(s.stock_value, 4) AS stock_value
     FROM ${sql.table(`${schema}.products`)} p
-    LEFT JOIN LATERAL (
-      SELECT balance, average_cost, stock_value FROM ${ledger(schema)}
-      WHERE product_id = p.id AND effective_date <= ${asOf}
-      ORDER BY effective_date DESC, seq DESC LIMIT 1
-    ) l ON true
+    LEFT JOIN LATERAL ${sql.table(`${schema}.stock_state_at`)}(p.id, ${asOf}::timestamptz) s ON true
     WHERE p.id = ${productId} AND p.business_id = ${businessId}`
 }
 
@@ -165,16 +164,36 @@ export async function stockAsOf(db: Db, schema: string, businessId: string, prod
 
 /**
  * What each product could give at `date` without any point in time going below zero: the lower
- * of its balance at that date and the lowest balance after it.
+ * of its balance at that date and the lowest balance after it (`stock_available_at`).
  */
 export async function availableAt(db: Db, schema: string, productIds: readonly string[], date: Date) {
   if (productIds.length === 0) return new Map<string, number>()
   const { rows } = await sql<{ id: string; available: string }>`
-    SELECT p.id, least(
-      coalesce((SELECT balance FROM ${ledger(schema)} WHERE product_id = p.id AND effective_date <= ${date}
-                ORDER BY effective_date DESC, seq DESC LIMIT 1), 0),
-      coalesce((SELECT min(balance) FROM ${ledger(schema)} WHERE product_id = p.id AND effective_date > ${date}),
-                'Infinity'::numeric)) AS available
+    SELECT p.id, ${sql.table(`${schema}.stock_available_at`)}(p.id, ${date}::timestamptz) AS available
     FROM unnest(${sql.val(productIds)}::uuid[]) AS p(id)`.execute(db)
   return new Map(rows.map((r) => [r.id, Number(r.available)]))
+}
+
+/** The running values after entries of one product and the unit cost each moved at, as shown (10 and 4 places). */
+export interface EntryValues {
+  balance: string
+  average_cost: string
+  unit_cost: string
+  value: string
+}
+
+/** The values of the entries `ids` of one product, each folded from the checkpoint before it. */
+export async function entryValues(
+  db: Db,
+  schema: string,
+  productId: string,
+  ids: readonly string[],
+): Promise<Map<string, EntryValues>> {
+  if (ids.length === 0) return new Map()
+  const { rows } = await sql<EntryValues & { id: string }>`
+    SELECT v.id, v.balance, round(v.average_cost, 10) AS average_cost, round(v.unit_cost, 10) AS unit_cost,
+      round(l.quantity * v.unit_cost, 4) AS value
+    FROM ${sql.table(`${schema}.stock_entry_values`)}(${productId}::uuid, ${sql.val(ids)}::uuid[]) v
+    JOIN ${ledger(schema)} l ON l.id = v.id`.execute(db)
+  return new Map(rows.map(({ id, ...values }) => [id, values]))
 }

@@ -17,7 +17,7 @@ const MIGRATION = '20261127090000-exact-stock-valuation'
 const minute = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 60_000)
 
 describe(`migration ${MIGRATION}`, () => {
-  it('recomputes existing ledgers exactly, and leaves products without entries alone', async () => {
+  it('recomputes existing ledgers exactly into checkpoints, and leaves products without entries alone', async () => {
     // A schema no organisation owns: migrate() never sees it; dropped at the end.
     const schema = `org_${shortId(8)}`
     const at = tenantMigrations.findIndex((m) => m.name === MIGRATION)
@@ -67,14 +67,16 @@ describe(`migration ${MIGRATION}`, () => {
 
       await apply(tenantMigrations.slice(at, at + 1))
 
+      // Every entry's values, folded from the checkpoints the migration built (one per 64 entries).
       const { rows } = await sql<{
         balance: string
         average_cost: string
         stock_value: string
         unit_cost: string
       }>`
-        SELECT balance, average_cost, stock_value, unit_cost FROM ${t('stock_ledger')}
-        WHERE product_id = ${big} ORDER BY effective_date, seq`.execute(db)
+        SELECT v.balance, v.average_cost, v.stock_value, v.unit_cost
+        FROM ${t('stock_entry_values')}(${big}::uuid, (SELECT array_agg(id) FROM ${t('stock_ledger')})) v
+        JOIN ${t('stock_ledger')} l ON l.id = v.id ORDER BY l.effective_date, l.seq`.execute(db)
       const points = exactLedger(movements)
       expect(rows).toHaveLength(points.length)
       rows.forEach((row, i) => {
@@ -87,6 +89,9 @@ describe(`migration ${MIGRATION}`, () => {
             1e-9,
           )
       })
+      const { rows: checkpoints } = await sql<{ product_id: string; n: number }>`
+        SELECT product_id, count(*)::int AS n FROM ${t('stock_checkpoints')} GROUP BY product_id`.execute(db)
+      expect(checkpoints).toEqual([{ product_id: big, n: Math.floor(points.length / 64) }])
       const last = points.at(-1)!
       expect(exactAverage(last)).toBeGreaterThan(10.0002)
       const { rows: products } = await sql<{ id: string; on_hand: string; average_cost: string }>`

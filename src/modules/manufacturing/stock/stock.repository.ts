@@ -23,9 +23,8 @@ export async function updateStockSummary(
 }
 
 /**
- * Ledger entries of one product (already known to be the business's), for the SL list. The unit
- * cost and the average are carried exactly; they are rounded here, for the wire only (10 places,
- * the value 4).
+ * Ledger entries of one product (already known to be the business's), for the SL list; their
+ * running values come from ledger.repository's entryValues.
  */
 export function scopedLedger(db: Db, schema: string, businessId: string, productId: string) {
   return db
@@ -39,14 +38,10 @@ export function scopedLedger(db: Db, schema: string, businessId: string, product
       'l.product_id',
       'l.type',
       'l.quantity',
-      sql<string>`round(l.unit_cost, 10)`.as('unit_cost'),
-      sql<string>`round(l.quantity * l.unit_cost, 4)`.as('value'),
       'l.effective_date',
       'l.reason',
       'l.reference',
       'l.work_order_id',
-      'l.balance',
-      sql<string>`round(l.average_cost, 10)`.as('average_cost'),
       'l.created_by_user_id',
       'l.date_created',
     ])

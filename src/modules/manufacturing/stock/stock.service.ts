@@ -7,7 +7,7 @@ import type { BusinessAuth } from '../../../security/auth-context.js'
 import { decimalReasons } from '../decimals.js'
 import { findProduct, lockProduct, type ProductRow } from '../products/products.repository.js'
 import { productNotFound } from '../products/products.service.js'
-import { stockAsOf } from './ledger.repository.js'
+import { type EntryValues, entryValues, stockAsOf } from './ledger.repository.js'
 import { type Movement, postMovement } from './ledger.service.js'
 import { findEntry, type LedgerRow, scopedLedger } from './stock.repository.js'
 import {
@@ -25,20 +25,20 @@ export const noStock = (product: ProductRow) =>
     ? conflict('service_holds_no_stock', 'A Service product holds no stock.')
     : conflict('product_archived', 'An archived product takes no stock movements.')
 
-export function toEntry(row: LedgerRow): LedgerEntryResponse {
+export function toEntry(row: LedgerRow, values: EntryValues | undefined): LedgerEntryResponse {
   return {
     id: row.id,
     productId: row.product_id,
     type: row.type as LedgerEntryResponse['type'],
     quantity: Number(row.quantity),
-    unitCost: Number(row.unit_cost),
-    value: Number(row.value),
+    unitCost: Number(values?.unit_cost ?? 0),
+    value: Number(values?.value ?? 0),
     effectiveDate: row.effective_date.toISOString(),
     reason: row.reason,
     reference: row.reference,
     workOrderId: row.work_order_id,
-    balance: Number(row.balance),
-    averageCost: Number(row.average_cost),
+    balance: Number(values?.balance ?? 0),
+    averageCost: Number(values?.average_cost ?? 0),
     createdByUserId: row.created_by_user_id,
     dateCreated: row.date_created.toISOString(),
   }
@@ -110,7 +110,8 @@ export async function postStockMovement(
     if (!product) throw productNotFound()
     if (product.type === 'Service' || product.archived_at !== null) throw noStock(product)
     const entry = await postMovement(trx, { schemaName, businessId, userId: auth.userId }, product, movement)
-    return toEntry(await findEntry(trx, schemaName, businessId, productId, entry.id))
+    const values = await entryValues(trx, schemaName, productId, [entry.id])
+    return toEntry(await findEntry(trx, schemaName, businessId, productId, entry.id), values.get(entry.id))
   })
 }
 
@@ -153,7 +154,20 @@ export async function listLedger(
   query: ListQuery,
 ) {
   if (!(await findProduct(database.db, auth.schemaName, auth.businessId, productId))) throw productNotFound()
-  const scoped = scopedLedger(database.db, auth.schemaName, auth.businessId, productId)
-  const { rows, total, page } = await runList(scoped, query, LEDGER)
-  return paged('core', rows.map(toEntry), total, page)
+  // One snapshot for the page and its running values, so a posting in between cannot mix them.
+  return database.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const scoped = scopedLedger(trx, auth.schemaName, auth.businessId, productId)
+      const { rows, total, page } = await runList(scoped, query, LEDGER)
+      const ids = rows.map((r) => r.id)
+      const values = await entryValues(trx, auth.schemaName, productId, ids)
+      return paged(
+        'core',
+        rows.map((row) => toEntry(row, values.get(row.id))),
+        total,
+        page,
+      )
+    })
 }
