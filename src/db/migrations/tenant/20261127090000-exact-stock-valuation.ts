@@ -105,11 +105,13 @@ BEGIN
 END
 $$;
 
--- The running values after each of the entries p_ids (of the product) and the unit cost each moved
--- at: each folded from the checkpoint before it, every segment at most once.
+-- The running values after each of the entries p_ids (of the product), the unit cost each moved at
+-- and its value (quantity x unit cost): each folded from the checkpoint before it, every segment at
+-- most once.
 CREATE FUNCTION stock_entry_values(p_product uuid, p_ids uuid[])
-RETURNS TABLE (id uuid, balance numeric, average_cost numeric, stock_value numeric, unit_cost numeric)
-LANGUAGE plpgsql STABLE SET search_path FROM CURRENT AS $$
+RETURNS TABLE (id uuid, balance numeric, average_cost numeric, stock_value numeric, unit_cost numeric,
+  entry_value numeric)
+LANGUAGE plpgsql STABLE ROWS 100 SET search_path FROM CURRENT AS $$
 DECLARE
   t record;
   c record;
@@ -123,8 +125,13 @@ DECLARE
   at_seq bigint := 0;
 BEGIN
   FOR t IN
-    SELECT l.id, l.effective_date, l.seq FROM stock_ledger l
-    WHERE l.product_id = p_product AND l.id = ANY(p_ids) ORDER BY l.effective_date, l.seq
+    -- By primary key only (OFFSET 0 keeps the product's condition out of the scan: on a long
+    -- ledger, intersecting with all its entries in the order index costs more than the lookups).
+    SELECT x.id, x.effective_date, x.seq, x.quantity FROM (
+      SELECT l.id, l.product_id, l.effective_date, l.seq, l.quantity FROM stock_ledger l
+      WHERE l.id = ANY(p_ids) OFFSET 0
+    ) x
+    WHERE x.product_id = p_product ORDER BY x.effective_date, x.seq
   LOOP
     SELECT * INTO c FROM stock_checkpoints k
     WHERE k.product_id = p_product AND (k.effective_date, k.seq) < (t.effective_date, t.seq)
@@ -144,6 +151,7 @@ BEGIN
     END LOOP;
     at_date := t.effective_date; at_seq := t.seq;
     id := t.id; balance := q; average_cost := a; stock_value := v; unit_cost := u;
+    entry_value := t.quantity * u;
     RETURN NEXT;
   END LOOP;
 END

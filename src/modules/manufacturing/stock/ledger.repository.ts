@@ -192,8 +192,9 @@ export async function entryValues(
   if (ids.length === 0) return new Map()
   const { rows } = await sql<EntryValues & { id: string }>`
     SELECT v.id, v.balance, round(v.average_cost, 10) AS average_cost, round(v.unit_cost, 10) AS unit_cost,
-      round(l.quantity * v.unit_cost, 4) AS value
-    FROM ${sql.table(`${schema}.stock_entry_values`)}(${productId}::uuid, ${sql.val(ids)}::uuid[]) v
-    JOIN ${ledger(schema)} l ON l.id = v.id`.execute(db)
+      round(v.entry_value, 4) AS value
+    FROM ${sql.table(`${schema}.stock_entry_values`)}(${productId}::uuid, ${sql.val(ids)}::uuid[]) v`.execute(
+    db,
+  )
   return new Map(rows.map(({ id, ...values }) => [id, values]))
 }

@@ -63,24 +63,24 @@ describe('exact moving-average valuation', () => {
     }
     await postBulk(owner.core, rows)
     const movements: ExactMovement[] = rows.map(exactOf)
-    for (let i = 1; i <= 30; i++) {
+    for (let i = 1; i <= 10; i++) {
       const single = { quantity: 0.5, unitCost: 10.45, effectiveDate: minute(1_000 + i) }
       await move(owner.core, id, { type: 'Receipt', ...single })
       movements.push(single)
     }
     const points = exactLedger(movements)
     const last = points.at(-1)!
-    // 1,000,000 @ 10 plus 915 @ 10.4-10.45, less 31.5 at the average: the average is well above 10.
+    // 1,000,000 @ 10 plus 905 @ 10.4-10.45, less 31.5 at the average: the average is well above 10.
     expect(exactAverage(last)).toBeGreaterThan(10.0003)
     const now = await stockOf(owner.core, id)
-    expect(now.onHand).toBe(1_000_883.5)
+    expect(now.onHand).toBe(1_000_873.5)
     expect(Math.abs(now.unitCost - exactAverage(last))).toBeLessThan(1e-9)
     expect(Math.abs(now.value - exactValue(last))).toBeLessThan(0.005)
-    for (const instant of [minute(0), minute(1), minute(450), minute(900.5), minute(1_015)])
+    for (const instant of [minute(0), minute(1), minute(450), minute(900.5), minute(1_005)])
       await expectStockAt(owner.core, id, points, instant)
     const product = await owner.core({ method: 'GET', url: `/api/v1/products/${id}` })
     expect(Math.abs(product.json().data.averageCost - exactAverage(last))).toBeLessThan(1e-9)
-  })
+  }, 90_000)
 
   it('re-values thousands of later entries exactly when receipts are back-dated before them', async () => {
     const owner = await ownerSession(ctx)
@@ -141,7 +141,7 @@ describe('exact moving-average valuation', () => {
     for (const instant of [minute(1), minute(99), minute(150.5), minute(161), minute(1_700), minute(3_200)])
       await expectStockAt(owner.core, id, points, instant)
     await expectStockAt(owner.core, id, points, new Date().toISOString())
-  })
+  }, 90_000)
 
   it.skipIf(!testDatabaseUrl())(
     'serialises a back-dated receipt and a concurrent issue of the same product; reads see one or the other (PostgreSQL)',
