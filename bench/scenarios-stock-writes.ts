@@ -12,6 +12,10 @@
  *    and the latency of the reads that overlapped a write against those that did not.
  *    Goal: write p50 under 300 ms on PostgreSQL.
  *
+ * The machine may be shared: beside each wall time the CPU time it took is reported (this
+ * process's, which includes the embedded database; PostgreSQL's processes for the bench database,
+ * read from /proc when the server runs on this machine), with the load average.
+ *
  *   DATABASE_URL=postgres://... npx tsx bench/scenarios-stock-writes.ts   # both databases
  *   BENCH_DATABASES=embedded npx tsx bench/scenarios-stock-writes.ts      # one of them
  *
@@ -22,11 +26,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sql } from 'kysely'
 import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
 import { createServices } from '../src/apps/services.js'
 import { loadConfig } from '../src/config.js'
-import { openDatabase } from '../src/db/database.js'
+import { type Database, openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
 import { MAX_BULK_MOVEMENTS } from '../src/modules/manufacturing/stock/stock.schemas.js'
@@ -42,10 +47,48 @@ export interface StockWriteFigures {
   database: 'postgres' | 'embedded'
   entries: number
   bulkSeconds: number
+  /** CPU seconds of the whole bulk load: this process (server and, embedded, the database) and PostgreSQL's */
+  bulkCpu: { process: number; database: number | undefined }
   appendsPerSecond: number
   write: { p50: number; p95: number }
+  /** median CPU ms per back-dated write: PostgreSQL's processes, or this process for the embedded database */
+  writeCpuMs: number | undefined
   readsDuringWrites: { count: number; p50: number; max: number }
   readsBetweenWrites: { count: number; p50: number }
+  loadAverage: string
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
+
+/**
+ * CPU time (ms) used so far by this database's PostgreSQL processes, when the server runs on this
+ * machine and /proc is readable; undefined otherwise. The machine is shared: wall times move with
+ * the neighbours' load, CPU time far less.
+ */
+async function databaseCpuMs(db: Database): Promise<number | undefined> {
+  try {
+    const { rows } = await sql<{ pid: number }>`
+      SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(db.db)
+    let ticks = 0
+    for (const { pid } of rows) {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      // After "pid (command) " the fields start at the third: utime and stime are the 14th and 15th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    }
+    return ticks * 10
+  } catch {
+    return undefined
+  }
+}
+
+const processCpuMs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
 }
 
 const percentile = (values: number[], p: number) => {
@@ -121,7 +164,10 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
     const productId = product.id as string
 
     process.stdout.write(`${database}: bulk load of ${ENTRIES.toLocaleString('en')} movements\n`)
+    const cpu = async () => (database === 'postgres' ? await databaseCpuMs(db) : processCpuMs())
     const bulkStarted = performance.now()
+    const bulkProcess = processCpuMs()
+    const bulkDatabase = database === 'postgres' ? await databaseCpuMs(db) : undefined
     for (let start = 0; start < ENTRIES; start += MAX_BULK_MOVEMENTS) {
       const movements = []
       for (let i = start; i < Math.min(ENTRIES, start + MAX_BULK_MOVEMENTS); i++)
@@ -139,6 +185,14 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
       await call('POST', '/api/v1/products/stock-movements/bulk', { movements })
     }
     const bulkSeconds = (performance.now() - bulkStarted) / 1000
+    const bulkDatabaseAfter = database === 'postgres' ? await databaseCpuMs(db) : undefined
+    const bulkCpu = {
+      process: (processCpuMs() - bulkProcess) / 1000,
+      database:
+        bulkDatabase === undefined || bulkDatabaseAfter === undefined
+          ? undefined
+          : (bulkDatabaseAfter - bulkDatabase) / 1000,
+    }
 
     const appendsStarted = performance.now()
     for (let i = 0; i < APPENDS; i++)
@@ -167,8 +221,11 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
       }
     })()
     const writes: number[] = []
+    const writeCpu: number[] = []
+    const loadBefore = loadAverage()
     for (let k = 0; k < WARMUP + SAMPLES; k++) {
       await new Promise((resolve) => setTimeout(resolve, 150))
+      const cpuBefore = await cpu()
       writing = true
       epoch++
       const started = performance.now()
@@ -181,7 +238,10 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
       const elapsed = performance.now() - started
       writing = false
       epoch++
+      const cpuAfter = await cpu()
       if (k >= WARMUP) writes.push(elapsed)
+      if (k >= WARMUP && cpuBefore !== undefined && cpuAfter !== undefined)
+        writeCpu.push(cpuAfter - cpuBefore)
     }
     done = true
     await reader
@@ -195,10 +255,13 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
       database,
       entries: ENTRIES,
       bulkSeconds,
+      bulkCpu,
       appendsPerSecond,
       write: { p50: percentile(writes, 50), p95: percentile(writes, 95) },
+      writeCpuMs: writeCpu.length > 0 ? percentile(writeCpu, 50) : undefined,
       readsDuringWrites: { count: during.length, p50: percentile(during, 50), max: Math.max(0, ...during) },
       readsBetweenWrites: { count: between.length, p50: percentile(between, 50) },
+      loadAverage: `${loadBefore} before the writes, ${loadAverage()} after`,
     }
   } finally {
     await db.close()
@@ -209,24 +272,30 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
 /** The section for bench/RESULTS.md. */
 export function stockWritesMarkdown(results: readonly StockWriteFigures[]): string {
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met')
+  const seconds = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(1)} s`)
   const rows = results.map((r) => {
     const goal = r.database === 'postgres'
     return (
       `| ${r.database} | ${r.bulkSeconds.toFixed(1)} s${goal ? ` (goal < ${BULK_GOAL_S} s: ${met(r.bulkSeconds < BULK_GOAL_S)})` : ''} ` +
+      `| ${seconds(r.bulkCpu.process)} / ${seconds(r.bulkCpu.database)} ` +
       `| ${r.write.p50.toFixed(0)} / ${r.write.p95.toFixed(0)} ms${goal ? ` (goal p50 < ${BACKDATED_GOAL_MS} ms: ${met(r.write.p50 < BACKDATED_GOAL_MS)})` : ''} ` +
+      `| ${r.writeCpuMs === undefined ? 'n/a' : `${r.writeCpuMs.toFixed(0)} ms`} ` +
       `| ${r.readsDuringWrites.p50.toFixed(1)} / ${r.readsDuringWrites.max.toFixed(1)} ms (${r.readsDuringWrites.count}) ` +
       `| ${r.readsBetweenWrites.p50.toFixed(1)} ms (${r.readsBetweenWrites.count}) | ${r.appendsPerSecond.toFixed(0)} |`
     )
   })
+  const loads = results.map((r) => `${r.database}: ${r.loadAverage}`).join('; ')
   return (
     '## Stock ledger writes: bulk load and back-dated receipts\n\n' +
     `One product, ${results[0]?.entries.toLocaleString('en') ?? '?'} movements loaded through POST /api/v1/products/stock-movements/bulk ` +
     `(${MAX_BULK_MOVEMENTS} rows a request, oldest first); then a receipt dated before all of them, which re-values every ` +
     `later entry, posted ${SAMPLES} times one after another while a reader reads the same product's stock every 5 ms ` +
     '(bench/scenarios-stock-writes.ts, in-process through the HTTP stack). Goals on PostgreSQL; the embedded ' +
-    'database (one connection: a read waits for the write in progress) beside it.\n\n' +
-    '| database | bulk load | back-dated write p50 / p95 | read during a write p50 / max (reads) | read between writes p50 (reads) | single appends / s |\n' +
-    `|---|---|---|---|---|---|\n${rows.join('\n')}\n`
+    'database (one connection: a read waits for the write in progress) beside it. Wall times move with the ' +
+    "machine's load; CPU times (this process; PostgreSQL's processes for this database, from /proc) much less. " +
+    `Load average: ${loads}.\n\n` +
+    '| database | bulk load | bulk CPU: process / PostgreSQL | back-dated write p50 / p95 | its CPU (median) | read during a write p50 / max (reads) | read between writes p50 (reads) | single appends / s |\n' +
+    `|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`
   )
 }
 
