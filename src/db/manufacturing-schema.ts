@@ -53,7 +53,7 @@ export interface StockLedgerTable {
   date_created: Stamp
 }
 
-/** The running values after every 64th ledger entry of a product (see stock_revalue). */
+/** The running values after every 64th ledger entry of a product and after its last (head; see stock_revalue). */
 export interface StockCheckpointsTable {
   product_id: string
   effective_date: When
@@ -61,8 +61,9 @@ export interface StockCheckpointsTable {
   balance: Decimal
   stock_value: Decimal
   average_cost: Decimal
-  /** the lowest balance after any of the 64 entries this checkpoint closes */
+  /** the lowest balance after any entry since the checkpoint before */
   min_balance: Decimal
+  head: Generated<boolean>
 }
 
 export interface BomsTable {

@@ -13,13 +13,14 @@
  * A back-dated entry used to rewrite every later entry's stored values: 100,000 row versions,
  * 15 MB of WAL, about 0.4 s of CPU even as a single UPDATE. Entries now hold only the movement
  * (they are never updated again), and `stock_checkpoints` holds the running values after every
- * 64th entry of a product (with the lowest balance in those 64). Any value at any point is the
- * nearest checkpoint before it plus at most 64 entries folded forward (`stock_state_at`,
- * `stock_entry_values`, `stock_available_at`). A posting re-folds the product's entries from the
- * checkpoint before its earliest new entry to the last one in one ordered scan of the order index
- * (which carries quantity and cost, so the scan need not visit the table) and replaces the
- * checkpoints after that point (`stock_revalue`): an append touches at most 64 entries and one
- * checkpoint; a receipt before 100,000 entries reads them once and writes about 1,600 small rows.
+ * 64th entry of a product and after its last one (with the lowest balance since the checkpoint
+ * before). Any value at any point is the nearest checkpoint before it plus at most 63 entries
+ * folded forward (`stock_state_at`, `stock_entry_values`, `stock_available_at`); the stock now
+ * folds none. A posting re-folds the product's entries from the every-64th checkpoint before its
+ * earliest new entry to the last one in one ordered scan of the order index (which carries
+ * quantity and cost, so the scan need not visit the table) and replaces the checkpoints after that
+ * point (`stock_revalue`): an append folds at most 64 entries and rewrites a checkpoint or two; a
+ * receipt before 100,000 entries reads them once and writes about 1,600 small rows.
  *
  * Safe on a large ledger: dropping the per-entry value columns and changing the products' average
  * to an unconstrained numeric rewrite nothing (catalogue changes); the order index is rebuilt once
@@ -35,7 +36,9 @@ CREATE UNIQUE INDEX stock_ledger_order_idx ON stock_ledger (product_id, effectiv
 ALTER TABLE products ALTER COLUMN average_cost TYPE numeric;
 
 -- The running values after every 64th entry of a product, in (effective_date, seq) order, counted
--- from the product's first entry; min_balance is the lowest balance after any of those 64 entries.
+-- from the product's first entry, and (head) after its last entry when that is not one of them, so
+-- that the stock now folds nothing; min_balance is the lowest balance after any entry since the
+-- checkpoint before.
 CREATE TABLE stock_checkpoints (
   product_id uuid NOT NULL REFERENCES products (id) ON DELETE CASCADE,
   effective_date timestamptz NOT NULL,
@@ -44,6 +47,7 @@ CREATE TABLE stock_checkpoints (
   stock_value numeric NOT NULL,
   average_cost numeric NOT NULL,
   min_balance numeric NOT NULL,
+  head boolean NOT NULL DEFAULT false,
   PRIMARY KEY (product_id, effective_date, seq)
 );
 
@@ -213,11 +217,11 @@ END
 $$;
 
 -- Re-values the product from (p_from_date, p_from_seq), where its earliest new entry is: folds its
--- entries from the checkpoint before that point to the last one and replaces the checkpoints after
--- it. When p_check_date is given, the first entry at or after (p_check_date, p_check_seq) whose
--- balance is below zero is returned as short_* (its id, date and balance); with
--- p_stop_at_shortfall the function then returns at once, having written nothing (the caller
--- refuses the posting). first_* are the values of the entry at the starting point, last_* those
+-- entries from the (every-64th) checkpoint before that point to the last one and replaces the
+-- checkpoints after it, the head included. When p_check_date is given, the first entry at or after
+-- (p_check_date, p_check_seq) whose balance is below zero is returned as short_* (its id, date and
+-- balance); with p_stop_at_shortfall the function then returns at once, having written nothing (the
+-- caller refuses the posting). first_* are the values of the entry at the starting point, last_* those
 -- after the product's last entry; revalued counts the entries from the starting point on. The
 -- caller holds the product's row lock (every writer of a product's ledger takes it first).
 CREATE FUNCTION stock_revalue(
@@ -238,6 +242,8 @@ DECLARE
   start_date timestamptz := '-infinity';
   start_seq bigint := 0;
   counted integer := 0;
+  last_date timestamptz;
+  last_seq bigint;
   n integer := 0;
   k_dates timestamptz[] := '{}';
   k_seqs bigint[] := '{}';
@@ -247,7 +253,7 @@ DECLARE
   k_lows numeric[] := '{}';
 BEGIN
   SELECT * INTO c FROM stock_checkpoints k
-  WHERE k.product_id = p_product AND (k.effective_date, k.seq) < (p_from_date, p_from_seq)
+  WHERE k.product_id = p_product AND (k.effective_date, k.seq) < (p_from_date, p_from_seq) AND NOT k.head
   ORDER BY k.effective_date DESC, k.seq DESC LIMIT 1;
   IF FOUND THEN
     q := c.balance; v := c.stock_value; a := c.average_cost;
@@ -286,6 +292,7 @@ BEGIN
       END IF;
     END IF;
     counted := counted + 1;
+    last_date := e.effective_date; last_seq := e.seq;
     IF counted % 64 = 0 THEN
       n := n + 1;
       k_dates[n] := e.effective_date; k_seqs[n] := e.seq; k_balances[n] := q; k_values[n] := v;
@@ -293,12 +300,18 @@ BEGIN
       low := NULL;
     END IF;
   END LOOP;
+  IF counted % 64 <> 0 THEN
+    n := n + 1;
+    k_dates[n] := last_date; k_seqs[n] := last_seq; k_balances[n] := q; k_values[n] := v;
+    k_averages[n] := a; k_lows[n] := low;
+  END IF;
   DELETE FROM stock_checkpoints k
   WHERE k.product_id = p_product AND (k.effective_date, k.seq) > (start_date, start_seq);
   IF n > 0 THEN
-    INSERT INTO stock_checkpoints (product_id, effective_date, seq, balance, stock_value, average_cost, min_balance)
-    SELECT p_product, x.d, x.s, x.b, x.v, x.a, x.m
-    FROM unnest(k_dates, k_seqs, k_balances, k_values, k_averages, k_lows) AS x(d, s, b, v, a, m);
+    INSERT INTO stock_checkpoints (product_id, effective_date, seq, balance, stock_value, average_cost,
+      min_balance, head)
+    SELECT p_product, x.d, x.s, x.b, x.v, x.a, x.m, x.i = n AND counted % 64 <> 0
+    FROM unnest(k_dates, k_seqs, k_balances, k_values, k_averages, k_lows) WITH ORDINALITY AS x(d, s, b, v, a, m, i);
   END IF;
   last_balance := q; last_average := a; last_value := v;
   RETURN NEXT;
