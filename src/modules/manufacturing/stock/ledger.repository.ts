@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely'
+import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Tables } from '../../../db/schema.js'
 import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Db } from '../products/products.repository.js'
@@ -149,6 +149,23 @@ export function stockAsOfQuery(schema: string, businessId: string, productId: st
     FROM ${sql.table(`${schema}.products`)} p
     LEFT JOIN LATERAL ${sql.table(`${schema}.stock_state_at`)}(p.id, ${asOf}::timestamptz) s ON true
     WHERE p.id = ${productId} AND p.business_id = ${businessId}`
+}
+
+/**
+ * The moving-average cost of `product` as of `asOf`, as an SQL expression for a query of many
+ * products (the BOM cost): the checkpoint at or before that instant when no entry lies between
+ * them (two index lookups, no function call), else `stock_state_at`. Null before the first entry.
+ */
+export function averageCostAt(schema: string, product: RawBuilder<unknown>, asOf: Date) {
+  return sql<string | null>`coalesce(
+    (SELECT CASE WHEN NOT EXISTS (
+        SELECT 1 FROM ${ledger(schema)} l WHERE l.product_id = k.product_id
+          AND (l.effective_date, l.seq) > (k.effective_date, k.seq) AND l.effective_date <= ${asOf})
+      THEN k.average_cost END
+     FROM (SELECT * FROM ${sql.table(`${schema}.stock_checkpoints`)} k
+           WHERE k.product_id = ${product} AND k.effective_date <= ${asOf}
+           ORDER BY k.effective_date DESC, k.seq DESC LIMIT 1) k),
+    (SELECT s.average_cost FROM ${sql.table(`${schema}.stock_state_at`)}(${product}, ${asOf}::timestamptz) s))`
 }
 
 /** The stock read is the hottest read of the module: compiled once per schema and run prepared. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type Core, ownerSession, useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
-import { createProduct, move, stockOf } from '../manufacturing.fixtures.js'
+import { createProduct, move, ok, stockOf } from '../manufacturing.fixtures.js'
 import {
   type BulkRow,
   type ExactMovement,
@@ -141,6 +141,22 @@ describe('exact moving-average valuation', () => {
     for (const instant of [minute(1), minute(99), minute(150.5), minute(161), minute(1_700), minute(3_200)])
       await expectStockAt(owner.core, id, points, instant)
     await expectStockAt(owner.core, id, points, new Date().toISOString())
+    // The BOM cost reads the same averages at its date: from a checkpoint, or folded past one.
+    const finished = await createProduct(owner.core, { type: 'FinishedGood', name: 'Assembly' })
+    const bom = await ok<{ id: string }>(owner.core, 'POST', '/api/v1/bom', {
+      productId: finished.id,
+      name: 'Assembly',
+      lineItems: [{ productId: id, quantity: 1 }],
+    })
+    for (const instant of [minute(99), minute(1_700), new Date().toISOString()]) {
+      const cost = await ok<{ lineItems: { unitCost: number; costSource: string }[] }>(
+        owner.core,
+        'GET',
+        `/api/v1/bom/${bom.id}/cost?asOfDate=${encodeURIComponent(instant)}`,
+      )
+      expect(cost.lineItems[0]?.costSource).toBe('Ledger')
+      expect(cost.lineItems[0]?.unitCost, instant).toBeCloseTo(exactAverage(exactAsOf(points, instant)!), 4)
+    }
   }, 90_000)
 
   it.skipIf(!testDatabaseUrl())(
