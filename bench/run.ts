@@ -9,6 +9,8 @@
  * `npm run bench -- --scale` adds the heavy scale scenarios (bench/scale.ts: 1,000,000 customers;
  * bench/schemas.ts: 1,000 organisation schemas).
  * `BENCH_DATABASES=none npm run bench -- --scale` runs only those; `-- --schemas` only the schemas one.
+ * Stock ledger writes (bench/scenarios-stock-writes.ts: bulk load, back-dated receipts) end a full
+ * run, or a BENCH_ONLY run with `-- --stock-writes`.
  * Memory of the built server (bench/memory.ts) ends a full run; `-- --memory-only` measures only that.
  * BENCH_AGAINST="NAME=value ..." puts Cartage itself, started with those settings, in the baseline's
  * place: an A/B of a setting in the same interleaved rounds (printed only; RESULTS.md is left alone).
@@ -32,6 +34,7 @@ import { type Scenario, selectedScenarios } from './scenarios.js'
 import { runAutobatch, seedZones } from './scenarios-delivery.js'
 import { insightsMarkdown, runInsights } from './scenarios-insights.js'
 import { seedManufacturing } from './scenarios-manufacturing.js'
+import { runStockWrites, stockWriteDatabases, stockWritesMarkdown } from './scenarios-stock-writes.js'
 import { benchSchemas } from './schemas.js'
 import { seed } from './seed.js'
 import { targets } from './targets.js'
@@ -260,6 +263,12 @@ if (process.env.DATABASE_URL && !process.env.BENCH_ONLY) {
       `timed end to end through the HTTP stack (bench/scenarios-delivery.ts): **${figures.autobatchMs.toFixed(0)} ms**, ` +
       `${figures.autobatchAssigned} shipments assigned within the vehicle's capacity (goal: under 1 s).\n`,
   )
+}
+
+if (!process.env.BENCH_ONLY || process.argv.includes('--stock-writes')) {
+  const figures = []
+  for (const database of stockWriteDatabases()) figures.push(await runStockWrites(database))
+  if (figures.length > 0) extraSections.push(stockWritesMarkdown(figures))
 }
 
 if (process.argv.includes('--scale') || process.argv.includes('--schemas')) {

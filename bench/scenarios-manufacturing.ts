@@ -58,7 +58,8 @@ export const manufacturingScenarios = withEitherCredential(reads)
 
 /**
  * Inserts, once per business: a product with LEDGER_ENTRIES alternating receipts of 2 at 10 and
- * issues of 1 (on hand LEDGER_ENTRIES / 2, average 10), and a three-level BOM with 50 lines:
+ * issues of 1 (on hand LEDGER_ENTRIES / 2, average 10; its checkpoints built by stock_revalue), and
+ * a three-level BOM with 50 lines:
  * top (8 raw + 2 sub-assemblies) -> each sub-assembly (14 raw + the same sub-sub-assembly) ->
  * sub-sub-assembly (10 raw); 60 rows in the costing tree.
  */
@@ -78,11 +79,10 @@ export async function seedManufacturing(pool: DatabasePool, seed: ResolvedSeed):
       )
     await product('stock-product', 'RawMaterial')
     await client.query(
-      `INSERT INTO "${s}".stock_ledger (id, business_id, product_id, type, quantity, received_cost, unit_cost,
-         effective_date, balance, average_cost)
+      `INSERT INTO "${s}".stock_ledger (id, business_id, product_id, type, quantity, received_cost, effective_date)
        SELECT gen_random_uuid(), $1, $2, CASE WHEN g % 2 = 1 THEN 'Receipt' ELSE 'Issue' END,
-         CASE WHEN g % 2 = 1 THEN 2 ELSE -1 END, CASE WHEN g % 2 = 1 THEN 10 END, 10,
-         timestamptz '2020-01-01' + g * interval '1 minute', 2 * ((g + 1) / 2) - g / 2, 10
+         CASE WHEN g % 2 = 1 THEN 2 ELSE -1 END, CASE WHEN g % 2 = 1 THEN 10 END,
+         timestamptz '2020-01-01' + g * interval '1 minute'
        FROM generate_series(1, $3::int) AS g`,
       [biz, stockProduct(seed), LEDGER_ENTRIES],
     )
@@ -93,8 +93,8 @@ export async function seedManufacturing(pool: DatabasePool, seed: ResolvedSeed):
     for (let i = 0; i < 20; i++) {
       await product(`raw-${i}`, 'RawMaterial')
       await client.query(
-        `INSERT INTO "${s}".stock_ledger (id, business_id, product_id, type, quantity, received_cost, unit_cost, effective_date, balance, average_cost)
-         VALUES (gen_random_uuid(), $1, $2, 'Receipt', 1000, $3, $3, '2020-01-01', 1000, $3)`,
+        `INSERT INTO "${s}".stock_ledger (id, business_id, product_id, type, quantity, received_cost, effective_date)
+         VALUES (gen_random_uuid(), $1, $2, 'Receipt', 1000, $3, '2020-01-01')`,
         [biz, id(`raw-${i}`), 1 + i / 4],
       )
     }
@@ -121,6 +121,13 @@ export async function seedManufacturing(pool: DatabasePool, seed: ResolvedSeed):
           [id(`bom-${label}`), n + 1, id(line), 1 + (n % 3)],
         )
     }
+    // The running values: each product's checkpoints, as a posting would leave them.
+    await client.query(
+      `SELECT r.* FROM "${s}".products p
+       CROSS JOIN LATERAL "${s}".stock_revalue(p.id, '-infinity', 0, NULL, NULL, false) r
+       WHERE p.business_id = $1`,
+      [biz],
+    )
     await client.query('COMMIT')
   } catch (error) {
     await client.query('ROLLBACK')

@@ -75,6 +75,8 @@ describe('docs/api-guide.md', () => {
       expect(lines).toContain('unsupported_media_type') // text/plain: 415
       expect(stdout).toMatch(/"Customers":1,/) // scopes {"3": 1} read by name
       expect(lines).toEqual(expect.arrayContaining(['2026-11-24', '$fliter'])) // a plan's date-time, an unknown parameter
+      expect(stdout).toMatch(/"onHand":120,"averageCost":5.125,"value":615/) // the bulk stock movements
+      expect(stdout).toMatch(/"field":"movements.0.quantity","message":"short by 430 on 2026-01-06/)
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Executor } from '../../../db/tables.js'
+import { averageCostAt } from '../stock/ledger.repository.js'
 
 export interface CostNodeRow {
   id: string
@@ -68,11 +69,7 @@ export function costTreeQuery(schema: string, bomId: string, asOf: Date) {
       array_to_string(tr.line_path[1:tr.depth - 1], '/') AS parent_key
     FROM tree tr
     JOIN ${t('products')} p ON p.id = tr.product_id
-    LEFT JOIN LATERAL (
-      SELECT average_cost FROM ${t('stock_ledger')}
-      WHERE product_id = tr.product_id AND effective_date <= ${asOf}
-      ORDER BY effective_date DESC, seq DESC LIMIT 1
-    ) lc ON true
+    LEFT JOIN LATERAL (SELECT ${averageCostAt(schema, sql.ref('tr.product_id'), asOf)} AS average_cost) lc ON true
     ORDER BY tr.sort_key`
 }
 

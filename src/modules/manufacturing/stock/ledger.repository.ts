@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely'
+import { type RawBuilder, sql, type Transaction } from 'kysely'
 import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 
@@ -20,98 +20,151 @@ export interface NewEntry {
   created_by_user_id: string | null
 }
 
-export interface RecomputedEntry {
-  id: string
-  seq: string
+/** What one re-valuation found (see the migration that creates `stock_revalue`). */
+export interface Revaluation {
+  /** how many entries were re-valued: the earliest new one and every one after it */
+  revalued: number
+  /** the entry at the starting point: its balance, the average after it and the unit cost it moved at (exact) */
+  first_balance: string | null
+  first_average: string | null
+  first_unit_cost: string | null
+  /** the product's stock after its last entry */
+  last_balance: string | null
+  last_average: string | null
+  last_value: string | null
+  /** last_average and last_value rounded as the API shows them (10 and 4 places) */
+  shown_average: string | null
+  shown_value: string | null
+  /** the first entry at or after the checked point whose balance is below zero, if any */
+  short_id: string | null
+  short_date: Date | null
+  short_balance: string | null
+}
+
+/** A point in the ledger's (effective_date, seq) order. */
+export interface LedgerKey {
   effective_date: Date
-  balance: string
-  unit_cost: string
+  seq: string
 }
 
 /**
- * Inserts the entry, then recomputes the running balance, moving-average cost and (for outgoing
- * entries) the unit cost of it and of every later entry of the product, in (effective_date, seq)
- * order, in one UPDATE over a recursive walk. Each step finds the next entry through the
- * (product_id, effective_date, seq) index, so an entry at the end touches one row and a back-dated
- * one touches the entries after it. Average: receipts weigh in at their cost; everything else
- * moves at the average, which it leaves unchanged; a receipt into an empty (or negative) stock
- * sets the average to its cost. Returns the rewritten entries in order.
+ * Inserts the entries in the order given, so `seq` follows it: entries of one instant keep the
+ * order they were sent in. Returns the earliest of them in ledger order (where re-valuation must
+ * start) and the earliest that takes stock out (from where no balance may fall below zero).
  */
-export async function insertAndRevalue(trx: Transaction<Tables>, schema: string, entry: NewEntry) {
-  const inserted = await sql<{ seq: string }>`
-    INSERT INTO ${ledger(schema)} (id, business_id, product_id, type, quantity, received_cost, effective_date,
-      reason, reference, work_order_id, created_by_user_id)
-    VALUES (${entry.id}, ${entry.business_id}, ${entry.product_id}, ${entry.type}, ${entry.quantity},
-      ${entry.received_cost}, ${entry.effective_date}, ${entry.reason}, ${entry.reference},
-      ${entry.work_order_id}, ${entry.created_by_user_id})
-    RETURNING seq`.execute(trx)
-  const seq = inserted.rows[0]!.seq
-  const product = entry.product_id
-  const date = entry.effective_date
-  const { rows } = await sql<RecomputedEntry>`
-    WITH RECURSIVE walk AS (
-      SELECT n.id, n.effective_date, n.seq, s.balance + n.quantity AS balance,
-        CASE WHEN n.received_cost IS NOT NULL AND n.quantity > 0 THEN
-          CASE WHEN s.balance <= 0 THEN n.received_cost
-          ELSE round((s.balance * s.average_cost + n.quantity * n.received_cost) / (s.balance + n.quantity), 6) END
-        ELSE s.average_cost END AS average_cost,
-        CASE WHEN n.received_cost IS NOT NULL AND n.quantity > 0 THEN n.received_cost ELSE s.average_cost END AS unit_cost
-      FROM (
-        SELECT coalesce(p.balance, 0) AS balance, coalesce(p.average_cost, 0) AS average_cost
-        FROM (SELECT 1) one
-        LEFT JOIN LATERAL (
-          SELECT balance, average_cost FROM ${ledger(schema)}
-          WHERE product_id = ${product} AND (effective_date, seq) < (${date}::timestamptz, ${seq}::bigint)
-          ORDER BY effective_date DESC, seq DESC LIMIT 1
-        ) p ON true
-      ) s
-      CROSS JOIN LATERAL (
-        SELECT id, effective_date, seq, quantity, received_cost FROM ${ledger(schema)}
-        WHERE product_id = ${product} AND effective_date = ${date}::timestamptz AND seq = ${seq}::bigint
-      ) n
-      UNION ALL
-      SELECT n.id, n.effective_date, n.seq, w.balance + n.quantity,
-        CASE WHEN n.received_cost IS NOT NULL AND n.quantity > 0 THEN
-          CASE WHEN w.balance <= 0 THEN n.received_cost
-          ELSE round((w.balance * w.average_cost + n.quantity * n.received_cost) / (w.balance + n.quantity), 6) END
-        ELSE w.average_cost END,
-        CASE WHEN n.received_cost IS NOT NULL AND n.quantity > 0 THEN n.received_cost ELSE w.average_cost END
-      FROM walk w
-      CROSS JOIN LATERAL (
-        SELECT id, effective_date, seq, quantity, received_cost FROM ${ledger(schema)}
-        WHERE product_id = ${product} AND (effective_date, seq) > (w.effective_date, w.seq)
-        ORDER BY effective_date, seq LIMIT 1
-      ) n
+export async function insertEntries(trx: Transaction<Tables>, schema: string, entries: readonly NewEntry[]) {
+  const column = <K extends keyof NewEntry>(key: K) => entries.map((e) => e[key])
+  const { rows } = await sql<{
+    from_date: Date
+    from_seq: string
+    check_date: Date | null
+    check_seq: string | null
+  }>`
+    WITH ins AS (
+      INSERT INTO ${ledger(schema)} (id, business_id, product_id, type, quantity, received_cost, effective_date,
+        reason, reference, work_order_id, created_by_user_id)
+      SELECT x.id, x.business_id, x.product_id, x.type, x.quantity, x.received_cost, x.effective_date,
+        x.reason, x.reference, x.work_order_id, x.created_by_user_id
+      FROM unnest(${column('id')}::uuid[], ${column('business_id')}::uuid[], ${column('product_id')}::uuid[],
+        ${column('type')}::text[], ${column('quantity')}::numeric[], ${column('received_cost')}::numeric[],
+        ${column('effective_date')}::timestamptz[], ${column('reason')}::text[], ${column('reference')}::text[],
+        ${column('work_order_id')}::uuid[], ${column('created_by_user_id')}::uuid[])
+        WITH ORDINALITY AS x(id, business_id, product_id, type, quantity, received_cost, effective_date,
+          reason, reference, work_order_id, created_by_user_id, n)
+      ORDER BY x.n
+      RETURNING effective_date, seq, quantity
     )
-    UPDATE ${ledger(schema)} t
-    SET balance = w.balance, average_cost = w.average_cost, unit_cost = w.unit_cost
-    FROM walk w WHERE t.id = w.id
-    RETURNING t.id, t.effective_date, t.seq, t.balance, t.unit_cost`.execute(trx)
-  return rows.sort(
-    (a, b) =>
-      a.effective_date.getTime() - b.effective_date.getTime() || Number(BigInt(a.seq) - BigInt(b.seq)),
-  )
+    SELECT f.effective_date AS from_date, f.seq AS from_seq, c.effective_date AS check_date, c.seq AS check_seq
+    FROM (SELECT effective_date, seq FROM ins ORDER BY effective_date, seq LIMIT 1) f
+    LEFT JOIN (SELECT effective_date, seq FROM ins WHERE quantity < 0 ORDER BY effective_date, seq LIMIT 1) c
+      ON true`.execute(trx)
+  const row = rows[0]!
+  const from: LedgerKey = { effective_date: row.from_date, seq: row.from_seq }
+  const check: LedgerKey | null =
+    row.check_date === null || row.check_seq === null
+      ? null
+      : { effective_date: row.check_date, seq: row.check_seq }
+  return { from, check }
 }
 
-/** The latest entry's values: the product's stock now. */
-export async function latestValues(db: Executor, schema: string, productId: string) {
-  const { rows } = await sql<{ balance: string; average_cost: string }>`
-    SELECT balance, average_cost FROM ${ledger(schema)} WHERE product_id = ${productId}
-    ORDER BY effective_date DESC, seq DESC LIMIT 1`.execute(db)
-  return rows[0] ?? { balance: '0', average_cost: '0' }
+/**
+ * Re-values the product from `from` to its last entry in one pass and replaces its checkpoints
+ * after that point (`stock_revalue`), the caller holding the product's row lock. With `check`,
+ * reports the first entry from there whose balance is below zero; with `stopAtShortfall` it then
+ * writes nothing.
+ */
+export async function revalue(
+  trx: Transaction<Tables>,
+  schema: string,
+  productId: string,
+  from: LedgerKey,
+  check: LedgerKey | null,
+  stopAtShortfall: boolean,
+): Promise<Revaluation> {
+  const { rows } = await sql<Revaluation>`
+    SELECT r.revalued, r.first_balance, r.first_average, r.first_unit_cost, r.last_balance, r.last_average, r.last_value,
+      round(r.last_average, 10) AS shown_average, round(r.last_value, 4) AS shown_value,
+      r.short_id, r.short_date, r.short_balance
+    FROM ${sql.table(`${schema}.stock_revalue`)}(${productId}::uuid, ${from.effective_date}::timestamptz,
+      ${from.seq}::bigint, ${check?.effective_date ?? null}::timestamptz, ${check?.seq ?? null}::bigint,
+      ${stopAtShortfall}) r`.execute(trx)
+  return rows[0]!
 }
 
-/** The stock of one product of the business as of an instant: one indexed lookup (exported for the bench). */
+/**
+ * Of the entries `ids` (of one product), the last in ledger order at or before the entry
+ * `entryId`: which of a batch's outgoing rows a shortfall at an older entry is blamed on.
+ */
+export async function lastOutgoingAtOrBefore(
+  db: Executor,
+  schema: string,
+  productId: string,
+  ids: readonly string[],
+  entryId: string,
+): Promise<string | undefined> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT o.id FROM ${ledger(schema)} o
+    JOIN ${ledger(schema)} s ON s.id = ${entryId}::uuid
+    WHERE o.product_id = ${productId}::uuid AND o.id = ANY(${sql.val(ids)}::uuid[])
+      AND (o.effective_date, o.seq) <= (s.effective_date, s.seq)
+    ORDER BY o.effective_date DESC, o.seq DESC LIMIT 1`.execute(db)
+  return rows[0]?.id
+}
+
+/**
+ * The stock of one product of the business as of an instant: the checkpoint before it and at most
+ * 64 entries (exported for the bench). The average and the value are rounded here, for the wire
+ * only (10 and 4 places).
+ */
 export function stockAsOfQuery(schema: string, businessId: string, productId: string, asOf: Date) {
-  return sql<{ id: string; type: string; balance: string | null; average_cost: string | null }>`
-    SELECT p.id, p.type, l.balance, l.average_cost
+  return sql<{
+    id: string
+    type: string
+    balance: string | null
+    average_cost: string | null
+    stock_value: string | null
+  }>`
+    SELECT p.id, p.type, s.balance, round(s.average_cost, 10) AS average_cost, round(s.stock_value, 4) AS stock_value
     FROM ${sql.table(`${schema}.products`)} p
-    LEFT JOIN LATERAL (
-      SELECT balance, average_cost FROM ${ledger(schema)}
-      WHERE product_id = p.id AND effective_date <= ${asOf}
-      ORDER BY effective_date DESC, seq DESC LIMIT 1
-    ) l ON true
+    LEFT JOIN LATERAL ${sql.table(`${schema}.stock_state_at`)}(p.id, ${asOf}::timestamptz) s ON true
     WHERE p.id = ${productId} AND p.business_id = ${businessId}`
+}
+
+/**
+ * The moving-average cost of `product` as of `asOf`, as an SQL expression for a query of many
+ * products (the BOM cost): the checkpoint at or before that instant when no entry lies between
+ * them (two index lookups, no function call), else `stock_state_at`. Null before the first entry.
+ */
+export function averageCostAt(schema: string, product: RawBuilder<unknown>, asOf: Date) {
+  return sql<string | null>`coalesce(
+    (SELECT CASE WHEN NOT EXISTS (
+        SELECT 1 FROM ${ledger(schema)} l WHERE l.product_id = k.product_id
+          AND (l.effective_date, l.seq) > (k.effective_date, k.seq) AND l.effective_date <= ${asOf})
+      THEN k.average_cost END
+     FROM (SELECT * FROM ${sql.table(`${schema}.stock_checkpoints`)} k
+           WHERE k.product_id = ${product} AND k.effective_date <= ${asOf}
+           ORDER BY k.effective_date DESC, k.seq DESC LIMIT 1) k),
+    (SELECT s.average_cost FROM ${sql.table(`${schema}.stock_state_at`)}(${product}, ${asOf}::timestamptz) s))`
 }
 
 /** The stock read is the hottest read of the module: compiled once per schema and run prepared. */
@@ -133,16 +186,37 @@ export async function stockAsOf(
 
 /**
  * What each product could give at `date` without any point in time going below zero: the lower
- * of its balance at that date and the lowest balance after it.
+ * of its balance at that date and the lowest balance after it (`stock_available_at`).
  */
 export async function availableAt(db: Executor, schema: string, productIds: readonly string[], date: Date) {
   if (productIds.length === 0) return new Map<string, number>()
   const { rows } = await sql<{ id: string; available: string }>`
-    SELECT p.id, least(
-      coalesce((SELECT balance FROM ${ledger(schema)} WHERE product_id = p.id AND effective_date <= ${date}
-                ORDER BY effective_date DESC, seq DESC LIMIT 1), 0),
-      coalesce((SELECT min(balance) FROM ${ledger(schema)} WHERE product_id = p.id AND effective_date > ${date}),
-                'Infinity'::numeric)) AS available
+    SELECT p.id, ${sql.table(`${schema}.stock_available_at`)}(p.id, ${date}::timestamptz) AS available
     FROM unnest(${sql.val(productIds)}::uuid[]) AS p(id)`.execute(db)
   return new Map(rows.map((r) => [r.id, Number(r.available)]))
+}
+
+/** The running values after entries of one product and the unit cost each moved at, as shown (10 and 4 places). */
+export interface EntryValues {
+  balance: string
+  average_cost: string
+  unit_cost: string
+  value: string
+}
+
+/** The values of the entries `ids` of one product, each folded from the checkpoint before it. */
+export async function entryValues(
+  db: Executor,
+  schema: string,
+  productId: string,
+  ids: readonly string[],
+): Promise<Map<string, EntryValues>> {
+  if (ids.length === 0) return new Map()
+  const { rows } = await sql<EntryValues & { id: string }>`
+    SELECT v.id, v.balance, round(v.average_cost, 10) AS average_cost, round(v.unit_cost, 10) AS unit_cost,
+      round(v.entry_value, 4) AS value
+    FROM ${sql.table(`${schema}.stock_entry_values`)}(${productId}::uuid, ${sql.val(ids)}::uuid[]) v`.execute(
+    db,
+  )
+  return new Map(rows.map(({ id, ...values }) => [id, values]))
 }

@@ -6,7 +6,14 @@ import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import { readSetting } from '../../organisation/index.js'
 import { round } from '../decimals.js'
 import type { ProductRow } from '../products/products.repository.js'
-import { insertAndRevalue, latestValues, type RecomputedEntry } from './ledger.repository.js'
+import {
+  insertEntries,
+  type LedgerKey,
+  lastOutgoingAtOrBefore,
+  type NewEntry,
+  type Revaluation,
+  revalue,
+} from './ledger.repository.js'
 import { updateStockSummary } from './stock.repository.js'
 
 export type EntryType = 'Receipt' | 'Issue' | 'Adjustment' | 'WorkOrderIssue' | 'WorkOrderReceipt'
@@ -30,56 +37,79 @@ export interface PostingScope {
   userId: string | null
 }
 
-export const stockShortfall = (date: Date, shortfall: number) =>
+/** A posted entry as re-valued: its running balance and the exact unit cost it moved at. */
+export interface PostedEntry {
+  id: string
+  balance: string
+  unit_cost: string
+}
+
+export const stockShortfall = (date: Date, shortfall: number, field = 'quantity') =>
   new AppError(
     409,
     'stock_shortfall',
     `The stock would fall below zero on ${date.toISOString()}, short by ${shortfall}.`,
-    [{ field: 'quantity', message: `short by ${shortfall} on ${date.toISOString()}` }],
+    [{ field, message: `short by ${shortfall} on ${date.toISOString()}` }],
   )
 
 export const allowsNegative = (trx: Transaction<Tables>, scope: PostingScope) =>
   readSetting(trx, scope.schemaName, scope.businessId, 'stock.allowNegative')
 
+const entryOf = (scope: PostingScope, productId: string, movement: Movement): NewEntry => ({
+  id: newId(),
+  business_id: scope.businessId,
+  product_id: productId,
+  type: movement.type,
+  quantity: String(movement.quantity),
+  received_cost: movement.receivedCost === null ? null : String(movement.receivedCost),
+  effective_date: movement.effectiveDate,
+  reason: movement.reason,
+  reference: movement.reference,
+  work_order_id: movement.workOrderId,
+  created_by_user_id: scope.userId,
+})
+
+interface Shortfall {
+  /** the first entry below zero */
+  id: string
+  date: Date
+  shortBy: number
+}
+
 /**
- * Posts one movement of a product the caller has locked (FOR UPDATE) in its transaction: inserts
- * it, re-values every later entry, refuses (409, naming the first date and its shortfall) a
- * movement that takes stock out and leaves any point in time below zero unless negative stock is
- * allowed, keeps the product's current stock, and publishes StockAtReorderLevel when the movement
- * takes the stock from above the reorder level to it or below. Returns the new entry as recomputed.
+ * Inserts the entries of one product (locked FOR UPDATE by the caller), then re-values the ledger
+ * once, from the earliest of them. When any of them takes stock out, a balance below zero at or
+ * after the earliest such entry refuses the posting (`refuse` builds the error; nothing is written
+ * by the re-valuation) unless negative stock is allowed. Then keeps the product's current stock
+ * and publishes StockAtReorderLevel when an outgoing posting takes the stock from above the
+ * reorder level to it or below.
  */
-export async function postMovement(
+async function postEntries(
   trx: Transaction<Tables>,
   scope: PostingScope,
   product: ProductRow,
-  movement: Movement,
-  negativeAllowed?: boolean,
-): Promise<RecomputedEntry> {
-  const id = newId()
-  const entries = await insertAndRevalue(trx, scope.schemaName, {
-    id,
-    business_id: scope.businessId,
-    product_id: product.id,
-    type: movement.type,
-    quantity: String(movement.quantity),
-    received_cost: movement.receivedCost === null ? null : String(movement.receivedCost),
-    effective_date: movement.effectiveDate,
-    reason: movement.reason,
-    reference: movement.reference,
-    work_order_id: movement.workOrderId,
-    created_by_user_id: scope.userId,
-  })
-  if (movement.quantity < 0) {
-    const below = entries.find((e) => Number(e.balance) < 0)
-    if (below && !(negativeAllowed ?? (await allowsNegative(trx, scope))))
-      throw stockShortfall(below.effective_date, round(-Number(below.balance)))
+  entries: readonly NewEntry[],
+  refuse: (shortfall: Shortfall) => Promise<AppError>,
+  negativeAllowed: boolean | undefined,
+): Promise<Revaluation> {
+  const { from, check } = await insertEntries(trx, scope.schemaName, entries)
+  const run = (checked: LedgerKey | null, stop: boolean) =>
+    revalue(trx, scope.schemaName, product.id, from, checked, stop)
+  let result = await run(negativeAllowed === true ? null : check, negativeAllowed !== true)
+  if (result.short_date !== null) {
+    if (!(negativeAllowed ?? (await allowsNegative(trx, scope))))
+      throw await refuse({
+        id: result.short_id!,
+        date: result.short_date,
+        shortBy: round(-Number(result.short_balance)),
+      })
+    result = await run(null, false)
   }
-  const latest = await latestValues(trx, scope.schemaName, product.id)
-  await updateStockSummary(trx, scope.schemaName, product.id, latest.balance, latest.average_cost)
+  await updateStockSummary(trx, scope.schemaName, product.id, result.last_balance!, result.last_average!)
   const before = Number(product.on_hand)
-  const after = Number(latest.balance)
+  const after = Number(result.last_balance)
   const level = product.reorder_level === null ? null : Number(product.reorder_level)
-  if (movement.quantity < 0 && level !== null && before > level && after <= level) {
+  if (check !== null && level !== null && before > level && after <= level) {
     await scope.events.publish(trx, scope.schemaName, {
       type: 'StockAtReorderLevel',
       businessId: scope.businessId,
@@ -94,7 +124,50 @@ export async function postMovement(
     })
   }
   // Later movements in this transaction see the new stock as their "before".
-  product.on_hand = latest.balance
-  product.average_cost = latest.average_cost
-  return entries.find((e) => e.id === id)!
+  product.on_hand = result.last_balance!
+  product.average_cost = result.last_average!
+  return result
+}
+
+/**
+ * Posts one movement of a product the caller has locked (FOR UPDATE) in its transaction and
+ * re-values every later entry; refuses (409, naming the first date and its shortfall) a movement
+ * that takes stock out and leaves any point in time below zero unless negative stock is allowed.
+ * Returns the new entry as re-valued.
+ */
+export async function postMovement(
+  trx: Transaction<Tables>,
+  scope: PostingScope,
+  product: ProductRow,
+  movement: Movement,
+  negativeAllowed?: boolean,
+): Promise<PostedEntry> {
+  const entry = entryOf(scope, product.id, movement)
+  const refuse = async (s: Shortfall) => stockShortfall(s.date, s.shortBy)
+  const result = await postEntries(trx, scope, product, [entry], refuse, negativeAllowed)
+  return { id: entry.id, balance: result.first_balance!, unit_cost: result.first_unit_cost! }
+}
+
+/**
+ * Posts many movements of one locked product with one re-valuation: all or nothing. A shortfall
+ * names the row (`<field>.<index>.quantity`) whose entry is the first below zero, or, when that is
+ * an entry already in the ledger, the last outgoing row at or before it in ledger order.
+ */
+export async function postMovements(
+  trx: Transaction<Tables>,
+  scope: PostingScope,
+  product: ProductRow,
+  movements: readonly Movement[],
+  rowField: (index: number) => string,
+): Promise<Revaluation> {
+  const entries = movements.map((m) => entryOf(scope, product.id, m))
+  const indexOf = new Map(entries.map((e, i) => [e.id, i]))
+  const refuse = async (s: Shortfall) => {
+    const outgoing = entries.filter((e) => Number(e.quantity) < 0).map((e) => e.id)
+    const row =
+      indexOf.get(s.id) ??
+      indexOf.get((await lastOutgoingAtOrBefore(trx, scope.schemaName, product.id, outgoing, s.id)) ?? '')
+    return stockShortfall(s.date, s.shortBy, `${rowField(row ?? 0)}.quantity`)
+  }
+  return postEntries(trx, scope, product, entries, refuse, undefined)
 }

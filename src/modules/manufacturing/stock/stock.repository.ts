@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
 
+/** The product's current stock, as shown with it (the average to 10 places). */
 export async function updateStockSummary(
   trx: Transaction<Tables>,
   schema: string,
@@ -11,12 +12,19 @@ export async function updateStockSummary(
   await trx
     .withSchema(schema)
     .updateTable('products')
-    .set({ on_hand: onHand, average_cost: averageCost, date_modified: sql<Date>`now()` })
+    .set({
+      on_hand: onHand,
+      average_cost: sql<string>`round(${averageCost}::numeric, 10)`,
+      date_modified: sql<Date>`now()`,
+    })
     .where('id', '=', productId)
     .execute()
 }
 
-/** Ledger entries of one product (already known to be the business's), for the SL list. */
+/**
+ * Ledger entries of one product (already known to be the business's), for the SL list; their
+ * running values come from ledger.repository's entryValues.
+ */
 export function scopedLedger(db: Executor, schema: string, businessId: string, productId: string) {
   return db
     .withSchema(schema)
@@ -29,13 +37,10 @@ export function scopedLedger(db: Executor, schema: string, businessId: string, p
       'l.product_id',
       'l.type',
       'l.quantity',
-      'l.unit_cost',
       'l.effective_date',
       'l.reason',
       'l.reference',
       'l.work_order_id',
-      'l.balance',
-      'l.average_cost',
       'l.created_by_user_id',
       'l.date_created',
     ])

@@ -7,8 +7,17 @@ import { CORE_SECURITY } from '../../../http/security-schemes.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { AS_OF_MEANING } from '../as-of.js'
 import { ProductParams } from '../products/products.schemas.js'
-import { LedgerEntryResponse, StockMovementRequest, StockQuery, StockResponse } from './stock.schemas.js'
+import {
+  BulkStockMovementsRequest,
+  BulkStockMovementsResponse,
+  LedgerEntryResponse,
+  MAX_BULK_MOVEMENTS,
+  StockMovementRequest,
+  StockQuery,
+  StockResponse,
+} from './stock.schemas.js'
 import { getStock, listLedger, postStockMovement } from './stock.service.js'
+import { postStockMovementsBulk } from './stock-bulk.service.js'
 
 const TAGS = ['Products']
 const access = (action: 'View' | 'Modify') => ({ access: { permission: ['Products', action] } }) as const
@@ -41,6 +50,37 @@ export function registerStockRoutes(app: HttpApp, deps: AppDeps) {
         'core',
         await postStockMovement(deps, businessAuthOf(request), request.params.productId, request.body),
       ),
+  )
+
+  app.post(
+    '/api/v1/products/stock-movements/bulk',
+    {
+      config: access('Modify'),
+      schema: {
+        operationId: 'PostStockMovementsBulk',
+        summary: 'Post many stock movements (opening balances, history) in one transaction',
+        description:
+          `Needs Products Modify. 1 to ${MAX_BULK_MOVEMENTS} rows, each a movement as in PostStockMovement plus its productId; ` +
+          'the body must stay within the server body limit (BODY_LIMIT_BYTES, default 1 MiB, which holds the most rows with every reason and reference at full length). ' +
+          'All or nothing: every row is checked first and any bad row refuses the whole request, nothing posted; ' +
+          'each error names the rows as movements.<index>.<field> (up to 100 reasons; the message counts the rows). ' +
+          "400 validation_failed for rows that are not valid; 404 product_not_found for rows naming a product that is not this business's; " +
+          '409 service_holds_no_stock or product_archived naming the rows of such products; ' +
+          '409 stock_shortfall (date and shortfall in the message) naming the row whose entry would be the first below zero, or the last outgoing row before an older entry that would. ' +
+          "Otherwise all rows are posted in one transaction and each product's ledger is re-valued once, from its earliest new entry: " +
+          'send history oldest first, and each request re-values only itself and what follows it. ' +
+          "Entries of one product at the same instant keep the order of the rows. Returns each product's stock after the posting.",
+        tags: TAGS,
+        security: CORE_SECURITY,
+        body: BulkStockMovementsRequest,
+        response: {
+          200: SingleResult('core', BulkStockMovementsResponse),
+          ...errorResponses('core', 400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      single('core', await postStockMovementsBulk(deps, businessAuthOf(request), request.body)),
   )
 
   app.get(

@@ -49,15 +49,19 @@ export const LedgerEntryResponse = Type.Object({
   type: EnumType(ENTRY_TYPES),
   quantity: Type.Number({ description: 'signed' }),
   unitCost: Type.Number({
-    description: 'receipts: their cost; other movements: the moving average at their date',
+    description:
+      'receipts: their cost; other movements: the moving average at their date (carried exactly, shown to 10 decimal places)',
   }),
-  value: Type.Number({ description: 'quantity × unitCost, signed' }),
+  value: Type.Number({ description: 'quantity × unitCost, signed, 4 decimal places' }),
   effectiveDate: DateTime(),
   reason: Nullable(Type.String()),
   reference: Nullable(Type.String()),
   workOrderId: Nullable(Uuid()),
   balance: Type.Number({ description: 'running balance after this entry, in effective-date order' }),
-  averageCost: Type.Number({ description: 'moving-average cost after this entry' }),
+  averageCost: Type.Number({
+    description:
+      'moving-average cost after this entry: the running value over the running balance, carried exactly, shown to 10 decimal places',
+  }),
   createdByUserId: Nullable(Uuid()),
   dateCreated: DateTime(),
 })
@@ -71,7 +75,64 @@ export const StockResponse = Type.Object({
   productId: Uuid(),
   asOfDate: DateTime(),
   onHand: Type.Number(),
-  unitCost: Type.Number({ description: 'moving-average cost at that instant' }),
-  value: Type.Number({ description: 'onHand × unitCost, 4 decimal places' }),
+  unitCost: Type.Number({ description: 'moving-average cost at that instant, 10 decimal places' }),
+  value: Type.Number({
+    description:
+      'the running total value at that instant (receipts at their cost, everything else at the moving average; carried exactly), 4 decimal places',
+  }),
 })
 export type StockResponse = Static<typeof StockResponse>
+
+/**
+ * Rows per bulk request. At most about 1 KB a row (a UUID, the numbers, a date, and a reason and a
+ * reference at their longest in ASCII), so a full request fits the default 1 MiB body limit.
+ */
+export const MAX_BULK_MOVEMENTS = 1_000
+
+export const BulkStockMovementRow = Type.Object(
+  {
+    productId: Uuid({ description: 'a stocked product of this business' }),
+    ...StockMovementRequest.properties,
+  },
+  { title: 'BulkStockMovementRow' },
+)
+export type BulkStockMovementRow = Static<typeof BulkStockMovementRow>
+
+export const BulkStockMovementsRequest = Type.Object(
+  {
+    movements: Type.Array(BulkStockMovementRow, {
+      minItems: 1,
+      maxItems: MAX_BULK_MOVEMENTS,
+      description: `1 to ${MAX_BULK_MOVEMENTS} movements, of one product or several. Entries of the same product and instant keep the order they are sent in.`,
+    }),
+  },
+  {
+    title: 'BulkStockMovementsRequest',
+    description:
+      'Opening balances and history: every row is checked first, then all rows are posted in one transaction and each product is re-valued once. All or nothing: one bad row refuses the whole request and nothing is posted.',
+  },
+)
+export type BulkStockMovementsRequest = Static<typeof BulkStockMovementsRequest>
+
+export const BulkProductStock = Type.Object(
+  {
+    productId: Uuid(),
+    posted: Type.Integer({ description: 'rows of this request posted to this product' }),
+    revalued: Type.Integer({
+      description: 'ledger entries whose balance, average or value changed, the new ones included',
+    }),
+    onHand: Type.Number({ description: 'stock on hand after its last entry' }),
+    averageCost: Type.Number({ description: 'moving-average cost after its last entry, 10 decimal places' }),
+    value: Type.Number({ description: 'running total value after its last entry, 4 decimal places' }),
+  },
+  { title: 'BulkProductStock' },
+)
+
+export const BulkStockMovementsResponse = Type.Object(
+  {
+    posted: Type.Integer({ description: 'rows posted (all of them)' }),
+    products: Type.Array(BulkProductStock, { description: 'each product posted to, in id order' }),
+  },
+  { title: 'BulkStockMovementsResponse' },
+)
+export type BulkStockMovementsResponse = Static<typeof BulkStockMovementsResponse>

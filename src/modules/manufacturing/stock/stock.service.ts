@@ -1,15 +1,15 @@
 import type { Database } from '../../../db/database.js'
-import { conflict, invalidField, validationFailed } from '../../../errors.js'
+import { conflict, type Reason, validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { asOfInstant } from '../as-of.js'
-import { decimalReasons, round } from '../decimals.js'
+import { decimalReasons } from '../decimals.js'
 import { findProduct, lockProduct, type ProductRow } from '../products/products.repository.js'
 import { productNotFound } from '../products/products.service.js'
-import { stockAsOf } from './ledger.repository.js'
+import { type EntryValues, entryValues, stockAsOf } from './ledger.repository.js'
 import { type Movement, postMovement } from './ledger.service.js'
 import { findEntry, type LedgerRow, scopedLedger } from './stock.repository.js'
 import {
@@ -27,22 +27,20 @@ export const noStock = (product: ProductRow) =>
     ? conflict('service_holds_no_stock', 'A Service product holds no stock.')
     : conflict('product_archived', 'An archived product takes no stock movements.')
 
-export function toEntry(row: LedgerRow): LedgerEntryResponse {
-  const quantity = Number(row.quantity)
-  const unitCost = Number(row.unit_cost)
+export function toEntry(row: LedgerRow, values: EntryValues | undefined): LedgerEntryResponse {
   return {
     id: row.id,
     productId: row.product_id,
     type: row.type as LedgerEntryResponse['type'],
-    quantity,
-    unitCost,
-    value: round(quantity * unitCost),
+    quantity: Number(row.quantity),
+    unitCost: Number(values?.unit_cost ?? 0),
+    value: Number(values?.value ?? 0),
     effectiveDate: row.effective_date.toISOString(),
     reason: row.reason,
     reference: row.reference,
     workOrderId: row.work_order_id,
-    balance: Number(row.balance),
-    averageCost: Number(row.average_cost),
+    balance: Number(values?.balance ?? 0),
+    averageCost: Number(values?.average_cost ?? 0),
     createdByUserId: row.created_by_user_id,
     dateCreated: row.date_created.toISOString(),
   }
@@ -50,38 +48,53 @@ export function toEntry(row: LedgerRow): LedgerEntryResponse {
 
 /** An effective date sent by a client: default now, never in the future. */
 export function effectiveDateOf(value: string | undefined, field = 'effectiveDate'): Date {
-  if (value === undefined) return new Date()
-  const date = new Date(value)
-  if (date.getTime() > Date.now() + FUTURE_SKEW_MS) throw invalidField(field, 'must not lie in the future')
+  const reasons: Reason[] = []
+  const date = checkedEffectiveDate(value, field, reasons)
+  if (reasons.length > 0) throw validationFailed(reasons)
   return date
 }
 
-function movementOf(request: StockMovementRequest): Movement {
+function checkedEffectiveDate(value: string | undefined, field: string, reasons: Reason[]): Date {
+  if (value === undefined) return new Date()
+  const date = new Date(value)
+  if (date.getTime() > Date.now() + FUTURE_SKEW_MS)
+    reasons.push({ field, message: 'must not lie in the future' })
+  return date
+}
+
+/**
+ * A movement as sent, checked beyond its schema; each reason names its field after `prefix`
+ * (`movements.3.` in a bulk request). Returns null with the reasons when it is not valid.
+ */
+export function checkMovement(
+  request: StockMovementRequest,
+  prefix = '',
+): { movement: Movement | null; reasons: Reason[] } {
   const reasons = [
-    ...decimalReasons({ quantity: request.quantity }),
-    ...decimalReasons({ unitCost: request.unitCost }, 6),
+    ...decimalReasons({ quantity: request.quantity }, 4, prefix),
+    ...decimalReasons({ unitCost: request.unitCost }, 6, prefix),
   ]
   const cost = request.unitCost ?? null
   const { type, quantity } = request
-  if (type !== 'Adjustment' && quantity <= 0)
-    reasons.push({ field: 'quantity', message: 'must be greater than 0' })
-  if (type === 'Adjustment' && quantity === 0) reasons.push({ field: 'quantity', message: 'must not be 0' })
-  if (type === 'Receipt' && cost === null)
-    reasons.push({ field: 'unitCost', message: 'is required on a Receipt' })
-  if (type === 'Issue' && cost !== null)
-    reasons.push({ field: 'unitCost', message: 'an Issue moves at the moving average' })
+  const reason = (field: string, message: string) => reasons.push({ field: `${prefix}${field}`, message })
+  if (type !== 'Adjustment' && quantity <= 0) reason('quantity', 'must be greater than 0')
+  if (type === 'Adjustment' && quantity === 0) reason('quantity', 'must not be 0')
+  if (type === 'Receipt' && cost === null) reason('unitCost', 'is required on a Receipt')
+  if (type === 'Issue' && cost !== null) reason('unitCost', 'an Issue moves at the moving average')
   if (type === 'Adjustment' && quantity < 0 && cost !== null)
-    reasons.push({ field: 'unitCost', message: 'a negative Adjustment moves at the moving average' })
-  if (reasons.length > 0) throw validationFailed(reasons)
-  return {
+    reason('unitCost', 'a negative Adjustment moves at the moving average')
+  const effectiveDate = checkedEffectiveDate(request.effectiveDate, `${prefix}effectiveDate`, reasons)
+  if (reasons.length > 0) return { movement: null, reasons }
+  const movement: Movement = {
     type,
     quantity: type === 'Issue' ? -quantity : quantity,
     receivedCost: cost,
-    effectiveDate: effectiveDateOf(request.effectiveDate),
+    effectiveDate,
     reason: request.reason?.trim() || null,
     reference: request.reference?.trim() || null,
     workOrderId: null,
   }
+  return { movement, reasons }
 }
 
 /** Posts a receipt, issue or adjustment under the product's row lock (movements of one product queue). */
@@ -91,7 +104,8 @@ export async function postStockMovement(
   productId: string,
   request: StockMovementRequest,
 ): Promise<LedgerEntryResponse> {
-  const movement = movementOf(request)
+  const { movement, reasons } = checkMovement(request)
+  if (!movement) throw validationFailed(reasons)
   const { schemaName, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
     const product = await lockProduct(trx, schemaName, businessId, productId)
@@ -103,7 +117,8 @@ export async function postStockMovement(
       product,
       movement,
     )
-    return toEntry(await findEntry(trx, schemaName, businessId, productId, entry.id))
+    const values = await entryValues(trx, schemaName, productId, [entry.id])
+    return toEntry(await findEntry(trx, schemaName, businessId, productId, entry.id), values.get(entry.id))
   })
 }
 
@@ -116,9 +131,13 @@ export async function getStock(
   const asOf = await asOfInstant(database.db, auth, asOfDate)
   const row = await stockAsOf(database.db, auth.schemaName, auth.businessId, productId, asOf)
   if (!row) throw productNotFound()
-  const onHand = Number(row.balance ?? 0)
-  const unitCost = Number(row.average_cost ?? 0)
-  return { productId, asOfDate: asOf.toISOString(), onHand, unitCost, value: round(onHand * unitCost) }
+  return {
+    productId,
+    asOfDate: asOf.toISOString(),
+    onHand: Number(row.balance ?? 0),
+    unitCost: Number(row.average_cost ?? 0),
+    value: Number(row.stock_value ?? 0),
+  }
 }
 
 const LEDGER: ListSpec = {
@@ -142,7 +161,20 @@ export async function listLedger(
   query: ListQuery,
 ) {
   if (!(await findProduct(database.db, auth.schemaName, auth.businessId, productId))) throw productNotFound()
-  const scoped = scopedLedger(database.db, auth.schemaName, auth.businessId, productId)
-  const { rows, total, page } = await runList(scoped, query, LEDGER)
-  return paged('core', rows.map(toEntry), total, page)
+  // One snapshot for the page and its running values, so a posting in between cannot mix them.
+  return database.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const scoped = scopedLedger(trx, auth.schemaName, auth.businessId, productId)
+      const { rows, total, page } = await runList(scoped, query, LEDGER)
+      const ids = rows.map((r) => r.id)
+      const values = await entryValues(trx, auth.schemaName, productId, ids)
+      return paged(
+        'core',
+        rows.map((row) => toEntry(row, values.get(row.id))),
+        total,
+        page,
+      )
+    })
 }

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely'
-import type { Decimal, DefaultDecimal, OptionalDecimal, Stamp, When } from '../../../db/column-types.js'
+import type { Decimal, OptionalDecimal, Stamp, When } from '../../../db/column-types.js'
 
+/** One movement; never rewritten (the running values live in stock_checkpoints). */
 export interface StockLedgerTable {
   id: string
   seq: Generated<number>
@@ -10,19 +11,30 @@ export interface StockLedgerTable {
   type: string
   quantity: Decimal
   received_cost: OptionalDecimal
-  unit_cost: DefaultDecimal
   effective_date: When
   reason: string | null
   reference: string | null
   work_order_id: string | null
-  balance: DefaultDecimal
-  average_cost: DefaultDecimal
   created_by_user_id: string | null
   date_created: Stamp
+}
+
+/** The running values after every 64th ledger entry of a product and after its last (head; see stock_revalue). */
+export interface StockCheckpointsTable {
+  product_id: string
+  effective_date: When
+  seq: number
+  balance: Decimal
+  stock_value: Decimal
+  average_cost: Decimal
+  /** the lowest balance after any entry since the checkpoint before */
+  min_balance: Decimal
+  head: Generated<boolean>
 }
 
 declare module '../../../db/tables.js' {
   interface Tables {
     stock_ledger: StockLedgerTable
+    stock_checkpoints: StockCheckpointsTable
   }
 }

@@ -5,6 +5,16 @@ import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.j
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { expectAccess } from '../access.fixtures.js'
 import { ledgerOf, ok, receive, stockOf } from '../manufacturing.fixtures.js'
+import {
+  type BulkRow,
+  exactAverage,
+  exactBalance,
+  exactLedger,
+  exactOf,
+  exactValue,
+  postBulk,
+  wholeLedger,
+} from '../stock/stock-exact.fixtures.js'
 import { createOrder, step, tableShop } from './work-orders.fixtures.js'
 
 const ctx = useTestContext()
@@ -105,6 +115,59 @@ describe('work orders', () => {
     expect(await ledgerOf(core, leg.id)).toHaveLength(1)
     expect(await ledgerOf(core, table.id)).toHaveLength(0)
     expect(await ok(core, 'GET', `/api/v1/work-orders/${order.id}`)).toMatchObject({ status: 'Released' })
+  })
+
+  it('checks a back-dated completion against every later point of a long component ledger', async () => {
+    const { core } = await ownerSession(ctx)
+    const { leg, bom } = await tableShop(core)
+    // 10 legs on Jan 1; from Feb 1, 300 entries (+2 at 6, -1 in turn) with one issue of 59 that
+    // leaves 3, and 2 after the next entry: the lowest point, in the second checkpoint's stretch.
+    const rows: BulkRow[] = []
+    for (let i = 0; i < 300; i++) {
+      const effectiveDate = new Date(Date.UTC(2026, 1, 1) + i * 60_000).toISOString()
+      rows.push(
+        i % 2 === 0
+          ? { productId: leg.id, type: 'Receipt', quantity: 2, unitCost: 6, effectiveDate }
+          : { productId: leg.id, type: 'Issue', quantity: 1, effectiveDate },
+      )
+      if (i === 100)
+        rows.push({
+          productId: leg.id,
+          type: 'Issue',
+          quantity: 59,
+          effectiveDate: new Date(Date.UTC(2026, 1, 1) + 100.5 * 60_000).toISOString(),
+        })
+    }
+    await postBulk(core, rows)
+    const order = await createOrder(core, bom.id, 1)
+    await step(core, order.id, 'release')
+    const complete = () =>
+      core({
+        method: 'POST',
+        url: `/api/v1/work-orders/${order.id}/complete`,
+        payload: { effectiveDate: '2026-01-15T00:00:00Z' },
+      })
+    const short = await complete()
+    expect(short.statusCode).toBe(409)
+    expect(short.json().reasons).toEqual([{ field: leg.sku, message: 'short by 2 (needs 4, has 2)' }])
+    const late = { quantity: 2, unitCost: 9, effectiveDate: '2026-01-31T00:00:00Z' }
+    await receive(core, leg.id, late.quantity, late.unitCost, late.effectiveDate)
+    const done = await complete()
+    expect(done.statusCode).toBe(200)
+    // On Jan 15 legs still cost 5: 4 × 5 + 50.
+    expect(done.json().data).toMatchObject({ actualTotalCost: 70 })
+    const movements = [
+      { quantity: 10, unitCost: 5, effectiveDate: '2026-01-01T00:00:00Z' },
+      { quantity: -4, unitCost: null, effectiveDate: '2026-01-15T00:00:00Z' },
+      late,
+      ...rows.map(exactOf),
+    ]
+    const exact = exactLedger(movements).at(-1)!
+    const stock = await stockOf(core, leg.id)
+    expect(stock.onHand).toBe(exactBalance(exact))
+    expect(Math.abs(stock.unitCost - exactAverage(exact))).toBeLessThan(1e-9)
+    expect(Math.abs(stock.value - exactValue(exact))).toBeLessThan(0.005)
+    expect(Math.min(...(await wholeLedger(core, leg.id)).map((e) => e.balance))).toBe(0)
   })
 
   it('answers 409 for moves its status does not allow and for edits after Draft', async () => {

@@ -1,0 +1,98 @@
+import { AppError, type Reason } from '../../../errors.js'
+import type { AppDeps } from '../../../platform/deps.js'
+import type { BusinessAuth } from '../../../security/auth-context.js'
+import { lockProducts } from '../products/products.repository.js'
+import { type Movement, postMovements } from './ledger.service.js'
+import type { BulkStockMovementsRequest, BulkStockMovementsResponse } from './stock.schemas.js'
+import { checkMovement } from './stock.service.js'
+
+/** At most this many reasons in one error body; the message says how many rows were refused. */
+const MAX_REASONS = 100
+
+const rowField = (index: number) => `movements.${index}`
+
+function refused(status: number, code: string, what: string, reasons: readonly Reason[]) {
+  const rows = new Set(reasons.map((r) => r.field.split('.')[1])).size
+  const listed = reasons.length > MAX_REASONS ? ` (the first ${MAX_REASONS} reasons are listed)` : ''
+  return new AppError(
+    status,
+    code,
+    `${rows} row(s) ${what}; nothing was posted${listed}.`,
+    reasons.slice(0, MAX_REASONS),
+  )
+}
+
+/**
+ * Opening balances and history: checks every row (400 naming `movements.<index>.<field>`), then in
+ * one transaction locks the products in id order (404 for a product that is not the business's,
+ * 409 for a Service or an archived one, each naming its rows), inserts each product's rows and
+ * re-values its ledger once (409 stock_shortfall naming the row when a point in time would go
+ * below zero). All or nothing.
+ */
+export async function postStockMovementsBulk(
+  { database, services }: AppDeps,
+  auth: BusinessAuth,
+  request: BulkStockMovementsRequest,
+): Promise<BulkStockMovementsResponse> {
+  const reasons: Reason[] = []
+  const byProduct = new Map<string, { movements: Movement[]; rows: number[] }>()
+  request.movements.forEach((row, index) => {
+    const checked = checkMovement(row, `${rowField(index)}.`)
+    reasons.push(...checked.reasons)
+    if (!checked.movement) return
+    const group = byProduct.get(row.productId) ?? { movements: [], rows: [] }
+    group.movements.push(checked.movement)
+    group.rows.push(index)
+    byProduct.set(row.productId, group)
+  })
+  if (reasons.length > 0) throw refused(400, 'validation_failed', 'are not valid', reasons)
+
+  const { schemaName, businessId } = auth
+  const scope = { events: services.events, schemaName, businessId, userId: auth.userId }
+  const rowsOf = (productId: string, message: string) =>
+    (byProduct.get(productId)?.rows ?? []).map((row) => ({ field: `${rowField(row)}.productId`, message }))
+  return database.db.transaction().execute(async (trx) => {
+    const products = await lockProducts(trx, schemaName, businessId, [...byProduct.keys()])
+    const found = new Set(products.map((p) => p.id))
+    const missing = [...byProduct.keys()].filter((id) => !found.has(id))
+    if (missing.length > 0)
+      throw refused(
+        404,
+        'product_not_found',
+        'name no product of this business',
+        missing.flatMap((id) => rowsOf(id, 'no product of this business has this id')),
+      )
+    const services = products.filter((p) => p.type === 'Service')
+    if (services.length > 0)
+      throw refused(
+        409,
+        'service_holds_no_stock',
+        'name a Service product, which holds no stock',
+        services.flatMap((p) => rowsOf(p.id, 'a Service product holds no stock')),
+      )
+    const archived = products.filter((p) => p.archived_at !== null)
+    if (archived.length > 0)
+      throw refused(
+        409,
+        'product_archived',
+        'name an archived product, which takes no stock movements',
+        archived.flatMap((p) => rowsOf(p.id, 'an archived product takes no stock movements')),
+      )
+    const stock: BulkStockMovementsResponse['products'] = []
+    for (const product of products) {
+      const group = byProduct.get(product.id)!
+      const result = await postMovements(trx, scope, product, group.movements, (k) =>
+        rowField(group.rows[k] ?? 0),
+      )
+      stock.push({
+        productId: product.id,
+        posted: group.movements.length,
+        revalued: result.revalued ?? 0,
+        onHand: Number(result.last_balance),
+        averageCost: Number(result.shown_average),
+        value: Number(result.shown_value),
+      })
+    }
+    return { posted: request.movements.length, products: stock }
+  })
+}
