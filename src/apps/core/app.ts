@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { registerConsole } from '../../console/console.js'
 import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import { createHttpApp, type HttpApp } from '../../http/kernel.js'
 import { registerCustomerAnalyticsRoutes } from '../../modules/customers/analytics/customer-analytics.routes.js'
@@ -115,5 +116,6 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
   registerAddressRoutes(app, deps)
   registerDashboardRoutes(app, deps)
   // (module registrations: one line each)
+  await registerConsole(app, deps.config)
   return app
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { withConsoleOrigins } from '../../console/console.js'
 import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import { createHttpApp, type HttpApp } from '../../http/kernel.js'
 import { registerApiKeyRoutes } from '../../modules/identity/api-keys/api-keys.routes.js'
@@ -46,7 +47,7 @@ export async function buildGlobalApp(deps: AppDeps, logger: FastifyBaseLogger | 
     logger,
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
-    web: deps.config,
+    web: withConsoleOrigins(deps.config),
     securitySchemes: GLOBAL_SECURITY_SCHEMES,
     tags: [
       { name: 'Auth', description: 'Sign-in, sessions, one-time tokens and API keys' },
