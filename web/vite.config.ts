@@ -21,6 +21,10 @@ export default defineConfig({
     reportCompressedSize: false,
     chunkSizeWarningLimit: 400,
     rollupOptions: {
+      // TanStack Query marks its modules "use client" (for React Server Components); meaningless here.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning)
+      },
       output: {
         // React changes less often than the console: its own long-cached file.
         manualChunks: (id) => (/node_modules\/(react|react-dom|scheduler)\//.test(id) ? 'react' : undefined),
