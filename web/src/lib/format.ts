@@ -31,6 +31,12 @@ export function money(value: number | null | undefined, currency: string | null 
   return numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(value)
 }
 
+/** A distance in kilometres, to 100 m. */
+export function kilometres(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—'
+  return `${numberFormat({ maximumFractionDigits: 1 }).format(value)} km`
+}
+
 export function percent(value: number | null | undefined, digits = 1): string {
   if (value === null || value === undefined) return '—'
   return numberFormat({ style: 'percent', maximumFractionDigits: digits }).format(value)
