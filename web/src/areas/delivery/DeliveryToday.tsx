@@ -164,8 +164,7 @@ export default function DeliveryToday() {
                   key: 'km',
                   header: 'Distance',
                   number: true,
-                  render: (row) =>
-                    row.totals.distanceKm === null ? '—' : `${quantity(row.totals.distanceKm)} km`,
+                  render: (row) => kilometres(row.totals.distanceKm),
                 },
                 { key: 'driver', header: 'Driver', render: (row) => row.driverName ?? '—' },
               ]}
