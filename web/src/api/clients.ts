@@ -29,7 +29,9 @@ async function isExpiredToken(response: Response): Promise<boolean> {
  * expired token is renewed once and the request sent again; an answer that says the session is
  * gone ends it (back to the sign-in form).
  */
-function coreFetch(session: SessionManager): typeof fetch {
+export function coreFetch(
+  session: Pick<SessionManager, 'token' | 'renew' | 'ended' | 'businessId'>,
+): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init)
     const again = request.clone()
