@@ -90,6 +90,8 @@ const ACTIONS: Record<string, string> = {
   service_holds_no_stock: 'Services hold no stock: choose a stocked product.',
   product_archived: 'Restore the product, or choose another one.',
   bom_cycle: 'Remove the line that makes the product part of itself.',
+  component_shortfall: 'Receive the missing components first, or make a smaller quantity.',
+  plan_has_open_shipments: 'Deliver, fail or take off the shipments still open on the plan first.',
 }
 
 export function describeError(error: unknown, what = 'The request'): ErrorDescription {
@@ -139,7 +141,10 @@ export function describeError(error: unknown, what = 'The request'): ErrorDescri
     case error.status === 409:
       return {
         ...base,
-        title: error.code === 'stock_shortfall' ? 'Not enough stock' : 'Not possible in its current state',
+        title:
+          error.code === 'stock_shortfall' || error.code === 'component_shortfall'
+            ? 'Not enough stock'
+            : 'Not possible in its current state',
         action: specific ?? 'Reload to see its current state, then try again.',
       }
     case error.status === 413:

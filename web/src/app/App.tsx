@@ -19,6 +19,7 @@ function newQueryClient() {
         staleTime: 15_000,
         // A 4xx will not change by asking again; a network failure or a 5xx may.
         retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status < 500),
+        retryDelay: (attempt) => 300 * 2 ** attempt,
         refetchOnWindowFocus: false,
       },
     },

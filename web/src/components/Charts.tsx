@@ -33,9 +33,9 @@ export function ColumnChart({
   format?: (value: number) => string
   tone?: 'bar' | 'bar-alt'
 }) {
-  const width = 480
-  const height = 200
-  const left = 36
+  const width = 400
+  const height = 190
+  const left = 34
   const bottom = 24
   const top = 8
   const ticks = niceTicks(Math.max(0, ...points.map((p) => p.value)))
@@ -43,7 +43,7 @@ export function ColumnChart({
   const plotHeight = height - bottom - top
   const slot = (width - left) / Math.max(points.length, 1)
   const barWidth = Math.max(2, Math.min(36, slot * 0.7))
-  const labelEvery = Math.ceil(points.length / 8)
+  const labelEvery = Math.ceil(points.length / 6)
   const total = points.reduce((sum, p) => sum + p.value, 0)
   const peak = points.reduce<Point | null>((best, p) => (!best || p.value > best.value ? p : best), null)
   const summary = `${title}: ${format(total)} in all over ${points.length} periods${peak ? `, most on ${peak.label} (${format(peak.value)})` : ''}.`
@@ -123,9 +123,9 @@ export function BarList({
 }) {
   const max = Math.max(0, ...points.map((p) => p.value)) || 1
   const rowHeight = 26
-  const width = 480
-  const labelWidth = 150
-  const valueWidth = 110
+  const width = 400
+  const labelWidth = 130
+  const valueWidth = 90
   const height = Math.max(rowHeight, points.length * rowHeight)
   return (
     <figure className="chart">
@@ -140,7 +140,7 @@ export function BarList({
           return (
             <g key={point.label}>
               <text x={0} y={y + 18}>
-                {point.label.length > 22 ? `${point.label.slice(0, 21)}…` : point.label}
+                {point.label.length > 18 ? `${point.label.slice(0, 17)}…` : point.label}
               </text>
               <rect className="bar" x={labelWidth} y={y + 5} width={Math.max(w, 1)} height={rowHeight - 10} />
               <text x={labelWidth + Math.max(w, 1) + 6} y={y + 18}>

@@ -23,7 +23,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { Status } from '../../components/Status'
 import { dateTime, day, integer, kilometres, quantity, words } from '../../lib/format'
 import { type MapStop, type MapZone, PlanMap } from './LeafletMap'
-import { deliveryPoint, LEFT_OUT_WORDS, type LeftOutReason, leftOutReason } from './left-out'
+import { deliveryPoint, LEFT_OUT_WORDS, type LeftOutReason, leftOutReason, scheduledOn } from './left-out'
 
 const MOVE_LABEL: Record<PlanMove, string> = {
   schedule: 'Schedule',
@@ -98,7 +98,7 @@ export default function PlanDetail() {
         query: {
           Page: 1,
           PageSize: 100,
-          $filter: `status eq 'Pending' and scheduledDate eq ${current.scheduledDate}`,
+          $filter: `status eq 'Pending' and ${scheduledOn(current.scheduledDate)}`,
         },
         throwOnError: true,
       })

@@ -12,6 +12,7 @@ import { Status } from '../../components/Status'
 import { day, quantity, words } from '../../lib/format'
 import { useDebounced } from '../../lib/hooks'
 import { allOf, quoted } from '../../lib/odata'
+import { scheduledOn } from './left-out'
 
 export const SHIPMENT_STATES = [
   'Pending',
@@ -31,7 +32,7 @@ export default function ShipmentList() {
   const [sort, setSort] = useState<Sort | null>({ field: 'dateCreated', descending: true })
   const [page, setPage] = useState(1)
   const term = useDebounced(search.trim())
-  const filter = allOf(status && `status eq ${quoted(status)}`, date && `scheduledDate eq ${date}`)
+  const filter = allOf(status && `status eq ${quoted(status)}`, date && scheduledOn(date))
   const shipments = useQuery({
     ...getShipmentsOptions({
       query: {

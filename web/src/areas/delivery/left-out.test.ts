@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { leftOutReason } from './left-out'
+import { leftOutReason, scheduledOn } from './left-out'
 
 const box = (x0: number, y0: number) => ({
   type: 'Polygon',
@@ -35,5 +35,13 @@ describe('why autobatch left a shipment out', () => {
     expect(leftOutReason(at(5.5, 5.5), zones, ['south'])).toBe('overCapacity')
     expect(leftOutReason(at(10.5, 10.5), zones, [])).toBe('noZone')
     expect(leftOutReason(at(10.5, 10.5), zones, ['closed'])).toBe('noZone')
+  })
+})
+
+describe('a delivery day as a filter', () => {
+  it('spans the UTC day, across a month end', () => {
+    expect(scheduledOn('2026-11-30')).toBe(
+      'scheduledDate ge 2026-11-30T00:00:00Z and scheduledDate lt 2026-12-01T00:00:00Z',
+    )
   })
 })

@@ -34,3 +34,10 @@ export function leftOutReason(
   if (!eligible.some((zone) => inZone(point, zone.polygon))) return 'noZone'
   return 'overCapacity'
 }
+
+/** $filter for shipments scheduled on a delivery day (shipment days are UTC, as autobatch reads them). */
+export function scheduledOn(dayValue: string): string {
+  const start = new Date(`${dayValue}T00:00:00Z`)
+  const next = new Date(start.getTime() + 86_400_000).toISOString().slice(0, 10)
+  return `scheduledDate ge ${dayValue}T00:00:00Z and scheduledDate lt ${next}T00:00:00Z`
+}

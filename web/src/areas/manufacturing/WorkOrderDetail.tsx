@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { Link, useParams } from 'wouter'
+import { ApiError } from '../../api/errors'
 import {
   cancelWorkOrderMutation,
   completeWorkOrderMutation,
@@ -61,6 +62,7 @@ export default function WorkOrderDetail() {
   const error = release.error ?? start.error ?? cancel.error ?? complete.error
   const busy = release.isPending || start.isPending || cancel.isPending || complete.isPending
   const shortfall = shortfallOf(error)
+  const short = error instanceof ApiError && error.code === 'component_shortfall' ? error : null
 
   if (order.error)
     return (
@@ -110,15 +112,26 @@ export default function WorkOrderDetail() {
           </button>
         )}
       </PageHeader>
-      {shortfall ? (
+      {short ? (
         <div className="notice error" role="alert">
           <p className="title">Not enough components: the work order was not completed</p>
+          <ul>
+            {short.reasons.map((reason) => (
+              <li key={reason.field}>
+                <strong>{reason.field}</strong> {reason.message}
+              </li>
+            ))}
+          </ul>
+          <p>Receive the missing components first, or complete it with a smaller quantity.</p>
+        </div>
+      ) : shortfall ? (
+        <div className="notice error" role="alert">
+          <p className="title">Not enough stock at that date: the work order was not completed</p>
           <p>
-            Using its components would take a part's stock below zero on{' '}
-            {dateTime(shortfall.date.toISOString())}, short by {quantity(shortfall.shortfall)}.
+            A part's stock would go below zero on {dateTime(shortfall.date.toISOString())}, short by{' '}
+            {quantity(shortfall.shortfall)}.
           </p>
-          <p>{error instanceof Error ? error.message : ''}</p>
-          <p>Receive the missing components first, or complete it with a later date or a smaller quantity.</p>
+          <p>Complete it with a later date, or receive the missing parts before that date.</p>
         </div>
       ) : error ? (
         <ErrorNotice error={error} what="Changing the work order" />
