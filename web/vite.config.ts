@@ -19,6 +19,8 @@ export default defineConfig({
     // Every supported browser has module preload; no polyfill, and no inline script (the CSP has none).
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
+    // web/dist/.vite/manifest.json (not served): which files each screen loads, for the bench.
+    manifest: true,
     chunkSizeWarningLimit: 400,
     rollupOptions: {
       // TanStack Query marks its modules "use client" (for React Server Components); meaningless here.

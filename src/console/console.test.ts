@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { useTestContext } from '../../test/harness.js'
-import { loadConsoleSettings } from './console.js'
+import { loadConsoleSettings, sourceOf } from './console.js'
 
 // The web console served by the Core API: the page, its hashed assets (compressed, cached for a
 // year), the small config that says where the Global API is, and the Global API letting the
@@ -101,5 +101,11 @@ describe('console settings', () => {
     expect(
       loadConsoleSettings({ CONSOLE_TILE_URL: 'https://{s}.tile.example.com/{z}/{x}/{y}.png' }).tileUrl,
     ).toBe('https://{s}.tile.example.com/{z}/{x}/{y}.png')
+  })
+
+  it("allows the tile server's host, every subdomain of a {s} template, in the page's policy", () => {
+    expect(sourceOf('https://{s}.tile.example.com/{z}/{x}/{y}.png')).toBe('https://*.tile.example.com')
+    expect(sourceOf('http://tiles.local:8000/{z}/{x}/{y}.png')).toBe('http://tiles.local:8000')
+    expect(sourceOf('http://127.0.0.1:18081')).toBe('http://127.0.0.1:18081')
   })
 })

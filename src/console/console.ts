@@ -61,8 +61,10 @@ export function withConsoleOrigins<T extends Pick<Config, 'corsOrigins' | 'coreP
   return { ...config, corsOrigins: [...new Set([...config.corsOrigins, ...own])] }
 }
 
-function originOf(url: string): string {
-  return new URL(url.replace(/\{[a-z]\}/g, 'x')).origin
+/** The CSP source of a URL or tile template: its origin, `{s}` (a subdomain letter) as a wildcard. */
+export function sourceOf(url: string): string {
+  const parsed = new URL(url.replace('{s}', 'subdomain-of-tiles').replace(/\{[a-z]\}/g, '0'))
+  return `${parsed.protocol}//${parsed.host.replace('subdomain-of-tiles', '*')}`
 }
 
 /** Where the browser finds the Global API: as configured, or the page's host on GLOBAL_PORT. */
@@ -74,8 +76,8 @@ function globalApiUrl(request: FastifyRequest, config: Config, settings: Console
 
 /** The page may load only its own files, call the two APIs, and show tiles from the tile server. */
 function consolePolicy(globalUrl: string | null, settings: ConsoleSettings): string {
-  const connect = ["'self'", ...(globalUrl ? [originOf(globalUrl)] : [])]
-  const images = ["'self'", 'data:', 'blob:', ...(settings.tileUrl ? [originOf(settings.tileUrl)] : [])]
+  const connect = ["'self'", ...(globalUrl ? [sourceOf(globalUrl)] : [])]
+  const images = ["'self'", 'data:', 'blob:', ...(settings.tileUrl ? [sourceOf(settings.tileUrl)] : [])]
   return [
     "default-src 'self'",
     "base-uri 'self'",

@@ -8,6 +8,7 @@ import { ApiError } from '../api/errors'
 import { SessionManager } from '../api/session'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { Loading } from '../components/Loading'
+import { loadDashboard } from './routes'
 import { SignIn } from './SignIn'
 import { ConsoleContext, useSessionState } from './session-context'
 import { Workspace } from './Workspace'
@@ -32,6 +33,11 @@ export function App({ handoffToken }: { handoffToken: string | null }) {
   const [config, setConfig] = useState<ConsoleConfig | null>(null)
   const [failure, setFailure] = useState<unknown>(null)
   const [attempt, setAttempt] = useState(0)
+
+  // The dashboard is the first screen after signing in: its code loads while the session is restored.
+  useEffect(() => {
+    void loadDashboard()
+  }, [])
 
   useEffect(() => {
     let cancelled = false

@@ -51,11 +51,6 @@ export function Shell() {
   const canNotify = workspace.can('Settings', 'View')
   const unread = useQuery({ ...unreadQuery, enabled: canNotify, refetchInterval: 120_000 })
 
-  // The dashboard is the first page most people see: fetch its code while /api/me settles.
-  useEffect(() => {
-    void pages.loadDashboard()
-  }, [])
-
   // Live notifications: the unread count and the lists refresh, and a short note shows for a while.
   useEffect(() => {
     if (!canNotify) return
