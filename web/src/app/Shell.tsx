@@ -156,7 +156,16 @@ export function Shell() {
             <div className="toast" key={toast.id}>
               <strong>{toast.title}</strong>
               <div>{toast.message}</div>
-              {route && <Link href={route}>Open</Link>}
+              <div className="actions">
+                {route && <Link href={route}>Open</Link>}
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => setToasts((current) => current.filter((t) => t.id !== toast.id))}
+                >
+                  Dismiss
+                </button>
+              </div>
             </div>
           )
         })}

@@ -102,7 +102,7 @@ export default function CustomerDetail() {
               <dd>{k.rankBySpend ? `${k.rankBySpend} of ${k.rankedCustomers}` : 'not ranked'}</dd>
               <dt>First and last order</dt>
               <dd>
-                {day(k.firstOrderDate)} – {day(k.lastOrderDate)}
+                {k.firstOrderDate ? `${day(k.firstOrderDate)} – ${day(k.lastOrderDate)}` : 'no orders yet'}
               </dd>
             </dl>
           )}
