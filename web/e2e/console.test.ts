@@ -15,8 +15,7 @@ let page: Page
 let errors: string[]
 
 beforeAll(async () => {
-  server = await startDemoServer()
-  browser = await launchChromium()
+  ;[server, browser] = await Promise.all([startDemoServer(), launchChromium()])
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   ;({ page, errors } = await openPage(context))
 })
