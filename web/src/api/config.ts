@@ -8,7 +8,8 @@ export interface ConsoleConfig {
 }
 
 export async function loadConsoleConfig(): Promise<ConsoleConfig> {
-  const response = await fetch('/console-config.json', { headers: { accept: 'application/json' } })
+  // As index.html preloads it (same URL, mode and credentials), so the preloaded answer is used.
+  const response = await fetch('/console-config.json')
   if (!response.ok) throw new Error(`GET /console-config.json answered ${response.status}`)
   const body = (await response.json()) as Partial<ConsoleConfig>
   return {
