@@ -12,6 +12,7 @@
  * Stock ledger writes (bench/scenarios-stock-writes.ts: bulk load, back-dated receipts) end a full
  * run, or a BENCH_ONLY run with `-- --stock-writes`.
  * Memory of the built server (bench/memory.ts) ends a full run; `-- --memory-only` measures only that.
+ * The web console's bundle and first load (bench/console.ts) come before it; `-- --console-only` measures only those.
  * BENCH_AGAINST="NAME=value ..." puts Cartage itself, started with those settings, in the baseline's
  * place: an A/B of a setting in the same interleaved rounds (printed only; RESULTS.md is left alone).
  */
@@ -24,6 +25,7 @@ import pg from 'pg'
 import { MIGRATIONS } from '../src/apps/modules.js'
 import { openDatabase } from '../src/db/database.js'
 import { type ServerProcess, startServer } from './children.js'
+import { consoleFigures, consoleMarkdown, replaceConsoleSection } from './console.js'
 import { measure, median, type Sample, summarise, type Target } from './load.js'
 import { memorySection, replaceMemorySection } from './memory.js'
 import { type DatabaseResult, formatDatabase, printDatabase, type ScenarioResult } from './report.js'
@@ -239,6 +241,12 @@ async function benchDatabase(database: DatabaseResult['database']): Promise<Data
 /** Further sections for RESULTS.md (the scale scenarios). */
 const extraSections: string[] = []
 
+if (process.argv.includes('--console-only')) {
+  replaceConsoleSection(consoleMarkdown(await consoleFigures()))
+  process.stdout.write('replaced the Web console section of bench/RESULTS.md\n')
+  process.exit(0)
+}
+
 if (process.argv.includes('--memory-only')) {
   replaceMemorySection(memorySection(process.env.DATABASE_URL))
   process.stdout.write('replaced the Memory section of bench/RESULTS.md\n')
@@ -286,6 +294,11 @@ if (process.argv.includes('--scale') || process.argv.includes('--schemas')) {
 if (process.env.DATABASE_URL && (process.argv.includes('--scale') || process.argv.includes('--insights'))) {
   process.stdout.write('\npostgres: dashboard insights with 1,000,000 shipments and 200,000 orders\n')
   extraSections.push(insightsMarkdown(await runInsights(process.env.DATABASE_URL)))
+}
+
+if (process.env.BENCH_CONSOLE !== '0' && !process.env.BENCH_ONLY) {
+  process.stdout.write('\nweb console: bundle and first load in Chromium\n')
+  extraSections.push(consoleMarkdown(await consoleFigures()))
 }
 
 if (process.env.BENCH_MEMORY !== '0' && !process.env.BENCH_ONLY) {

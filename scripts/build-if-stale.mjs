@@ -18,7 +18,7 @@ function newestMtime(entry) {
 const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'].map((p) => path.join(root, p))
 const built =
   existsSync(stamp) && existsSync(path.join(root, 'dist', 'main.js')) ? statSync(stamp).mtimeMs : 0
-if (built > 0 && Math.max(...sources.map(newestMtime)) <= built) process.exit(0)
+if (built > 0 && Math.max(...sources.map(newestMtime)) <= built) buildConsoleIfStale()
 
 // A stale build: check the configuration from the sources (tsx) before paying for tsc.
 const checkConfig = `import('./src/config.ts').then((c) => {
@@ -53,3 +53,51 @@ const tsc = spawnSync(
 if (tsc.status !== 0) process.exit(tsc.status ?? 1)
 writeFileSync(stamp, `${new Date().toISOString()}\n`)
 process.stdout.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
+buildConsoleIfStale()
+
+/**
+ * The web console (web/ -> web/dist), built when its sources, or the server sources its API client
+ * is generated from, are newer than its last build. Its build tools are dev dependencies: without
+ * them (an install that left them out) the APIs are still served, and `/` says the console is not built.
+ */
+function buildConsoleIfStale() {
+  const consoleStamp = path.join(root, 'web', 'dist', '.build-stamp')
+  const consoleSources = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/scripts']
+    .map((p) => path.join(root, p))
+    .filter((p) => existsSync(p))
+  const consoleBuilt = existsSync(consoleStamp) ? statSync(consoleStamp).mtimeMs : 0
+  const generated = path.join(root, 'web', 'src', 'api', 'generated')
+  const newest = Math.max(
+    ...[...consoleSources, ...sources].map((p) =>
+      p === path.join(root, 'web/src') ? newestOutside(p, generated) : newestMtime(p),
+    ),
+  )
+  if (consoleBuilt > 0 && newest <= consoleBuilt) process.exit(0)
+  if (
+    !existsSync(path.join(root, 'node_modules', 'vite')) ||
+    !existsSync(path.join(root, 'node_modules', 'tsx'))
+  ) {
+    process.stderr.write('cartage: the web console is not built (its build tools are dev dependencies)\n')
+    process.exit(0)
+  }
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'web', 'scripts', 'build.ts')],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  )
+  process.exit(result.status ?? 1)
+}
+
+/** newestMtime of a directory, leaving out one folder inside it (the generated client). */
+function newestOutside(entry, skip) {
+  if (entry === skip) return 0
+  const stat = statSync(entry)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  let newest = stat.mtimeMs
+  for (const name of readdirSync(entry))
+    newest = Math.max(newest, newestOutside(path.join(entry, name), skip))
+  return newest
+}

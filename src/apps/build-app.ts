@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { ApiFlavor } from '../http/envelopes.js'
-import { createHttpApp, type HttpApp } from '../http/kernel.js'
+import { createHttpApp, type HttpApp, type HttpAppOptions } from '../http/kernel.js'
 import type { AppDeps } from '../platform/deps.js'
 import { type CartageModule, type OpenApiTag, schemaNamesOf } from '../platform/module.js'
 
@@ -8,6 +8,8 @@ export interface ApiDescription {
   title: string
   description: string
   securitySchemes: Record<string, unknown>
+  /** Browser settings when they differ from the configuration's (the Global API adds the console's origin). */
+  web?: HttpAppOptions['web']
 }
 
 /** Each tag once, in module order; two modules describing one tag differently is a wiring mistake. */
@@ -39,7 +41,7 @@ export async function buildApi(
     logger,
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
-    web: deps.config,
+    web: api.web ?? deps.config,
     tags: tagsOf(serving, flavor),
     schemaNames: schemaNamesOf(serving),
   })

@@ -16,7 +16,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   http: ['security', 'db', 'errors', 'enums', 'config'],
   platform: ['http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
   modules: ['platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
-  apps: ['modules', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
+  console: ['http', 'security', 'db', 'errors', 'enums', 'config'],
+  apps: ['console', 'modules', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
   cli: ['apps', 'modules', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
   main: ['cli', 'apps', 'platform', 'http', 'security', 'db', 'mail', 'errors', 'enums', 'config'],
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { registerConsole } from '../../console/console.js'
 import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import type { HttpApp } from '../../http/kernel.js'
 import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
@@ -8,7 +9,7 @@ import { MODULES } from '../modules.js'
 
 /** The Core API (business data): the kernel and every module's Core routes (apps/modules.ts). */
 export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | false): Promise<HttpApp> {
-  return buildApi(
+  const app = await buildApi(
     'core',
     {
       title: 'Cartage Core API',
@@ -22,4 +23,7 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
     deps,
     logger,
   )
+  // The web console at / (console/console.ts), beside the API's own paths.
+  await registerConsole(app, deps.config)
+  return app
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { withConsoleOrigins } from '../../console/console.js'
 import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import type { HttpApp } from '../../http/kernel.js'
 import { GLOBAL_SECURITY_SCHEMES } from '../../http/security-schemes.js'
@@ -17,6 +18,8 @@ export async function buildGlobalApp(deps: AppDeps, logger: FastifyBaseLogger | 
         'Success bodies are SingleResult/PagedResult envelopes with a numeric statusCode; errors are RFC 9457 problem details (application/problem+json).' +
         ` ${INPUT_RULES_DESCRIPTION}`,
       securitySchemes: GLOBAL_SECURITY_SCHEMES,
+      // The console, served by the Core API, calls this API from its origin.
+      web: withConsoleOrigins(deps.config),
     },
     MODULES,
     deps,

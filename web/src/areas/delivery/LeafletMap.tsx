@@ -1,0 +1,241 @@
+import 'leaflet/dist/leaflet.css'
+import L from 'leaflet'
+import { type RefObject, useEffect, useRef } from 'react'
+import { useConsole } from '../../app/session-context'
+import { type Position, polygonsOf, type ZonePolygon } from '../../lib/geo'
+
+// The maps draw the data themselves (zones as polygons, stops as numbered markers, the route as a
+// line) with Leaflet's SVG renderer, so they work with no tile server; CONSOLE_TILE_URL adds a
+// raster background for production.
+
+export interface MapZone {
+  id: string
+  name: string
+  colour: string | null
+  polygon: ZonePolygon
+  active: boolean
+}
+
+export interface MapStop {
+  id: string
+  sequence: number
+  title: string
+  /** [longitude, latitude], as GeoJSON. */
+  position: Position
+  tone: 'open' | 'done' | 'problem'
+}
+
+const DEFAULT_COLOUR = '#2563eb'
+const toLatLng = ([lng, lat]: Position): L.LatLngTuple => [lat, lng]
+
+/** Text for a tooltip, never parsed as HTML (zone names are whatever people typed). */
+function textElement(text: string): HTMLElement {
+  const span = document.createElement('span')
+  span.textContent = text
+  return span
+}
+
+function useLeaflet(container: RefObject<HTMLElement | null>) {
+  const { config } = useConsole()
+  const map = useRef<L.Map | null>(null)
+  const layer = useRef<L.LayerGroup | null>(null)
+  useEffect(() => {
+    if (!container.current) return
+    const instance = L.map(container.current, {
+      keyboard: true,
+      attributionControl: Boolean(config.tileUrl),
+      zoomSnap: 0.25,
+    }).setView([0, 0], 2)
+    if (config.tileUrl)
+      L.tileLayer(config.tileUrl, { attribution: config.tileAttribution ?? '', maxZoom: 19 }).addTo(instance)
+    layer.current = L.layerGroup().addTo(instance)
+    map.current = instance
+    return () => {
+      instance.remove()
+      map.current = null
+      layer.current = null
+    }
+  }, [container, config.tileUrl, config.tileAttribution])
+  return { map, layer }
+}
+
+function drawZones(
+  group: L.LayerGroup,
+  zones: readonly MapZone[],
+  selectedId: string | null,
+  onSelect?: (id: string) => void,
+) {
+  for (const zone of zones) {
+    const colour = zone.colour ?? DEFAULT_COLOUR
+    for (const rings of polygonsOf(zone.polygon)) {
+      const shape = L.polygon(
+        rings.map((ring) => ring.map(toLatLng)),
+        {
+          color: colour,
+          weight: zone.id === selectedId ? 4 : 2,
+          dashArray: zone.active ? undefined : '6 6',
+          fillOpacity: zone.id === selectedId ? 0.3 : 0.15,
+        },
+      )
+      shape.bindTooltip(textElement(zone.active ? zone.name : `${zone.name} (inactive)`), {
+        permanent: true,
+        direction: 'center',
+        className: 'zone-label',
+      })
+      if (onSelect) shape.on('click', () => onSelect(zone.id))
+      shape.addTo(group)
+    }
+  }
+}
+
+function boundsOf(points: Position[]): L.LatLngBounds | null {
+  if (points.length === 0) return null
+  return L.latLngBounds(points.map(toLatLng))
+}
+
+const zonePoints = (zones: readonly MapZone[]) =>
+  zones.flatMap((zone) => polygonsOf(zone.polygon).flatMap((rings) => rings[0] ?? []))
+
+/** A delivery plan: its zones, the depot, and the stops numbered in order joined by the route. */
+export function PlanMap({
+  label,
+  zones,
+  depot,
+  stops,
+}: {
+  label: string
+  zones: readonly MapZone[]
+  depot: Position | null
+  stops: readonly MapStop[]
+}) {
+  const container = useRef<HTMLElement>(null)
+  const { map, layer } = useLeaflet(container)
+  useEffect(() => {
+    const group = layer.current
+    const instance = map.current
+    if (!group || !instance) return
+    group.clearLayers()
+    drawZones(group, zones, null)
+    const route = [...(depot ? [depot] : []), ...stops.map((s) => s.position)]
+    if (route.length > 1)
+      L.polyline(route.map(toLatLng), { color: '#111827', weight: 3, opacity: 0.7, dashArray: '8 6' }).addTo(
+        group,
+      )
+    if (depot)
+      L.marker(toLatLng(depot), {
+        icon: L.divIcon({ className: 'depot-marker', html: 'D', iconSize: [22, 22] }),
+        title: 'Depot',
+        alt: 'Depot',
+        keyboard: false,
+      }).addTo(group)
+    for (const stop of stops)
+      L.marker(toLatLng(stop.position), {
+        icon: L.divIcon({
+          className: `stop-marker ${stop.tone === 'open' ? '' : stop.tone}`,
+          html: String(stop.sequence),
+          iconSize: [26, 26],
+        }),
+        title: `Stop ${stop.sequence}: ${stop.title}`,
+        alt: `Stop ${stop.sequence}: ${stop.title}`,
+        keyboard: true,
+      }).addTo(group)
+    const bounds = boundsOf([...route, ...zonePoints(zones)])
+    if (bounds) instance.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 })
+  }, [map, layer, zones, depot, stops])
+  return <section ref={container} className="map tall" aria-label={label} />
+}
+
+/**
+ * Zones to look at and edit: click a zone to choose it; its corners can be dragged; while drawing,
+ * each click on the map adds a corner. (The same corners can be typed in the form beside it.)
+ */
+export function ZoneMap({
+  label,
+  zones,
+  selectedId,
+  onSelect,
+  corners,
+  onCorners,
+  drawing,
+}: {
+  label: string
+  zones: readonly MapZone[]
+  selectedId: string | null
+  onSelect: (id: string) => void
+  /** The corners being edited or drawn ([lng, lat]); null when nothing is being edited. */
+  corners: Position[] | null
+  onCorners: (corners: Position[]) => void
+  drawing: boolean
+}) {
+  const container = useRef<HTMLElement>(null)
+  const { map, layer } = useLeaflet(container)
+  const fitted = useRef(false)
+  const latest = useRef({ corners, onCorners, drawing })
+  latest.current = { corners, onCorners, drawing }
+
+  // While drawing, a click on the map adds a corner.
+  useEffect(() => {
+    const instance = map.current
+    if (!instance) return
+    const add = (event: L.LeafletMouseEvent) => {
+      const { corners: current, onCorners: change, drawing: isDrawing } = latest.current
+      if (!isDrawing) return
+      change([...(current ?? []), [event.latlng.lng, event.latlng.lat]])
+    }
+    instance.on('click', add)
+    container.current?.classList.toggle('drawing', drawing)
+    return () => {
+      instance.off('click', add)
+    }
+  }, [map, drawing])
+
+  useEffect(() => {
+    const group = layer.current
+    const instance = map.current
+    if (!group || !instance) return
+    group.clearLayers()
+    // The zone being edited is drawn from its corners, not from its saved shape.
+    drawZones(
+      group,
+      zones.filter((zone) => !(corners && zone.id === selectedId)),
+      selectedId,
+      onSelect,
+    )
+    if (corners && corners.length > 0) {
+      const outline =
+        corners.length > 2 ? L.polygon(corners.map(toLatLng)) : L.polyline(corners.map(toLatLng))
+      outline.setStyle({ color: '#b45309', weight: 3, fillOpacity: 0.2 })
+      outline.addTo(group)
+      corners.forEach((corner, index) => {
+        const handle = L.marker(toLatLng(corner), {
+          icon: L.divIcon({ className: 'vertex-marker', iconSize: [14, 14] }),
+          draggable: true,
+          title: `Corner ${index + 1}`,
+          alt: `Corner ${index + 1}`,
+          keyboard: false,
+        })
+        handle.on('drag', () => {
+          const moved = corners.map(
+            (c, i): L.LatLngTuple =>
+              i === index ? [handle.getLatLng().lat, handle.getLatLng().lng] : toLatLng(c),
+          )
+          if (outline instanceof L.Polygon || outline instanceof L.Polyline) outline.setLatLngs(moved)
+        })
+        handle.on('dragend', () => {
+          const { lat, lng } = handle.getLatLng()
+          onCorners(corners.map((c, i): Position => (i === index ? [lng, lat] : c)))
+        })
+        handle.addTo(group)
+      })
+    }
+    if (!fitted.current) {
+      const bounds = boundsOf([...zonePoints(zones), ...(corners ?? [])])
+      if (bounds) {
+        instance.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 })
+        fitted.current = true
+      }
+    }
+  }, [map, layer, zones, selectedId, onSelect, corners, onCorners])
+
+  return <section ref={container} className="map tall" aria-label={label} />
+}

@@ -1,0 +1,346 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { Link, useParams } from 'wouter'
+import { getAllDeliveryZonesOptions } from '../../api/generated/core/@tanstack/react-query.gen'
+import { getUnassignedShipments } from '../../api/generated/core/sdk.gen'
+import {
+  autobatchPlan,
+  getPlan,
+  getPlanTimeline,
+  movePlan,
+  type Plan,
+  type PlanMove,
+  planKey,
+  planMoves,
+  planTimelineKey,
+  removeShipmentFromPlan,
+} from '../../api/plans'
+import { useWorkspace } from '../../app/workspace-context'
+import { DataTable } from '../../components/DataTable'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { Loading, Progress } from '../../components/Loading'
+import { PageHeader } from '../../components/PageHeader'
+import { Status } from '../../components/Status'
+import { dateTime, day, integer, kilometres, quantity, words } from '../../lib/format'
+import { type MapStop, type MapZone, PlanMap } from './LeafletMap'
+import { deliveryPoint, LEFT_OUT_WORDS, type LeftOutReason, leftOutReason, scheduledOn } from './left-out'
+
+const MOVE_LABEL: Record<PlanMove, string> = {
+  schedule: 'Schedule',
+  dispatch: 'Dispatch',
+  complete: 'Complete',
+  cancel: 'Cancel plan',
+}
+
+const AUTOBATCH_STEPS = [
+  'Choosing shipments and ordering the stops',
+  'Reading the new route',
+  'Finding what was left out',
+]
+
+type Shipment = Plan['shipments'][number]
+
+const toneOf = (status: string): MapStop['tone'] =>
+  status === 'Delivered'
+    ? 'done'
+    : status === 'Failed' || status === 'Returned' || status === 'Cancelled'
+      ? 'problem'
+      : 'open'
+
+interface AutobatchResult {
+  before: number
+  after: number
+  leftOut: { shipment: Shipment; reason: LeftOutReason }[]
+  more: boolean
+}
+
+/** One delivery plan: its stops in order on the map, autobatch, its state moves and its timeline. */
+export default function PlanDetail() {
+  const { id = '' } = useParams<{ id: string }>()
+  const { can } = useWorkspace()
+  const queryClient = useQueryClient()
+  const plan = useQuery({ queryKey: planKey(id), queryFn: ({ signal }) => getPlan(id, signal) })
+  const timeline = useQuery({
+    queryKey: planTimelineKey(id),
+    queryFn: ({ signal }) => getPlanTimeline(id, signal),
+  })
+  const zones = useQuery(getAllDeliveryZonesOptions({ query: { Page: 1, PageSize: 100 } }))
+  const [step, setStep] = useState(-1)
+  const [result, setResult] = useState<AutobatchResult | null>(null)
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['plan', id] }),
+      ...['getTrips', 'getDispatchOverview', 'getShipments', 'getUnassignedShipments'].map((_id) =>
+        queryClient.invalidateQueries({ queryKey: [{ _id }] }),
+      ),
+    ])
+  const move = useMutation({ mutationFn: (m: PlanMove) => movePlan(id, m), onSuccess: refresh })
+  const remove = useMutation({
+    mutationFn: (shipmentId: string) => removeShipmentFromPlan(id, shipmentId),
+    onSuccess: refresh,
+  })
+
+  const autobatch = useMutation({
+    mutationFn: async (current: Plan): Promise<AutobatchResult> => {
+      setStep(0)
+      setResult(null)
+      await autobatchPlan(id)
+      setStep(1)
+      const after = await queryClient.fetchQuery({
+        queryKey: planKey(id),
+        queryFn: () => getPlan(id),
+        staleTime: 0,
+      })
+      setStep(2)
+      // What is still unassigned on the plan's day is what autobatch left out.
+      const { data } = await getUnassignedShipments({
+        query: {
+          Page: 1,
+          PageSize: 100,
+          $filter: `status eq 'Pending' and ${scheduledOn(current.scheduledDate)}`,
+        },
+        throwOnError: true,
+      })
+      const all = zones.data?.data ?? []
+      return {
+        before: current.shipments.length,
+        after: after.shipments.length,
+        leftOut: data.data.map((shipment) => ({
+          shipment,
+          reason: leftOutReason(shipment, all, after.deliveryZoneIds),
+        })),
+        more: data.hasMore,
+      }
+    },
+    onSuccess: (outcome) => {
+      setResult(outcome)
+      void refresh()
+    },
+    onSettled: () => setStep(-1),
+  })
+
+  const p = plan.data
+  const mapZones = useMemo<MapZone[]>(() => {
+    const all = zones.data?.data ?? []
+    const named = p?.deliveryZoneIds ?? []
+    return all.filter((z) => (named.length > 0 ? named.includes(z.id) : z.active))
+  }, [zones.data, p?.deliveryZoneIds])
+  const stops = useMemo<MapStop[]>(
+    () =>
+      (p?.shipments ?? []).flatMap((s, index) => {
+        const point = deliveryPoint(s)
+        return point
+          ? [
+              {
+                id: s.id,
+                sequence: s.stopSequence ?? index + 1,
+                title: `${s.code}, ${s.deliveryAddress?.fullAddress ?? ''} (${words(s.status)})`,
+                position: point,
+                tone: toneOf(s.status),
+              },
+            ]
+          : []
+      }),
+    [p?.shipments],
+  )
+  const depot =
+    p?.depot && p.depot.latitude !== null && p.depot.longitude !== null
+      ? ([p.depot.longitude, p.depot.latitude] as [number, number])
+      : null
+
+  if (plan.error)
+    return (
+      <>
+        <PageHeader title="Delivery plan" />
+        <ErrorNotice error={plan.error} what="Loading the plan" onRetry={() => void plan.refetch()} />
+        <Link href="/delivery">Back to delivery</Link>
+      </>
+    )
+  if (!p) return <Loading label="Loading the plan…" />
+  const canModify = can('Shipments', 'Modify')
+  const editable = p.status === 'Draft' || p.status === 'Scheduled'
+  const moves = canModify ? planMoves(p.status) : []
+  const working = move.isPending || autobatch.isPending || remove.isPending
+
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/delivery">Delivery</Link> / {p.code}
+      </p>
+      <PageHeader title={`${p.code}${p.name ? `: ${p.name}` : ''}`}>
+        <Status value={p.status} />
+        {canModify && editable && (
+          <button type="button" disabled={working} onClick={() => autobatch.mutate(p)}>
+            {autobatch.isPending ? 'Autobatching…' : 'Autobatch'}
+          </button>
+        )}
+        {moves.map((m) => (
+          <button
+            key={m}
+            type="button"
+            className={m === 'cancel' ? 'danger' : 'secondary'}
+            disabled={working}
+            onClick={() => move.mutate(m)}
+          >
+            {MOVE_LABEL[m]}
+          </button>
+        ))}
+      </PageHeader>
+      {step >= 0 && <Progress label="Autobatch" step={step} steps={AUTOBATCH_STEPS} />}
+      {autobatch.error ? <ErrorNotice error={autobatch.error} what="Autobatch" /> : null}
+      {move.error ? <ErrorNotice error={move.error} what="Changing the plan" /> : null}
+      {remove.error ? <ErrorNotice error={remove.error} what="Taking the shipment off" /> : null}
+      {result && <AutobatchOutcome result={result} />}
+      <dl className="figures">
+        <div className="figure">
+          <dt>Day</dt>
+          <dd>{day(p.scheduledDate)}</dd>
+        </div>
+        <div className="figure">
+          <dt>Stops</dt>
+          <dd>{integer(p.totals.shipmentCount)}</dd>
+        </div>
+        <div className="figure">
+          <dt>Weight</dt>
+          <dd>{quantity(p.totals.weight)} kg</dd>
+        </div>
+        <div className="figure">
+          <dt>Route</dt>
+          <dd>{kilometres(p.totals.distanceKm)}</dd>
+        </div>
+        <div className="figure">
+          <dt>Driver</dt>
+          <dd>{p.driverName ?? '—'}</dd>
+        </div>
+      </dl>
+      <section className="card" aria-labelledby="pl-map">
+        <h2 id="pl-map">Route</h2>
+        <PlanMap
+          label={`Map of plan ${p.code}: ${stops.length} numbered stops in delivery order${depot ? ' from the depot (D)' : ''}, and its delivery zones. The stops are listed in the table below.`}
+          zones={mapZones}
+          depot={depot}
+          stops={stops}
+        />
+        <div className="legend" aria-hidden="true">
+          <span>
+            <span className="swatch open" />
+            open stop
+          </span>
+          <span>
+            <span className="swatch done" />
+            delivered
+          </span>
+          <span>
+            <span className="swatch problem" />
+            failed or returned
+          </span>
+          <span>D depot · dashed line: the route in stop order</span>
+        </div>
+      </section>
+      <section className="card" aria-labelledby="pl-stops">
+        <h2 id="pl-stops">Stops in order</h2>
+        <DataTable
+          caption={`Stops of ${p.code} in delivery order`}
+          rows={p.shipments}
+          rowKey={(row) => row.id}
+          empty={
+            editable
+              ? 'No shipments yet: autobatch fills the plan from the day’s shipments.'
+              : 'No shipments.'
+          }
+          columns={[
+            { key: 'seq', header: 'Stop', number: true, render: (row) => row.stopSequence ?? '—' },
+            {
+              key: 'code',
+              header: 'Shipment',
+              nowrap: true,
+              render: (row) => <Link href={`/delivery/shipments/${row.id}`}>{row.code}</Link>,
+            },
+            {
+              key: 'address',
+              header: 'Deliver to',
+              render: (row) => row.deliveryAddress?.fullAddress ?? '—',
+            },
+            { key: 'weight', header: 'Weight (kg)', number: true, render: (row) => quantity(row.weight) },
+            { key: 'status', header: 'State', render: (row) => <Status value={row.status} /> },
+            ...(canModify && editable
+              ? [
+                  {
+                    key: 'off',
+                    header: 'Take off',
+                    render: (row: Shipment) => (
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={working}
+                        aria-label={`Take ${row.code} off the plan`}
+                        onClick={() => remove.mutate(row.id)}
+                      >
+                        Take off
+                      </button>
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
+      </section>
+      <section className="card" aria-labelledby="pl-timeline">
+        <h2 id="pl-timeline">Timeline</h2>
+        {timeline.error ? (
+          <ErrorNotice error={timeline.error} />
+        ) : !timeline.data ? (
+          <Loading />
+        ) : timeline.data.entries.length === 0 ? (
+          <p className="muted">Nothing has happened yet.</p>
+        ) : (
+          <ol className="timeline">
+            {timeline.data.entries.map((entry) => (
+              <li key={`${entry.id}-${entry.milestone}-${entry.at}`}>
+                <strong>{dateTime(entry.at)}</strong> · {entry.subject === 'Plan' ? 'Plan' : entry.code}{' '}
+                {words(entry.milestone).toLowerCase()}
+                {entry.note ? ` (${entry.note})` : ''}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  )
+}
+
+function AutobatchOutcome({ result }: { result: AutobatchResult }) {
+  const added = result.after - result.before
+  return (
+    <section
+      className={`notice ${result.leftOut.length > 0 ? 'warn' : 'ok'}`}
+      role="status"
+      aria-labelledby="ab-result"
+    >
+      <p className="title" id="ab-result">
+        Autobatch done: {integer(added)} shipment{added === 1 ? '' : 's'} added, {integer(result.after)} on
+        the plan, {integer(result.leftOut.length)}
+        {result.more ? '+' : ''} left out.
+      </p>
+      {result.leftOut.length > 0 && (
+        <>
+          <p>Left out (still unassigned on the plan's day):</p>
+          <ul>
+            {result.leftOut.map(({ shipment, reason }) => (
+              <li key={shipment.id}>
+                <Link href={`/delivery/shipments/${shipment.id}`}>{shipment.code}</Link>
+                {shipment.deliveryAddress?.fullAddress ? `, ${shipment.deliveryAddress.fullAddress}` : ''}:{' '}
+                {LEFT_OUT_WORDS[reason]}
+              </li>
+            ))}
+          </ul>
+          <p>
+            Add the missing coordinates, widen the plan's zones, or use a larger vehicle or a second plan for
+            the rest.
+          </p>
+        </>
+      )}
+    </section>
+  )
+}

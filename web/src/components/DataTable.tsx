@@ -1,0 +1,108 @@
+import type { ReactNode } from 'react'
+
+export interface Column<Row> {
+  key: string
+  header: string
+  render: (row: Row) => ReactNode
+  number?: boolean
+  /** Keep on one line (codes, dates). */
+  nowrap?: boolean
+  /** The field name for $orderby; absent = not sortable. */
+  sortField?: string
+}
+
+export interface Sort {
+  field: string
+  descending: boolean
+}
+
+export const orderBy = (sort: Sort | null) =>
+  sort ? `${sort.field}${sort.descending ? ' desc' : ''}` : undefined
+
+/** A plain, labelled table; sortable headers are buttons that say the order (aria-sort). */
+export function DataTable<Row>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  sort,
+  onSort,
+  empty = 'Nothing to show.',
+  rowClass,
+}: {
+  caption: string
+  columns: Column<Row>[]
+  rows: readonly Row[]
+  rowKey: (row: Row) => string
+  sort?: Sort | null
+  onSort?: (sort: Sort) => void
+  empty?: string
+  rowClass?: (row: Row) => string | undefined
+}) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => {
+              const active = sort && column.sortField === sort.field
+              const ariaSort = active ? (sort.descending ? 'descending' : 'ascending') : undefined
+              return (
+                <th
+                  key={column.key}
+                  scope="col"
+                  className={column.number ? 'number' : undefined}
+                  aria-sort={ariaSort}
+                >
+                  {column.sortField && onSort ? (
+                    <button
+                      type="button"
+                      className="sort"
+                      onClick={() =>
+                        onSort({
+                          field: column.sortField as string,
+                          descending: active ? !sort.descending : false,
+                        })
+                      }
+                    >
+                      {column.header}
+                      <span aria-hidden="true">{active ? (sort.descending ? ' ▼' : ' ▲') : ' ↕'}</span>
+                    </button>
+                  ) : (
+                    column.header
+                  )}
+                </th>
+              )
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length} className="muted">
+                {empty}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr key={rowKey(row)} className={rowClass?.(row)}>
+                {columns.map((column) => (
+                  <td
+                    key={column.key}
+                    className={
+                      [column.number && 'number', column.nowrap && 'nowrap'].filter(Boolean).join(' ') ||
+                      undefined
+                    }
+                  >
+                    {column.render(row)}
+                  </td>
+                ))}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  )
+}

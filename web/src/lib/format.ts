@@ -1,0 +1,73 @@
+// How figures, money and moments are written, in the browser's own language.
+
+const numberFormats = new Map<string, Intl.NumberFormat>()
+function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = JSON.stringify(options)
+  let format = numberFormats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(undefined, options)
+    numberFormats.set(key, format)
+  }
+  return format
+}
+
+/** A quantity: up to 4 decimals (the ledger's precision), none when whole. */
+export function quantity(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—'
+  return numberFormat({ maximumFractionDigits: 4 }).format(value)
+}
+
+/** Money in the business's currency; an unknown currency code falls back to the plain number and code. */
+export function money(value: number | null | undefined, currency: string | null | undefined = null): string {
+  if (value === null || value === undefined) return '—'
+  if (currency && /^[A-Z]{3}$/.test(currency)) {
+    return numberFormat({
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 4,
+    }).format(value)
+  }
+  return numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(value)
+}
+
+/** A distance in kilometres, to 100 m. */
+export function kilometres(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—'
+  return `${numberFormat({ maximumFractionDigits: 1 }).format(value)} km`
+}
+
+export function percent(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined) return '—'
+  return numberFormat({ style: 'percent', maximumFractionDigits: digits }).format(value)
+}
+
+export function integer(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—'
+  return numberFormat({ maximumFractionDigits: 0 }).format(value)
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
+
+/** An instant (ISO 8601) in the browser's time zone. */
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date)
+}
+
+/** A calendar day (yyyy-mm-dd) as written, never shifted by a time zone. */
+export function day(value: string | null | undefined): string {
+  if (!value) return '—'
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value)
+  if (!match) return value
+  return dateFormat.format(new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+}
+
+/** Splits a PascalCase name for reading: "InTransit" -> "In transit". */
+export function words(name: string | null | undefined): string {
+  if (!name) return ''
+  const spaced = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1)
+}
