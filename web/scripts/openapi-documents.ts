@@ -1,8 +1,8 @@
 import { buildCoreApp } from '../../src/apps/core/app.js'
-import type { AppDeps } from '../../src/apps/deps.js'
 import { buildGlobalApp } from '../../src/apps/global/app.js'
 import { loadConfig } from '../../src/config.js'
 import type { HttpApp } from '../../src/http/kernel.js'
+import type { AppDeps } from '../../src/platform/deps.js'
 
 export type OpenApiDocument = Record<string, unknown>
 
