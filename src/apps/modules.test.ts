@@ -32,7 +32,12 @@ describe('the module list', () => {
 describe('a process that serves only the Global API', () => {
   it('still runs every module’s event handlers: a new API key notifies the business', async () => {
     const { database, dataDir, close } = await openTestDatabase()
-    const config = { ...loadConfig({}), databaseUrl: testDatabaseUrl(), dataDir }
+    const config = {
+      // Every injected request comes from one address; the rate-limit tests have their own limits.
+      ...loadConfig({ RATE_LIMIT_PER_IP: '100000', RATE_LIMIT_PER_ACCOUNT: '100000' }),
+      databaseUrl: testDatabaseUrl(),
+      dataDir,
+    }
     const services = await createServices(config, database, false, {
       eventHandlers: EVENT_HANDLERS,
       mailer: new MemoryMailer(),
