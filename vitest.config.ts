@@ -26,7 +26,8 @@ export default defineConfig({
     // that ending can race the pool's own at the end of the run (an unhandled rejection).
     minWorkers: workers,
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Creating or dropping a database waits for a checkpoint, which a loaded machine can make slow.
+    hookTimeout: 120_000,
     reporters: ['default', './test/summary-reporter.ts'],
   },
 })
