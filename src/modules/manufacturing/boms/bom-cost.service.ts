@@ -124,7 +124,7 @@ export async function costBom(
  * The answer's message entries: one warning per product that has no cost at the date (no ledger
  * entry by then, no standard cost) and was costed at 0, naming how many lines it is on.
  */
-export function missingCostMessages(cost: BomCostBreakdownResponse): MessageEntry[] {
+function missingCostMessages(cost: BomCostBreakdownResponse): MessageEntry[] {
   const byProduct = new Map<string, { sku: string; name: string; lines: number }>()
   for (const line of cost.lineItems) {
     if (line.costSource !== 'None') continue
@@ -143,9 +143,13 @@ export function missingCostMessages(cost: BomCostBreakdownResponse): MessageEntr
   )
 }
 
-export const getBomCost = async (
+/** GET /api/v1/bom/{bomId}/cost: the cost as of the asOfDate, and a warning per product without a cost. */
+export async function getBomCost(
   database: Database,
   auth: BusinessAuth,
   bomId: string,
   asOfDate: string | undefined,
-) => costBom(database.db, auth, bomId, await asOfInstant(database.db, auth, asOfDate))
+): Promise<{ cost: BomCostBreakdownResponse; messages: MessageEntry[] }> {
+  const cost = await costBom(database.db, auth, bomId, await asOfInstant(database.db, auth, asOfDate))
+  return { cost, messages: missingCostMessages(cost) }
+}

@@ -6,7 +6,7 @@ import { ListQuery } from '../../../http/list-params.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { AS_OF_MEANING } from '../as-of.js'
-import { getBomCost, missingCostMessages } from './bom-cost.service.js'
+import { getBomCost } from './bom-cost.service.js'
 import { activateBom, deleteBom, reviseBom } from './bom-status.service.js'
 import {
   BomCostBreakdownResponse,
@@ -147,13 +147,9 @@ export function registerBomRoutes(app: HttpApp, { database }: AppDeps) {
       errors: [400, 404],
     }),
     async (request) => {
-      const cost = await getBomCost(
-        database,
-        businessAuthOf(request),
-        request.params.bomId,
-        request.query.asOfDate,
-      )
-      return single('core', cost, missingCostMessages(cost))
+      const { params, query } = request
+      const answer = await getBomCost(database, businessAuthOf(request), params.bomId, query.asOfDate)
+      return single('core', answer.cost, answer.messages)
     },
   )
 }
