@@ -1,6 +1,5 @@
 import type { DatabasePool } from '../src/db/lane-pool.js'
-import { costTreeQuery } from '../src/modules/manufacturing/boms/bom-cost.repository.js'
-import { bomHeader } from '../src/modules/manufacturing/boms/bom-cost.service.js'
+import { bomHeader, costTreeQuery } from '../src/modules/manufacturing/boms/bom-cost.repository.js'
 import { stockAsOfQuery } from '../src/modules/manufacturing/stock/ledger.repository.js'
 import { benchId, compiled, compiler } from './compiled-sql.js'
 import { type Read, withEitherCredential } from './reads.js'

@@ -1,6 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../db/tables.js'
+import type { Executor } from '../../db/tables.js'
 import { DateOrDateTime, isDateOnly } from '../../http/schema-helpers.js'
+import { endOfBusinessDay } from './as-of.repository.js'
 
 /** What an as-of date means in the stock and cost reads, said once for their descriptions. */
 export const AS_OF_MEANING =
@@ -16,14 +16,12 @@ export const AsOfDate = (what: string) => DateOrDateTime({ description: `${what}
  * Only the date form reads the database (the business's time zone).
  */
 export async function asOfInstant(
-  db: Kysely<Tables> | Transaction<Tables>,
+  db: Executor,
   auth: { schemaName: string; businessId: string },
   value: string | undefined,
 ): Promise<Date> {
   if (value === undefined) return new Date()
   if (!isDateOnly(value)) return new Date(value)
-  const { rows } = await sql<{ at: Date }>`
-    SELECT ((${value}::date + 1)::timestamp AT TIME ZONE b.timezone) - interval '1 millisecond' AS at
-    FROM ${sql.table(`${auth.schemaName}.businesses`)} AS b WHERE b.id = ${auth.businessId}`.execute(db)
-  return rows[0]?.at ?? new Date(`${value}T23:59:59.999Z`)
+  const at = await endOfBusinessDay(db, auth.schemaName, auth.businessId, value)
+  return at ?? new Date(`${value}T23:59:59.999Z`)
 }

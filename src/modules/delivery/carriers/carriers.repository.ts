@@ -89,3 +89,15 @@ export function deleteConfiguration(db: Executor, schema: string, businessId: st
     .returning('carrier_id')
     .executeTakeFirst()
 }
+
+/** The sealed credentials of a configured carrier (null: none stored or not configured); never for a response. */
+export async function storedCredentials(db: Executor, schema: string, businessId: string, carrierId: number) {
+  const row = await db
+    .withSchema(schema)
+    .selectFrom('carrier_configurations')
+    .select('credentials')
+    .where('business_id', '=', businessId)
+    .where('carrier_id', '=', carrierId)
+    .executeTakeFirst()
+  return row?.credentials ?? null
+}

@@ -5,15 +5,8 @@ import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import {
-  addContact,
-  CarrierContactRequest,
-  ContactIdParams,
-  ContactResponse,
-  deleteContact,
-  listContacts,
-  updateContact,
-} from './carrier-contacts.js'
+import { CarrierContactRequest, ContactIdParams, ContactResponse } from './carrier-contacts.schemas.js'
+import { addContact, deleteContact, listContacts, updateContact } from './carrier-contacts.service.js'
 import {
   CarrierIdParams,
   CarriersQuery,

@@ -3,10 +3,11 @@ import type { Config } from '../../../config.js'
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
-import { conflict, invalidField, notFound } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { carrierNotConfigured, carrierNotFound, defaultCarrierConflict } from './carriers.errors.js'
 import * as repository from './carriers.repository.js'
 import type {
   CarrierConfiguration,
@@ -23,12 +24,6 @@ import {
 } from './credentials-cipher.js'
 
 type KeyConfig = Pick<Config, 'carrierCredentialsKey' | 'dataDir'>
-
-const carrierNotFound = () => notFound('carrier_not_found', 'No carrier in the catalogue has this id.')
-const notConfigured = () =>
-  notFound('carrier_not_configured', 'This carrier is not configured for this business.')
-const defaultTaken = () =>
-  conflict('default_carrier_conflict', 'Another carrier became the default at the same time; try again.')
 
 function toConfiguration(row: repository.ConfigurationRow): CarrierConfiguration {
   return {
@@ -105,7 +100,7 @@ async function writing<T>(database: Database, work: (trx: Transaction<Tables>) =
   try {
     return await database.db.transaction().execute(work)
   } catch (error) {
-    if (isUniqueViolation(error)) throw defaultTaken()
+    if (isUniqueViolation(error)) throw defaultCarrierConflict()
     throw error
   }
 }
@@ -160,7 +155,7 @@ export async function updateCarrier(
     if (request.credentials !== undefined)
       values.credentials = seal(config, auth, carrierId, request.credentials)
     if (!(await repository.updateConfiguration(trx, schema, businessId, carrierId, values)))
-      throw notConfigured()
+      throw carrierNotConfigured()
   })
   return getCarrier(database, auth, carrierId)
 }
@@ -176,7 +171,7 @@ export async function deleteConfiguredCarrier(
     auth.businessId,
     configurationId,
   )
-  if (!deleted) throw notConfigured()
+  if (!deleted) throw carrierNotConfigured()
   return toProvider(carrierById(deleted.carrier_id) as Carrier, undefined)
 }
 
@@ -187,17 +182,7 @@ export async function carrierCredentials(
   auth: BusinessAuth,
   carrierId: number,
 ) {
-  const row = await database.db
-    .withSchema(auth.schemaName)
-    .selectFrom('carrier_configurations')
-    .select('credentials')
-    .where('business_id', '=', auth.businessId)
-    .where('carrier_id', '=', carrierId)
-    .executeTakeFirst()
-  if (!row?.credentials) return null
-  return decryptCredentials(
-    credentialsKey(config),
-    credentialsContext(auth.businessId, carrierId),
-    row.credentials,
-  )
+  const sealed = await repository.storedCredentials(database.db, auth.schemaName, auth.businessId, carrierId)
+  if (!sealed) return null
+  return decryptCredentials(credentialsKey(config), credentialsContext(auth.businessId, carrierId), sealed)
 }

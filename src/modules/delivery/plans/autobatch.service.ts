@@ -1,27 +1,16 @@
-import { sql, type Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
-import { type MessageEntry, messageEntry } from '../../../http/envelopes.js'
+import type { MessageEntry } from '../../../http/envelopes.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { vehicleCapacity } from '../vehicles/vehicles.repository.js'
 import { containsPoint, polygonsOf, type ZoneGeometry } from '../zones/geometry.js'
 import { activeZones } from '../zones/zones.repository.js'
+import { type Candidate, type LeftOut, leftOutMessage, unroutedMessage } from './autobatch.messages.js'
+import { autobatchShipments, markAutobatched, setStops } from './autobatch.repository.js'
 import { planNotEditable, planNotFound } from './plans.errors.js'
 import * as repository from './plans.repository.js'
 import { greatCircleKm, orderStops, type Point, routeKm } from './routing.js'
-
-interface Candidate {
-  id: string
-  code: string
-  weight: number
-  volume: number
-  point: Point | null
-}
-
-/** Why a candidate was left out, with what the message says about it. */
-type LeftOut =
-  | { shipment: Candidate; reason: 'noLocation' }
-  | { shipment: Candidate & { point: Point }; reason: 'noZone' }
-  | { shipment: Candidate; reason: 'overCapacity'; weight: number; volume: number }
 
 const pointOf = (address: unknown): Point | null => {
   const a = address as { latitude?: unknown; longitude?: unknown } | null
@@ -31,8 +20,8 @@ const pointOf = (address: unknown): Point | null => {
 }
 
 /**
- * The plan's shipments and the unassigned Pending shipments of its day (the business's day, in its
- * time zone, as the plan's day is), locked until commit.
+ * The plan's shipments and the unassigned Pending shipments of its day, as candidates, and the
+ * first pickup point among them (the depot when the plan names none); locked until commit.
  */
 async function loadShipments(
   trx: Transaction<Tables>,
@@ -41,26 +30,7 @@ async function loadShipments(
   planId: string,
   day: string,
 ) {
-  const timeZone = sql`(select timezone from ${sql.table(`${schema}.businesses`)} where id = ${businessId})`
-  const rows = await trx
-    .withSchema(schema)
-    .selectFrom('shipments')
-    .select(['id', 'code', 'weight', 'volume', 'delivery_address', 'pickup_address', 'delivery_plan_id'])
-    .where('business_id', '=', businessId)
-    .where((eb) =>
-      eb.or([
-        eb('delivery_plan_id', '=', planId),
-        eb.and([
-          eb('delivery_plan_id', 'is', null),
-          eb('status', '=', 'Pending'),
-          eb('scheduled_date', '>=', sql<Date>`${day}::date::timestamp at time zone ${timeZone}`),
-          eb('scheduled_date', '<', sql<Date>`(${day}::date + 1)::timestamp at time zone ${timeZone}`),
-        ]),
-      ]),
-    )
-    .orderBy('code')
-    .forUpdate()
-    .execute()
+  const rows = await autobatchShipments(trx, schema, businessId, planId, day)
   const toCandidate = (row: (typeof rows)[number]): Candidate => ({
     id: row.id,
     code: row.code,
@@ -92,14 +62,7 @@ export async function autobatch(
     const plan = await repository.lockPlan(trx, schema, businessId, planId)
     if (!plan) throw planNotFound()
     if (plan.status !== 'Draft' && plan.status !== 'Scheduled') throw planNotEditable(plan.status)
-    const vehicle = plan.vehicle_id
-      ? await trx
-          .withSchema(schema)
-          .selectFrom('vehicles')
-          .select(['max_weight', 'max_volume'])
-          .where('id', '=', plan.vehicle_id)
-          .executeTakeFirst()
-      : undefined
+    const vehicle = plan.vehicle_id ? await vehicleCapacity(trx, schema, plan.vehicle_id) : undefined
     const maxWeight = vehicle?.max_weight == null ? Number.POSITIVE_INFINITY : Number(vehicle.max_weight)
     const maxVolume = vehicle?.max_volume == null ? Number.POSITIVE_INFINITY : Number(vehicle.max_volume)
     const zoneIds = plan.delivery_zone_ids.length > 0 ? plan.delivery_zone_ids : null
@@ -164,26 +127,9 @@ export async function autobatch(
           order,
         )
       : null
-    if (sequence.length > 0) {
-      const values = sql.join(sequence.map((s, i) => sql`(${s.id}::uuid, ${i + 1}::int)`))
-      await sql`
-        UPDATE ${sql.table(`${schema}.shipments`)} AS s
-        SET delivery_plan_id = ${planId}, stop_sequence = v.seq,
-            status = CASE WHEN s.status = 'Pending' THEN 'Assigned' ELSE s.status END,
-            assigned_at = coalesce(s.assigned_at, now()), date_modified = now()
-        FROM (VALUES ${values}) AS v (id, seq)
-        WHERE s.id = v.id`.execute(trx)
-    }
-    await trx
-      .withSchema(schema)
-      .updateTable('delivery_plans')
-      .set({
-        distance_km: distanceKm === null ? null : distanceKm.toFixed(3),
-        autobatched_at: sql<Date>`now()`,
-        date_modified: sql<Date>`now()`,
-      })
-      .where('id', '=', planId)
-      .execute()
+    const stopIds = sequence.map((s) => s.id)
+    if (stopIds.length > 0) await setStops(trx, schema, planId, stopIds)
+    await markAutobatched(trx, schema, planId, distanceKm === null ? null : distanceKm.toFixed(3))
     const leftOut = { noLocation: 0, noZone: 0, overCapacity: 0 }
     for (const entry of left) leftOut[entry.reason]++
     await services.events.publish(trx, schema, {
@@ -201,61 +147,3 @@ export async function autobatch(
     ]
   })
 }
-
-const kg = (n: number) => `${Number(n.toFixed(3))} kg`
-const m3 = (n: number) => `${Number(n.toFixed(3))} m³`
-
-/** One Warning entry per shipment left out, naming it and why (the codes are stable). */
-function leftOutMessage(
-  entry: LeftOut,
-  limits: { maxWeight: number; maxVolume: number; namedZones: boolean },
-): MessageEntry {
-  const { code } = entry.shipment
-  const title = `Shipment ${code} left out`
-  switch (entry.reason) {
-    case 'noLocation':
-      return messageEntry(
-        'Warning',
-        'autobatch_no_coordinates',
-        title,
-        `Shipment ${code} has no delivery coordinates (latitude and longitude), so no zone or route can place it.`,
-      )
-    case 'noZone': {
-      const { latitude, longitude } = entry.shipment.point
-      const zones = limits.namedZones ? "the plan's delivery zones" : 'every active delivery zone'
-      return messageEntry(
-        'Warning',
-        'autobatch_outside_zones',
-        title,
-        `Shipment ${code}'s delivery point (${latitude}, ${longitude}) lies outside ${zones}.`,
-      )
-    }
-    case 'overCapacity': {
-      const over: string[] = []
-      const { weight, volume } = entry.shipment
-      if (entry.weight + weight > limits.maxWeight + 1e-9)
-        over.push(
-          `its ${kg(weight)} would take the load to ${kg(entry.weight + weight)} of ${kg(limits.maxWeight)}`,
-        )
-      if (entry.volume + volume > limits.maxVolume + 1e-9)
-        over.push(
-          `its ${m3(volume)} would take the volume to ${m3(entry.volume + volume)} of ${m3(limits.maxVolume)}`,
-        )
-      return messageEntry(
-        'Warning',
-        'autobatch_over_capacity',
-        title,
-        `Shipment ${code} does not fit the vehicle: ${over.join(', and ')}.`,
-      )
-    }
-  }
-}
-
-/** A shipment already on the plan without coordinates stays on it, after the routed stops. */
-const unroutedMessage = (s: Candidate) =>
-  messageEntry(
-    'Info',
-    'autobatch_stop_not_routed',
-    `Shipment ${s.code} not routed`,
-    `Shipment ${s.code} is on the plan but has no delivery coordinates: it comes after the routed stops and adds nothing to the distance.`,
-  )

@@ -1,10 +1,16 @@
-import { sql, type Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import type { Tables } from '../../../db/tables.js'
-import { conflict, invalidField } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { shipmentNotFound } from '../shipments/shipments.service.js'
-import { planNotEditable, planNotFound, shipmentOnAnotherPlan } from './plans.errors.js'
+import { shipmentNotFound } from '../shipments/shipments.errors.js'
+import { assignShipment, releaseShipments, shipmentPlacement } from './plan-shipments.repository.js'
+import {
+  planNotEditable,
+  planNotFound,
+  shipmentNotAssignable,
+  shipmentOnAnotherPlan,
+} from './plans.errors.js'
 import * as repository from './plans.repository.js'
 
 /**
@@ -19,47 +25,39 @@ export async function addShipmentToPlan(
   shipmentId: string,
   field?: string,
 ) {
-  const db = trx.withSchema(auth.schemaName)
-  const moved = await db
-    .updateTable('shipments')
-    .set({
-      delivery_plan_id: planId,
-      status: 'Assigned',
-      assigned_at: sql<Date>`coalesce(assigned_at, now())`,
-      stop_sequence: sql<number>`(select coalesce(max(stop_sequence), 0) + 1 from ${sql.table(`${auth.schemaName}.shipments`)} where delivery_plan_id = ${planId})`,
-      date_modified: sql<Date>`now()`,
-    })
-    .where('id', '=', shipmentId)
-    .where('business_id', '=', auth.businessId)
-    .where('delivery_plan_id', 'is', null)
-    .where('status', 'in', ['Pending', 'Assigned'])
-    .returning('id')
-    .executeTakeFirst()
-  if (moved) return
-  const current = await db
-    .selectFrom('shipments as s')
-    .leftJoin('delivery_plans as p', 'p.id', 's.delivery_plan_id')
-    .select(['s.status', 's.delivery_plan_id', 'p.code'])
-    .where('s.id', '=', shipmentId)
-    .where('s.business_id', '=', auth.businessId)
-    .executeTakeFirst()
+  const { schemaName: schema, businessId } = auth
+  if (await assignShipment(trx, schema, businessId, planId, shipmentId)) return
+  const current = await shipmentPlacement(trx, schema, businessId, shipmentId)
   if (!current) {
     if (field) throw invalidField(field, 'must be a shipment of this business')
     throw shipmentNotFound()
   }
   if (current.delivery_plan_id === planId) return
   if (current.delivery_plan_id) throw shipmentOnAnotherPlan(current.code ?? '')
-  throw conflict(
-    'shipment_not_assignable',
-    `A ${current.status} shipment cannot be put on a plan; only Pending and Assigned ones can.`,
-  )
+  throw shipmentNotAssignable(current.status)
 }
 
+/** Locks the plan until commit; 404 when it is not the business's, 409 unless Draft or Scheduled. */
 async function editablePlan(trx: Transaction<Tables>, auth: BusinessAuth, planId: string) {
   const plan = await repository.lockPlan(trx, auth.schemaName, auth.businessId, planId)
   if (!plan) throw planNotFound()
   if (plan.status !== 'Draft' && plan.status !== 'Scheduled') throw planNotEditable(plan.status)
   return plan
+}
+
+/**
+ * Puts a shipment on a Draft or Scheduled plan in the caller's transaction: locks the plan (404
+ * delivery_plan_not_found, 409 plan_not_editable), then adds the shipment as its last stop (404
+ * shipment_not_found, 409 shipment_on_another_plan or shipment_not_assignable; already on it: done).
+ */
+export async function putShipmentOnPlan(
+  trx: Transaction<Tables>,
+  auth: BusinessAuth,
+  planId: string,
+  shipmentId: string,
+) {
+  await editablePlan(trx, auth, planId)
+  await addShipmentToPlan(trx, auth, planId, shipmentId)
 }
 
 export async function addShipment(
@@ -69,8 +67,7 @@ export async function addShipment(
   shipmentId: string,
 ) {
   return database.db.transaction().execute(async (trx) => {
-    await editablePlan(trx, auth, planId)
-    await addShipmentToPlan(trx, auth, planId, shipmentId)
+    await putShipmentOnPlan(trx, auth, planId, shipmentId)
     return true
   })
 }
@@ -84,7 +81,7 @@ export async function removeShipment(
 ) {
   return database.db.transaction().execute(async (trx) => {
     await editablePlan(trx, auth, planId)
-    const released = await repository.releaseShipments(trx, auth.schemaName, planId, shipmentId)
+    const released = await releaseShipments(trx, auth.schemaName, planId, shipmentId)
     if (released === 0n) throw shipmentNotFound()
     return true
   })

@@ -1,8 +1,8 @@
 import { lockedAt } from '../../../db/applied-at.js'
-import { conflict } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { invalidPlanTransition, planNotFound } from './plans.errors.js'
+import { dispatchShipments, openShipmentCodes, releaseShipments } from './plan-shipments.repository.js'
+import { invalidPlanTransition, planHasOpenShipments, planNotFound } from './plans.errors.js'
 import * as repository from './plans.repository.js'
 import type { DispatchResponse, PlanStatus } from './plans.schemas.js'
 import { loadPlan } from './plans.service.js'
@@ -35,32 +35,14 @@ export async function movePlan(
     const from = plan.status as PlanStatus
     const allowedFrom: readonly PlanStatus[] = PLAN_MOVES[to]
     if (!allowedFrom.includes(from)) throw invalidPlanTransition(from, to, allowedFrom)
-    const db = trx.withSchema(schema)
     // One instant for the plan and its shipments, read from the database after the plan's lock.
     const at = await lockedAt(trx)
-    if (to === 'Dispatched') {
-      await db
-        .updateTable('shipments')
-        .set({ status: 'InTransit', dispatched_at: at, date_modified: at })
-        .where('delivery_plan_id', '=', id)
-        .where('status', 'in', ['Pending', 'Assigned'])
-        .execute()
-    }
+    if (to === 'Dispatched') await dispatchShipments(trx, schema, id, at)
     if (to === 'Completed') {
-      const open = await db
-        .selectFrom('shipments')
-        .select('code')
-        .where('delivery_plan_id', '=', id)
-        .where('status', 'not in', FINISHED)
-        .orderBy('code')
-        .execute()
-      if (open.length > 0)
-        throw conflict(
-          'plan_has_open_shipments',
-          `Every shipment must be Delivered, Failed or Returned first; still open: ${open.map((s) => s.code).join(', ')}.`,
-        )
+      const open = await openShipmentCodes(trx, schema, id, FINISHED)
+      if (open.length > 0) throw planHasOpenShipments(open)
     }
-    if (to === 'Cancelled') await repository.releaseShipments(trx, schema, id)
+    if (to === 'Cancelled') await releaseShipments(trx, schema, id)
     await repository.setPlanStatus(trx, schema, id, to, at)
     if (to === 'Dispatched' || to === 'Completed') {
       await services.events.publish(trx, schema, {

@@ -15,3 +15,15 @@ export const shipmentOnAnotherPlan = (code: string) =>
     'shipment_on_another_plan',
     `The shipment is already on delivery plan ${code}; remove it there first.`,
   )
+
+export const shipmentNotAssignable = (status: string) =>
+  conflict(
+    'shipment_not_assignable',
+    `A ${status} shipment cannot be put on a plan; only Pending and Assigned ones can.`,
+  )
+
+export const planHasOpenShipments = (codes: readonly string[]) =>
+  conflict(
+    'plan_has_open_shipments',
+    `Every shipment must be Delivered, Failed or Returned first; still open: ${codes.join(', ')}.`,
+  )

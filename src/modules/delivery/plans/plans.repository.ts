@@ -1,7 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
 import { SHIPMENT_COLUMNS, type ShipmentRow } from '../shipments/shipments.repository.js'
-import type { PlanStatus } from './plans.schemas.js'
 
 export const PLAN_COLUMNS = [
   'p.id',
@@ -32,6 +31,20 @@ export function scopedPlans(db: Executor, schema: string, businessId: string) {
     .where('p.business_id', '=', businessId)
     .select(PLAN_COLUMNS)
     .select(sql<string>`to_char(p.scheduled_date, 'YYYY-MM-DD')`.as('scheduled_date'))
+}
+
+/** The plans of a scheduled day range (inclusive) and status, for the plan list. */
+export function filteredPlans(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  filter: { from?: string | undefined; to?: string | undefined; status?: string | undefined },
+) {
+  let scoped = scopedPlans(db, schema, businessId)
+  if (filter.from) scoped = scoped.where('p.scheduled_date', '>=', filter.from)
+  if (filter.to) scoped = scoped.where('p.scheduled_date', '<=', filter.to)
+  if (filter.status) scoped = scoped.where('p.status', '=', filter.status)
+  return scoped
 }
 
 export type PlanRow = NonNullable<Awaited<ReturnType<typeof findPlan>>>
@@ -90,20 +103,6 @@ function shipmentRowsFromJson(rows: readonly Record<string, unknown>[]): Shipmen
 
 export function findPlanByCode(db: Executor, schema: string, businessId: string, code: string) {
   return scopedPlans(db, schema, businessId).where('p.code', '=', code).executeTakeFirst()
-}
-
-/** The shipments on several plans, in stop order (then code), in one query. */
-export function shipmentsOnPlans(db: Executor, schema: string, planIds: readonly string[]) {
-  if (planIds.length === 0) return Promise.resolve([])
-  return db
-    .withSchema(schema)
-    .selectFrom('shipments as s')
-    .select(SHIPMENT_COLUMNS)
-    .where('s.delivery_plan_id', 'in', planIds)
-    .orderBy('s.delivery_plan_id')
-    .orderBy(sql`s.stop_sequence nulls last`)
-    .orderBy('s.code')
-    .execute()
 }
 
 /** Locks the plan row until commit: changes to a plan and its shipments run one at a time. */
@@ -170,28 +169,6 @@ export async function setPlanStatus(
     .execute()
 }
 
-/** Shipments of a plan back to unassigned: Assigned ones become Pending again. */
-export async function releaseShipments(
-  trx: Transaction<Tables>,
-  schema: string,
-  planId: string,
-  shipmentId?: string,
-) {
-  let query = trx
-    .withSchema(schema)
-    .updateTable('shipments')
-    .set({
-      delivery_plan_id: null,
-      stop_sequence: null,
-      status: sql<string>`case when status = 'Assigned' then 'Pending' else status end`,
-      assigned_at: sql<Date | null>`case when status = 'Assigned' then null else assigned_at end`,
-      date_modified: sql<Date>`now()`,
-    })
-    .where('delivery_plan_id', '=', planId)
-  if (shipmentId) query = query.where('id', '=', shipmentId)
-  return (await query.executeTakeFirst()).numUpdatedRows
-}
-
 export async function deletePlan(trx: Transaction<Tables>, schema: string, id: string) {
   await trx.withSchema(schema).deleteFrom('delivery_plans').where('id', '=', id).execute()
 }
@@ -206,4 +183,33 @@ export async function planStatusCounts(db: Executor, schema: string, businessId:
     .execute()
 }
 
-export type PlanStatusRow = { status: PlanStatus; n: number }
+/** The plans of the business's today (its own day, in its time zone), with their shipment counts. */
+export function todaysPlans(db: Executor, schema: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('delivery_plans as p')
+    .select(['p.id', 'p.code', 'p.name', 'p.status'])
+    .select((eb) =>
+      eb
+        .selectFrom('shipments as s')
+        .whereRef('s.delivery_plan_id', '=', 'p.id')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .as('shipment_count'),
+    )
+    .where('p.business_id', '=', businessId)
+    .where(
+      'p.scheduled_date',
+      '=',
+      sql<string>`(now() at time zone (select timezone from ${sql.table(`${schema}.businesses`)} where id = ${businessId}))::date`,
+    )
+    .orderBy('p.code')
+    .execute()
+}
+
+/** The calendar day of the instant `dateTime` in the business's time zone (yyyy-mm-dd); undefined without the business. */
+export async function businessDayOf(db: Executor, schema: string, businessId: string, dateTime: string) {
+  const { rows } = await sql<{ day: string }>`
+    SELECT to_char(${dateTime}::timestamptz AT TIME ZONE b.timezone, 'YYYY-MM-DD') AS day
+    FROM ${sql.table(`${schema}.businesses`)} AS b WHERE b.id = ${businessId}`.execute(db)
+  return rows[0]?.day
+}

@@ -7,8 +7,8 @@ import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { ShipmentResponse } from '../shipments/shipments.schemas.js'
 import { autobatch } from './autobatch.service.js'
+import { overview, timeline, unassignedShipments } from './plan-reads.service.js'
 import { addShipment, removeShipment } from './plan-shipments.service.js'
-import { overview, timeline, unassignedShipments } from './plans.read.js'
 import {
   AddShipmentRequest,
   DeliveryPlanTimelineResponse,

@@ -7,8 +7,10 @@ import { paged } from '../../../http/envelopes.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { FieldMap } from '../../../http/odata/index.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { shipmentNotFound } from '../shipments/shipments.service.js'
-import { lockReservation, reserveDispatchCode } from './dispatch-codes.js'
+import { readSetting } from '../../organisation/index.js'
+import { shipmentNotFound } from '../shipments/shipments.errors.js'
+import { insertDispatchCode, lockReservation } from './dispatch-codes.repository.js'
+import { planIdOfShipment, releaseShipments, shipmentsOnPlans } from './plan-shipments.repository.js'
 import { addShipmentToPlan } from './plan-shipments.service.js'
 import { planNotEditable, planNotFound } from './plans.errors.js'
 import { toPlan, withShipments } from './plans.mapper.js'
@@ -87,21 +89,27 @@ export async function listPlans(database: Database, auth: BusinessAuth, query: P
     [query.from, query.to].map((value) => (value ? businessDay(database.db, auth, value) : undefined)),
   )
   if (from && to && from > to) throw invalidField('to', 'must not be before from')
-  let scoped = repository.scopedPlans(database.db, auth.schemaName, auth.businessId)
-  if (from) scoped = scoped.where('p.scheduled_date', '>=', from)
-  if (to) scoped = scoped.where('p.scheduled_date', '<=', to)
-  if (status) scoped = scoped.where('p.status', '=', status)
+  const scoped = repository.filteredPlans(database.db, auth.schemaName, auth.businessId, { from, to, status })
   const { rows, total, page } = await runList(
     scoped,
     { ...query, Page: query.page, PageSize: pageSize },
     PLAN_LIST,
   )
-  const shipments = await repository.shipmentsOnPlans(
+  const shipments = await shipmentsOnPlans(
     database.db,
     auth.schemaName,
     rows.map((r) => r.id),
   )
   return paged('core', withShipments(rows, shipments), total, page)
+}
+
+/**
+ * Reserves the next dispatch code of the business's day (dispatch-codes.repository.ts), prefixed
+ * by the `dispatch.codePrefix` setting.
+ */
+async function reserveDispatchCode(db: Executor, schema: string, businessId: string) {
+  const prefix = await readSetting(db, schema, businessId, 'dispatch.codePrefix')
+  return insertDispatchCode(db, schema, businessId, prefix, new Date())
 }
 
 export async function reserveCode(database: Database, auth: BusinessAuth) {
@@ -159,21 +167,15 @@ export async function deletePlan(database: Database, auth: BusinessAuth, id: str
     const plan = await repository.lockPlan(trx, schema, businessId, id)
     if (!plan) throw planNotFound()
     if (plan.status === 'Dispatched' || plan.status === 'Completed') throw planNotEditable(plan.status)
-    await repository.releaseShipments(trx, schema, id)
+    await releaseShipments(trx, schema, id)
     await repository.deletePlan(trx, schema, id)
     return true
   })
 }
 
 export async function planOfShipment(database: Database, auth: BusinessAuth, shipmentId: string) {
-  const shipment = await database.db
-    .withSchema(auth.schemaName)
-    .selectFrom('shipments')
-    .select('delivery_plan_id')
-    .where('id', '=', shipmentId)
-    .where('business_id', '=', auth.businessId)
-    .executeTakeFirst()
-  if (!shipment) throw shipmentNotFound()
-  if (!shipment.delivery_plan_id) throw planNotFound()
-  return loadPlan(database.db, auth, shipment.delivery_plan_id)
+  const planId = await planIdOfShipment(database.db, auth.schemaName, auth.businessId, shipmentId)
+  if (planId === undefined) throw shipmentNotFound()
+  if (!planId) throw planNotFound()
+  return loadPlan(database.db, auth, planId)
 }

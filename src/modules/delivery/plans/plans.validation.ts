@@ -1,11 +1,13 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Transaction } from 'kysely'
+import type { Executor, Tables } from '../../../db/tables.js'
 import { type Reason, validationFailed } from '../../../errors.js'
 import { normaliseAddress } from '../../../http/address.js'
 import { isDateOnly } from '../../../http/schema-helpers.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { carrierById } from '../carriers/catalogue.js'
-import type { PlanValues } from './plans.repository.js'
+import { vehicleExists } from '../vehicles/vehicles.repository.js'
+import { existingZoneIds } from '../zones/zones.repository.js'
+import { businessDayOf, type PlanValues } from './plans.repository.js'
 import type { DispatchUpdateRequest } from './plans.schemas.js'
 
 /**
@@ -13,15 +15,12 @@ import type { DispatchUpdateRequest } from './plans.schemas.js'
  * time zone, as the dispatch codes and today's plans count days). The value has passed the schema.
  */
 export async function businessDay(
-  db: Kysely<Tables> | Transaction<Tables>,
+  db: Executor,
   auth: Pick<BusinessAuth, 'schemaName' | 'businessId'>,
   value: string,
 ): Promise<string> {
   if (isDateOnly(value)) return value
-  const { rows } = await sql<{ day: string }>`
-    SELECT to_char(${value}::timestamptz AT TIME ZONE b.timezone, 'YYYY-MM-DD') AS day
-    FROM ${sql.table(`${auth.schemaName}.businesses`)} AS b WHERE b.id = ${auth.businessId}`.execute(db)
-  return rows[0]?.day ?? value.slice(0, 10)
+  return (await businessDayOf(db, auth.schemaName, auth.businessId, value)) ?? value.slice(0, 10)
 }
 
 /** Checks the plan's references against this business (400 naming each bad field) and returns the values to store. */
@@ -30,26 +29,13 @@ export async function planValues(
   auth: BusinessAuth,
   request: DispatchUpdateRequest,
 ): Promise<PlanValues> {
-  const db = trx.withSchema(auth.schemaName)
+  const { schemaName: schema, businessId } = auth
   const reasons: Reason[] = []
-  if (request.vehicleId) {
-    const vehicle = await db
-      .selectFrom('vehicles')
-      .select('id')
-      .where('id', '=', request.vehicleId)
-      .where('business_id', '=', auth.businessId)
-      .executeTakeFirst()
-    if (!vehicle) reasons.push({ field: 'vehicleId', message: 'must be a vehicle of this business' })
-  }
+  if (request.vehicleId && !(await vehicleExists(trx, schema, businessId, request.vehicleId)))
+    reasons.push({ field: 'vehicleId', message: 'must be a vehicle of this business' })
   const zoneIds = [...new Set(request.deliveryZoneIds ?? [])]
   if (zoneIds.length > 0) {
-    const found = await db
-      .selectFrom('delivery_zones')
-      .select('id')
-      .where('id', 'in', zoneIds)
-      .where('business_id', '=', auth.businessId)
-      .execute()
-    const known = new Set(found.map((z) => z.id))
+    const known = await existingZoneIds(trx, schema, businessId, zoneIds)
     zoneIds.forEach((id, i) => {
       if (!known.has(id))
         reasons.push({ field: `deliveryZoneIds.${i}`, message: 'must be a delivery zone of this business' })

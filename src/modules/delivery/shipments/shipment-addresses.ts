@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor } from '../../../db/tables.js'
 import { type AddressOutput, normaliseAddress, readAddress } from '../../../http/address.js'
 import { type MessageEntry, messageEntry } from '../../../http/envelopes.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
@@ -78,7 +77,7 @@ async function withCoordinates(
  * Unknown orders and customers are left to the checks in the transaction (a 400 naming them).
  */
 export async function shipmentAddresses(
-  db: Kysely<Tables>,
+  db: Executor,
   auth: BusinessAuth,
   request: ShipmentRequest,
   geocoder: Geocoder | undefined,

@@ -1,9 +1,10 @@
-import { invalidField, invalidTransition } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { invalidShipmentTransition, shipmentNotFound } from './shipments.errors.js'
 import * as repository from './shipments.repository.js'
 import type { DeliverRequest, ShipmentResponse, ShipmentStatus } from './shipments.schemas.js'
-import { loadShipment, shipmentNotFound } from './shipments.service.js'
+import { loadShipment } from './shipments.service.js'
 
 /** Target status -> the statuses it may come from. */
 export const SHIPMENT_MOVES = {
@@ -15,12 +16,6 @@ export const SHIPMENT_MOVES = {
   Cancelled: ['Pending', 'Assigned'],
 } as const satisfies Record<string, readonly ShipmentStatus[]>
 export type ShipmentMove = keyof typeof SHIPMENT_MOVES
-
-export const invalidShipmentTransition = (
-  from: ShipmentStatus,
-  to: ShipmentStatus,
-  allowedFrom: readonly ShipmentStatus[],
-) => invalidTransition('A shipment', from, to, allowedFrom)
 
 export interface MoveDetails {
   reason?: string

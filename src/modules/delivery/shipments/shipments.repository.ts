@@ -39,6 +39,13 @@ export function scopedShipments(db: Executor, schema: string, businessId: string
     .select(SHIPMENT_COLUMNS)
 }
 
+/** Shipments on no plan that can still go on one (Pending or Assigned). */
+export function scopedUnassignedShipments(db: Executor, schema: string, businessId: string) {
+  return scopedShipments(db, schema, businessId)
+    .where('s.delivery_plan_id', 'is', null)
+    .where('s.status', 'in', ['Pending', 'Assigned'])
+}
+
 export type ShipmentRow = NonNullable<Awaited<ReturnType<typeof findShipment>>>
 
 export function findShipment(db: Executor, schema: string, businessId: string, id: string) {

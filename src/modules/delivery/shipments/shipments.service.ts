@@ -1,8 +1,9 @@
+import type { Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
-import type { Executor } from '../../../db/tables.js'
-import { conflict, invalidField, notFound } from '../../../errors.js'
+import type { Executor, Tables } from '../../../db/tables.js'
+import { invalidField } from '../../../errors.js'
 import { type MessageEntry, paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
@@ -10,22 +11,10 @@ import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { Geocoder } from '../../geo/index.js'
 import { readSetting } from '../../organisation/index.js'
 import { type ShipmentAddresses, shipmentAddresses } from './shipment-addresses.js'
+import { shipmentNotEditable, shipmentNotFound } from './shipments.errors.js'
 import { toShipment } from './shipments.mapper.js'
 import * as repository from './shipments.repository.js'
-import {
-  SHIPMENT_STATUSES,
-  type ShipmentRequest,
-  type ShipmentResponse,
-  type ShipmentStatus,
-} from './shipments.schemas.js'
-
-export const shipmentNotFound = () =>
-  notFound('shipment_not_found', 'No shipment of this business has this id.')
-const notPending = (status: ShipmentStatus) =>
-  conflict(
-    'shipment_not_editable',
-    `A ${status} shipment cannot be changed or deleted; only Pending ones can.`,
-  )
+import { SHIPMENT_STATUSES, type ShipmentRequest, type ShipmentResponse } from './shipments.schemas.js'
 
 export const SHIPMENT_FIELDS = {
   code: { column: 's.code', type: 'string' },
@@ -95,22 +84,36 @@ export interface SavedShipment {
   messages: MessageEntry[]
 }
 
+/**
+ * Creates a Pending shipment in the caller's transaction, under the next code of the
+ * `shipments.codePrefix` setting, from the request and its addresses as settled by
+ * `shipmentAddresses` (400 naming orderId or customerId when they are not the business's).
+ */
+export async function createShipmentIn(
+  trx: Transaction<Tables>,
+  auth: BusinessAuth,
+  request: ShipmentRequest,
+  addresses: ShipmentAddresses,
+): Promise<ShipmentResponse> {
+  const { schemaName: schema, businessId } = auth
+  const values = await valuesOf(trx, auth, request, addresses)
+  const prefix = await readSetting(trx, schema, businessId, 'shipments.codePrefix')
+  const id = newId()
+  const code = await nextCode(trx, schema, businessId, 'shipment', prefix)
+  await repository.insertShipment(trx, schema, { ...values, id, business_id: businessId, code })
+  return loadShipment(trx, auth, id)
+}
+
 export async function createShipment(
   database: Database,
   auth: BusinessAuth,
   request: ShipmentRequest,
   geocoder: Geocoder | undefined,
 ): Promise<SavedShipment> {
-  const { schemaName: schema, businessId } = auth
   const addresses = await shipmentAddresses(database.db, auth, request, geocoder)
-  const shipment = await database.db.transaction().execute(async (trx) => {
-    const values = await valuesOf(trx, auth, request, addresses)
-    const prefix = await readSetting(trx, schema, businessId, 'shipments.codePrefix')
-    const id = newId()
-    const code = await nextCode(trx, schema, businessId, 'shipment', prefix)
-    await repository.insertShipment(trx, schema, { ...values, id, business_id: businessId, code })
-    return loadShipment(trx, auth, id)
-  })
+  const shipment = await database.db
+    .transaction()
+    .execute((trx) => createShipmentIn(trx, auth, request, addresses))
   return { shipment, messages: addresses.messages }
 }
 
@@ -129,7 +132,7 @@ export async function updateShipment(
     if (!updated) {
       const status = await repository.statusOf(trx, schema, businessId, id)
       if (!status) throw shipmentNotFound()
-      throw notPending(status)
+      throw shipmentNotEditable(status)
     }
     return loadShipment(trx, auth, id)
   })
@@ -142,5 +145,5 @@ export async function deleteShipment(database: Database, auth: BusinessAuth, id:
   if (deleted) return true
   const status = await repository.statusOf(database.db, schema, businessId, id)
   if (!status) throw shipmentNotFound()
-  throw notPending(status)
+  throw shipmentNotEditable(status)
 }

@@ -23,6 +23,28 @@ export function findVehicle(db: Executor, schema: string, businessId: string, id
   return scopedVehicles(db, schema, businessId).where('id', '=', id).executeTakeFirst()
 }
 
+/** Whether the business has this vehicle. */
+export async function vehicleExists(db: Executor, schema: string, businessId: string, id: string) {
+  const vehicle = await db
+    .withSchema(schema)
+    .selectFrom('vehicles')
+    .select('id')
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .executeTakeFirst()
+  return vehicle !== undefined
+}
+
+/** The weight and volume a vehicle can carry (null: no limit), for a plan that names it. */
+export function vehicleCapacity(db: Executor, schema: string, id: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('vehicles')
+    .select(['max_weight', 'max_volume'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
 export interface VehicleValues {
   registration: string
   name: string

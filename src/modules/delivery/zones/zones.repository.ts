@@ -118,3 +118,20 @@ export function activeZones(db: Executor, schema: string, businessId: string, id
   }
   return query.orderBy('id').execute()
 }
+
+/** Which of `ids` are zones of the business. */
+export async function existingZoneIds(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  ids: readonly string[],
+) {
+  const found = await db
+    .withSchema(schema)
+    .selectFrom('delivery_zones')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('business_id', '=', businessId)
+    .execute()
+  return new Set(found.map((z) => z.id))
+}

@@ -1,17 +1,15 @@
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
-import { invalidField, notFound, validationFailed } from '../../../errors.js'
+import { invalidField, validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { parseGeometry, type ZoneGeometry } from './geometry.js'
 import { boundingBoxLocator, type ZoneLocator } from './zone-locator.js'
+import { zoneNotFound } from './zones.errors.js'
 import * as repository from './zones.repository.js'
 import type { DeliveryZoneResponse, ZoneRequest } from './zones.schemas.js'
-
-export const zoneNotFound = () =>
-  notFound('delivery_zone_not_found', 'No delivery zone of this business has this id.')
 
 const LIST: ListSpec = {
   fields: {

@@ -86,3 +86,20 @@ export async function costTree(
 ): Promise<CostNodeRow[]> {
   return costTreeStatement.execute(db, schema, { bomId, asOf })
 }
+
+/** The BOM's own row (scoped to the business), as costing needs it (exported for the bench). */
+export const bomHeader = (db: Executor, schema: string, businessId: string, bomId: string) =>
+  db
+    .withSchema(schema)
+    .selectFrom('boms')
+    .select(['id', 'code', 'revision', 'product_id', 'output_quantity'])
+    .where('id', '=', bomId)
+    .where('business_id', '=', businessId)
+
+/** Sent together with the tree query, so it is prepared as well. */
+const bomHeaderStatement = new SchemaStatement((db, schema, v: { businessId: string; bomId: string }) =>
+  bomHeader(db, schema, v.businessId, v.bomId),
+)
+
+export const findBomHeader = (db: Executor, schema: string, businessId: string, bomId: string) =>
+  bomHeaderStatement.takeFirst(db, schema, { businessId, bomId })

@@ -1,11 +1,10 @@
 import type { Database } from '../../../db/database.js'
-import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Executor } from '../../../db/tables.js'
 import { type MessageEntry, messageEntry } from '../../../http/envelopes.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { asOfInstant } from '../as-of.js'
 import { round } from '../decimals.js'
-import { type CostNodeRow, costTree } from './bom-cost.repository.js'
+import { type CostNodeRow, costTree, findBomHeader } from './bom-cost.repository.js'
 import { bomNotFound } from './boms.errors.js'
 import type { BomCostBreakdownResponse, BomCostLine, CostSource } from './boms.schemas.js'
 
@@ -77,19 +76,6 @@ function flatten(nodes: readonly Node[], out: BomCostLine[]): BomCostLine[] {
   return out
 }
 
-/** The BOM's own row (scoped to the business); sent together with the tree query. */
-const bomHeaderStatement = new SchemaStatement((db, schema, v: { businessId: string; bomId: string }) =>
-  bomHeader(db, schema, v.businessId, v.bomId),
-)
-
-export const bomHeader = (db: Executor, schema: string, businessId: string, bomId: string) =>
-  db
-    .withSchema(schema)
-    .selectFrom('boms')
-    .select(['id', 'code', 'revision', 'product_id', 'output_quantity'])
-    .where('id', '=', bomId)
-    .where('business_id', '=', businessId)
-
 /** The cost of a BOM as of an instant: the tree from one recursive query, rolled up bottom-up. */
 export async function costBom(
   db: Executor,
@@ -98,7 +84,7 @@ export async function costBom(
   asOf: Date,
 ): Promise<BomCostBreakdownResponse> {
   const [bom, rows] = await Promise.all([
-    bomHeaderStatement.takeFirst(db, auth.schemaName, { businessId: auth.businessId, bomId }),
+    findBomHeader(db, auth.schemaName, auth.businessId, bomId),
     costTree(db, auth.schemaName, bomId, asOf),
   ])
   if (!bom) throw bomNotFound()
@@ -138,7 +124,7 @@ export async function costBom(
  * The answer's message entries: one warning per product that has no cost at the date (no ledger
  * entry by then, no standard cost) and was costed at 0, naming how many lines it is on.
  */
-export function missingCostMessages(cost: BomCostBreakdownResponse): MessageEntry[] {
+function missingCostMessages(cost: BomCostBreakdownResponse): MessageEntry[] {
   const byProduct = new Map<string, { sku: string; name: string; lines: number }>()
   for (const line of cost.lineItems) {
     if (line.costSource !== 'None') continue
@@ -157,9 +143,13 @@ export function missingCostMessages(cost: BomCostBreakdownResponse): MessageEntr
   )
 }
 
-export const getBomCost = async (
+/** GET /api/v1/bom/{bomId}/cost: the cost as of the asOfDate, and a warning per product without a cost. */
+export async function getBomCost(
   database: Database,
   auth: BusinessAuth,
   bomId: string,
   asOfDate: string | undefined,
-) => costBom(database.db, auth, bomId, await asOfInstant(database.db, auth, asOfDate))
+): Promise<{ cost: BomCostBreakdownResponse; messages: MessageEntry[] }> {
+  const cost = await costBom(database.db, auth, bomId, await asOfInstant(database.db, auth, asOfDate))
+  return { cost, messages: missingCostMessages(cost) }
+}

@@ -1,10 +1,10 @@
-import { sql } from 'kysely'
 import { lockedAt } from '../../../db/applied-at.js'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import * as statusRepository from './bom-status.repository.js'
 import { bomActive, bomInUse, bomNotFound, cannotActivate, cycle } from './boms.errors.js'
-import { findCycle, lockActivations, lockBom } from './boms.repository.js'
+import { findCycle, insertBom, lockActivations, lockBom } from './boms.repository.js'
 import type { BomResponse, BomStatus } from './boms.schemas.js'
 import { loadBom } from './boms.service.js'
 
@@ -28,39 +28,15 @@ export async function activateBom(
     const bom = await lockBom(trx, schema, businessId, bomId)
     if (!bom) throw bomNotFound()
     if (bom.status !== 'Draft') throw cannotActivate(bom.status as BomStatus)
-    const db = trx.withSchema(schema)
-    const lines = await db
-      .selectFrom('bom_lines')
-      .select('product_id')
-      .where('bom_id', '=', bomId)
-      .orderBy('line_number')
-      .execute()
+    const lines = await statusRepository.lineProductIds(trx, schema, bomId)
     for (const [i, line] of lines.entries()) {
       const path = await findCycle(trx, schema, bom.product_id, [line.product_id])
       if (path) throw cycle(`lineItems.${i}.productId`, path)
     }
     const now = await lockedAt(trx)
-    await db
-      .updateTable('boms')
-      .set({ status: 'Archived', archived_at: now, date_modified: now })
-      .where('product_id', '=', bom.product_id)
-      .where('status', '=', 'Active')
-      .execute()
-    await db
-      .updateTable('bom_activations')
-      .set({ active_to: now })
-      .where('product_id', '=', bom.product_id)
-      .where('active_to', 'is', null)
-      .execute()
-    await db
-      .insertInto('bom_activations')
-      .values({ product_id: bom.product_id, bom_id: bomId, active_from: now })
-      .execute()
-    await db
-      .updateTable('boms')
-      .set({ status: 'Active', activated_at: now, date_modified: now })
-      .where('id', '=', bomId)
-      .execute()
+    await statusRepository.archiveActiveBom(trx, schema, bom.product_id, now)
+    await statusRepository.recordActivation(trx, schema, bom.product_id, bomId, now)
+    await statusRepository.markActive(trx, schema, bomId, now)
     return loadBom(trx, auth, bomId)
   })
 }
@@ -71,33 +47,21 @@ export async function reviseBom(database: Database, auth: BusinessAuth, bomId: s
   return database.db.transaction().execute(async (trx) => {
     const bom = await lockBom(trx, schema, businessId, bomId)
     if (!bom) throw bomNotFound()
-    const db = trx.withSchema(schema)
     // Revisions of one code are numbered under the source's lock plus the unique index.
-    const { next } = await db
-      .selectFrom('boms')
-      .select(sql<number>`max(revision) + 1`.as('next'))
-      .where('business_id', '=', businessId)
-      .where('code', '=', bom.code)
-      .executeTakeFirstOrThrow()
+    const revision = await statusRepository.nextRevision(trx, schema, businessId, bom.code)
     const id = newId()
-    await db
-      .insertInto('boms')
-      .values({
-        id,
-        business_id: businessId,
-        product_id: bom.product_id,
-        code: bom.code,
-        name: bom.name,
-        revision: Number(next),
-        output_quantity: bom.output_quantity,
-        notes: bom.notes,
-        revised_from_id: bom.id,
-      })
-      .execute()
-    await sql`
-      INSERT INTO ${sql.table(`${schema}.bom_lines`)} (id, bom_id, line_number, product_id, quantity, scrap_percent, notes)
-      SELECT gen_random_uuid(), ${id}, line_number, product_id, quantity, scrap_percent, notes
-      FROM ${sql.table(`${schema}.bom_lines`)} WHERE bom_id = ${bomId}`.execute(trx)
+    await insertBom(trx, schema, {
+      id,
+      business_id: businessId,
+      product_id: bom.product_id,
+      code: bom.code,
+      name: bom.name,
+      revision,
+      output_quantity: bom.output_quantity,
+      notes: bom.notes,
+      revised_from_id: bom.id,
+    })
+    await statusRepository.copyLines(trx, schema, bomId, id)
     return loadBom(trx, auth, id)
   })
 }
@@ -109,16 +73,8 @@ export async function deleteBom(database: Database, auth: BusinessAuth, bomId: s
     const bom = await lockBom(trx, schema, businessId, bomId)
     if (!bom) throw bomNotFound()
     if (bom.status === 'Active') throw bomActive()
-    const db = trx.withSchema(schema)
-    const used = await db
-      .selectFrom('work_orders')
-      .select('id')
-      .where('bom_id', '=', bomId)
-      .limit(1)
-      .executeTakeFirst()
-    if (used) throw bomInUse()
-    await db.updateTable('boms').set({ revised_from_id: null }).where('revised_from_id', '=', bomId).execute()
-    await db.deleteFrom('boms').where('id', '=', bomId).execute()
+    if (await statusRepository.usedByWorkOrder(trx, schema, bomId)) throw bomInUse()
+    await statusRepository.deleteBom(trx, schema, bomId)
     return true
   })
 }

@@ -1,8 +1,9 @@
-import { sql, type Transaction } from 'kysely'
+import { type Insertable, sql, type Transaction } from 'kysely'
 import { lockUntilCommit } from '../../../db/advisory-lock.js'
 import { newId } from '../../../db/ids.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 import type { BomLineResponse } from './boms.schemas.js'
+import type { BomsTable } from './boms.tables.js'
 
 /** BOMs of one business, each with its product and its lines (json_agg): one statement per read. */
 export function scopedBoms(db: Executor, schema: string, businessId: string) {
@@ -60,6 +61,27 @@ export async function lockActivations(trx: Transaction<Tables>, businessId: stri
   await lockUntilCommit(trx, `bom_activations:${businessId}`)
 }
 
+/** A new BOM (a first revision, or a copy made by revising). */
+export async function insertBom(trx: Transaction<Tables>, schema: string, values: Insertable<BomsTable>) {
+  await trx.withSchema(schema).insertInto('boms').values(values).execute()
+}
+
+/** The fields of a Draft that PUT changes; output_quantity only when sent. */
+export interface BomFields {
+  name: string
+  notes: string | null
+  output_quantity?: number
+}
+
+export async function updateBomFields(
+  trx: Transaction<Tables>,
+  schema: string,
+  bomId: string,
+  fields: BomFields,
+) {
+  await trx.withSchema(schema).updateTable('boms').set(fields).where('id', '=', bomId).execute()
+}
+
 export interface LineValues {
   product_id: string
   quantity: number
@@ -80,6 +102,39 @@ export async function insertLines(
     .insertInto('bom_lines')
     .values(lines.map((line, i) => ({ ...line, id: newId(), bom_id: bomId, line_number: from + i })))
     .execute()
+}
+
+export async function deleteLines(trx: Transaction<Tables>, schema: string, bomId: string) {
+  await trx.withSchema(schema).deleteFrom('bom_lines').where('bom_id', '=', bomId).execute()
+}
+
+/** Replaces one line of the BOM; false when the BOM has no such line. */
+export async function updateLine(
+  trx: Transaction<Tables>,
+  schema: string,
+  bomId: string,
+  lineId: string,
+  values: LineValues,
+) {
+  const result = await trx
+    .withSchema(schema)
+    .updateTable('bom_lines')
+    .set(values)
+    .where('id', '=', lineId)
+    .where('bom_id', '=', bomId)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** Deletes one line of the BOM; false when the BOM has no such line. */
+export async function deleteLine(trx: Transaction<Tables>, schema: string, bomId: string, lineId: string) {
+  const result = await trx
+    .withSchema(schema)
+    .deleteFrom('bom_lines')
+    .where('id', '=', lineId)
+    .where('bom_id', '=', bomId)
+    .executeTakeFirst()
+  return result.numDeletedRows > 0n
 }
 
 export async function nextLineNumber(trx: Transaction<Tables>, schema: string, bomId: string) {

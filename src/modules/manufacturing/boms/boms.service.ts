@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
-import type { Tables } from '../../../db/tables.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 import { validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
@@ -43,7 +43,7 @@ export async function listBoms(database: Database, auth: BusinessAuth, query: Li
   return paged('core', rows.map(toBom), total, page)
 }
 
-export async function loadBom(db: Database['db'] | Transaction<Tables>, auth: BusinessAuth, bomId: string) {
+export async function loadBom(db: Executor, auth: BusinessAuth, bomId: string) {
   const row = await repository.findBom(db, auth.schemaName, auth.businessId, bomId)
   if (!row) throw bomNotFound()
   return toBom(row)
@@ -73,19 +73,15 @@ export async function createBom(
       (i) => `lineItems.${i}.`,
     )
     const id = newId()
-    await trx
-      .withSchema(auth.schemaName)
-      .insertInto('boms')
-      .values({
-        id,
-        business_id: auth.businessId,
-        product_id: request.productId,
-        code: await nextCode(trx, auth.schemaName, auth.businessId, 'bom', 'BOM'),
-        name: request.name.trim(),
-        output_quantity: request.outputQuantity ?? 1,
-        notes: request.notes?.trim() || null,
-      })
-      .execute()
+    await repository.insertBom(trx, auth.schemaName, {
+      id,
+      business_id: auth.businessId,
+      product_id: request.productId,
+      code: await nextCode(trx, auth.schemaName, auth.businessId, 'bom', 'BOM'),
+      name: request.name.trim(),
+      output_quantity: request.outputQuantity ?? 1,
+      notes: request.notes?.trim() || null,
+    })
     await repository.insertLines(trx, auth.schemaName, id, lines)
     return loadBom(trx, auth, id)
   })
@@ -117,20 +113,16 @@ export async function updateBom(
   const reasons = outputReasons(request)
   if (reasons.length > 0) throw validationFailed(reasons)
   return editDraft(database, auth, bomId, async (trx, bom) => {
-    const db = trx.withSchema(auth.schemaName)
     const values = { name: request.name.trim(), notes: request.notes?.trim() || null }
-    await db
-      .updateTable('boms')
-      .set(
-        request.outputQuantity === undefined
-          ? values
-          : { ...values, output_quantity: request.outputQuantity },
-      )
-      .where('id', '=', bomId)
-      .execute()
+    await repository.updateBomFields(
+      trx,
+      auth.schemaName,
+      bomId,
+      request.outputQuantity === undefined ? values : { ...values, output_quantity: request.outputQuantity },
+    )
     if (request.lineItems) {
       const lines = await checkLines(trx, auth, bom.product_id, request.lineItems, (i) => `lineItems.${i}.`)
-      await db.deleteFrom('bom_lines').where('bom_id', '=', bomId).execute()
+      await repository.deleteLines(trx, auth.schemaName, bomId)
       await repository.insertLines(trx, auth.schemaName, bomId, lines)
     }
   })
@@ -153,25 +145,12 @@ export async function updateLine(
 ) {
   return editDraft(database, auth, bomId, async (trx, bom) => {
     const [value] = await checkLines(trx, auth, bom.product_id, [line], () => '')
-    const result = await trx
-      .withSchema(auth.schemaName)
-      .updateTable('bom_lines')
-      .set(value!)
-      .where('id', '=', lineId)
-      .where('bom_id', '=', bomId)
-      .executeTakeFirst()
-    if (result.numUpdatedRows === 0n) throw lineNotFound()
+    if (!(await repository.updateLine(trx, auth.schemaName, bomId, lineId, value!))) throw lineNotFound()
   })
 }
 
 export async function deleteLine(database: Database, auth: BusinessAuth, bomId: string, lineId: string) {
   return editDraft(database, auth, bomId, async (trx) => {
-    const result = await trx
-      .withSchema(auth.schemaName)
-      .deleteFrom('bom_lines')
-      .where('id', '=', lineId)
-      .where('bom_id', '=', bomId)
-      .executeTakeFirst()
-    if (result.numDeletedRows === 0n) throw lineNotFound()
+    if (!(await repository.deleteLine(trx, auth.schemaName, bomId, lineId))) throw lineNotFound()
   })
 }

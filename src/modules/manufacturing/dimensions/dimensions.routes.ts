@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import {
   DimensionPresetRequest,
@@ -24,61 +23,53 @@ import {
 const TAGS = ['Dimensions']
 const ONE = SingleResult('core', DimensionPresetResponse)
 const LIST = Type.Array(DimensionPresetResponse)
-const access = (action: 'View' | 'Modify' | 'Delete') =>
-  ({ access: { permission: ['Products', action] } }) as const
+/** Package sizes come under the Products permission. */
+const VIEW = ['Products', 'View'] as const
+const MODIFY = ['Products', 'Modify'] as const
 
 /** Package sizes (M4): the business's dimension presets and carrier templates. */
 export function registerDimensionRoutes(app: HttpApp, { database }: AppDeps) {
   app.get(
     '/api/dimensions/presets',
-    {
-      config: access('View'),
-      schema: {
-        operationId: 'GetPackageSizes',
-        summary: "The business's package sizes (bare array)",
-        description: 'The default first, then by name.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        response: { 200: LIST, ...errorResponses('core', 401, 403) },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetPackageSizes',
+      summary: "The business's package sizes (bare array)",
+      description: 'The default first, then by name.',
+      tags: TAGS,
+      response: LIST,
+      errors: [],
+    }),
     async (request) => listPresets(database, businessAuthOf(request)),
   )
 
   app.post(
     '/api/dimensions/presets',
-    {
-      config: access('Modify'),
-      schema: {
-        operationId: 'CreateDimensionPreset',
-        summary: 'Create a package size',
-        description:
-          'Positive dimensions only. Exactly one preset of a business is its default: the first one, or the one last created or updated with isDefault true.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        body: DimensionPresetRequest,
-        response: { 200: ONE, ...errorResponses('core', 400, 401, 403) },
-      },
-    },
+    operation(MODIFY, {
+      operationId: 'CreateDimensionPreset',
+      summary: 'Create a package size',
+      description:
+        'Positive dimensions only. Exactly one preset of a business is its default: the first one, or the one last created or updated with isDefault true.',
+      tags: TAGS,
+      body: DimensionPresetRequest,
+      response: ONE,
+      errors: [400],
+    }),
     async (request) => single('core', await createPreset(database, businessAuthOf(request), request.body)),
   )
 
   app.put(
     '/api/dimensions/presets/:presetId',
-    {
-      config: access('Modify'),
-      schema: {
-        operationId: 'UpdateDimensionPreset',
-        summary: 'Replace a package size',
-        description:
-          'isDefault false on the default preset is a 409 default_preset_required: make another preset the default instead.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        params: PresetParams,
-        body: DimensionPresetRequest,
-        response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404, 409) },
-      },
-    },
+    operation(MODIFY, {
+      operationId: 'UpdateDimensionPreset',
+      summary: 'Replace a package size',
+      description:
+        'isDefault false on the default preset is a 409 default_preset_required: make another preset the default instead.',
+      tags: TAGS,
+      params: PresetParams,
+      body: DimensionPresetRequest,
+      response: ONE,
+      errors: [400, 404, 409],
+    }),
     async (request) =>
       single(
         'core',
@@ -88,72 +79,57 @@ export function registerDimensionRoutes(app: HttpApp, { database }: AppDeps) {
 
   app.delete(
     '/api/dimensions/presets/:presetId',
-    {
-      config: access('Delete'),
-      schema: {
-        operationId: 'DeletePackageSize',
-        summary: 'Delete a package size',
-        description: 'When it was the default, the oldest remaining preset becomes the default.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        params: PresetParams,
-        response: {
-          200: SingleResult('core', Type.Boolean()),
-          ...errorResponses('core', 400, 401, 403, 404),
-        },
-      },
-    },
+    operation(['Products', 'Delete'], {
+      operationId: 'DeletePackageSize',
+      summary: 'Delete a package size',
+      description: 'When it was the default, the oldest remaining preset becomes the default.',
+      tags: TAGS,
+      params: PresetParams,
+      response: SingleResult('core', Type.Boolean()),
+      errors: [400, 404],
+    }),
     async (request) =>
       single('core', await deletePreset(database, businessAuthOf(request), request.params.presetId)),
   )
 
   app.get(
     '/api/dimensions/templates',
-    {
-      config: access('View'),
-      schema: {
-        operationId: 'GetPackageSizeTemplates',
-        summary: 'Published parcel sizes of major carriers and postal services (bare array)',
-        description:
-          'ZA, US, GB, DE and AU; no business ids. Copy one into a preset with POST /api/dimensions/presets.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        response: { 200: LIST, ...errorResponses('core', 401, 403) },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetPackageSizeTemplates',
+      summary: 'Published parcel sizes of major carriers and postal services (bare array)',
+      description:
+        'ZA, US, GB, DE and AU; no business ids. Copy one into a preset with POST /api/dimensions/presets.',
+      tags: TAGS,
+      response: LIST,
+      errors: [],
+    }),
     async () => listTemplates(),
   )
 
   app.get(
     '/api/dimensions/get-default-dimensions',
-    {
-      config: access('View'),
-      schema: {
-        operationId: 'GetDefaultDimensions',
-        summary: "The business's length and weight units and their symbols",
-        description:
-          'From the settings packages.defaultDimensionUnit / packages.defaultWeightUnit when changed from cm / kg, else from the business country (in and lb in the US, Liberia and Myanmar).',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        response: { 200: SingleResult('core', GeometryFieldSymbol), ...errorResponses('core', 401, 403) },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetDefaultDimensions',
+      summary: "The business's length and weight units and their symbols",
+      description:
+        'From the settings packages.defaultDimensionUnit / packages.defaultWeightUnit when changed from cm / kg, else from the business country (in and lb in the US, Liberia and Myanmar).',
+      tags: TAGS,
+      response: SingleResult('core', GeometryFieldSymbol),
+      errors: [],
+    }),
     async (request) => single('core', await defaultDimensions(database, businessAuthOf(request))),
   )
 
   app.get(
     '/api/dimensions/get-default-preset',
-    {
-      config: access('View'),
-      schema: {
-        operationId: 'GetDefaultPackageSize',
-        summary: "The business's default package size",
-        description: '404 no_default_preset while the business has no presets.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        response: { 200: ONE, ...errorResponses('core', 401, 403, 404) },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetDefaultPackageSize',
+      summary: "The business's default package size",
+      description: '404 no_default_preset while the business has no presets.',
+      tags: TAGS,
+      response: ONE,
+      errors: [404],
+    }),
     async (request) => single('core', await defaultPreset(database, businessAuthOf(request))),
   )
 }

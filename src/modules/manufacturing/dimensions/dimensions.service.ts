@@ -1,25 +1,20 @@
-import { type Selectable, sql, type Transaction } from 'kysely'
-import { lockUntilCommit } from '../../../db/advisory-lock.js'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
-import type { Tables } from '../../../db/tables.js'
-import { conflict, notFound, validationFailed } from '../../../errors.js'
+import { validationFailed } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { readSettings } from '../../organisation/index.js'
 import { decimalReasons, num } from '../decimals.js'
 import type { DimensionUnit, WeightUnit } from '../products/products.schemas.js'
 import { DIMENSION_TEMPLATES } from './dimension-templates.js'
+import { defaultPresetRequired, noDefaultPreset, presetNotFound } from './dimensions.errors.js'
+import * as repository from './dimensions.repository.js'
 import type {
   DimensionPresetRequest,
   DimensionPresetResponse,
   GeometryFieldSymbol,
 } from './dimensions.schemas.js'
-import type { DimensionPresetsTable } from './dimensions.tables.js'
 
-const presetNotFound = () =>
-  notFound('dimension_preset_not_found', 'No dimension preset of this business has this id.')
-
-function toPreset(row: Selectable<DimensionPresetsTable>): DimensionPresetResponse {
+function toPreset(row: repository.PresetRow): DimensionPresetResponse {
   return {
     id: row.id,
     businessId: row.business_id,
@@ -37,19 +32,8 @@ function toPreset(row: Selectable<DimensionPresetsTable>): DimensionPresetRespon
   }
 }
 
-const presets = (db: Database['db'] | Transaction<Tables>, auth: BusinessAuth) =>
-  db
-    .withSchema(auth.schemaName)
-    .selectFrom('dimension_presets')
-    .selectAll()
-    .where('business_id', '=', auth.businessId)
-
 export async function listPresets(database: Database, auth: BusinessAuth) {
-  const rows = await presets(database.db, auth)
-    .orderBy('is_default', 'desc')
-    .orderBy(sql`lower(name)`)
-    .orderBy('id')
-    .execute()
+  const rows = await repository.listPresets(database.db, auth.schemaName, auth.businessId)
   return rows.map(toPreset)
 }
 
@@ -57,12 +41,12 @@ export const listTemplates = (): DimensionPresetResponse[] =>
   DIMENSION_TEMPLATES.map(({ id, ...t }) => ({ id, ...t, isDefault: false }))
 
 export async function defaultPreset(database: Database, auth: BusinessAuth) {
-  const row = await presets(database.db, auth).where('is_default', '=', true).executeTakeFirst()
-  if (!row) throw notFound('no_default_preset', 'This business has no dimension presets yet.')
+  const row = await repository.findDefaultPreset(database.db, auth.schemaName, auth.businessId)
+  if (!row) throw noDefaultPreset()
   return toPreset(row)
 }
 
-function values(request: DimensionPresetRequest) {
+function values(request: DimensionPresetRequest): repository.PresetValues {
   const { length, width, height, maxWeight } = request
   const reasons = decimalReasons({ length, width, height, maxWeight })
   const name = request.name.trim()
@@ -80,38 +64,27 @@ function values(request: DimensionPresetRequest) {
   }
 }
 
-/** Serialises default changes of one business (first preset, switching, deleting the default). */
-async function lockPresets(trx: Transaction<Tables>, auth: BusinessAuth) {
-  await lockUntilCommit(trx, `dimension_presets:${auth.businessId}`)
-}
-
-async function clearDefault(trx: Transaction<Tables>, auth: BusinessAuth) {
-  await trx
-    .withSchema(auth.schemaName)
-    .updateTable('dimension_presets')
-    .set({ is_default: false })
-    .where('business_id', '=', auth.businessId)
-    .where('is_default', '=', true)
-    .execute()
-}
-
+/** The first preset of a business is its default, and so is one created with isDefault true. */
 export async function createPreset(database: Database, auth: BusinessAuth, request: DimensionPresetRequest) {
   const fields = values(request)
+  const { schemaName: schema, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
-    await lockPresets(trx, auth)
-    const hasDefault = await presets(trx, auth).where('is_default', '=', true).executeTakeFirst()
+    await repository.lockPresets(trx, businessId)
+    const hasDefault = await repository.findDefaultPreset(trx, schema, businessId)
     const isDefault = request.isDefault === true || !hasDefault
-    if (isDefault && hasDefault) await clearDefault(trx, auth)
+    if (isDefault && hasDefault) await repository.clearDefault(trx, schema, businessId)
     const id = newId()
-    await trx
-      .withSchema(auth.schemaName)
-      .insertInto('dimension_presets')
-      .values({ ...fields, id, business_id: auth.businessId, is_default: isDefault })
-      .execute()
-    return toPreset(await presets(trx, auth).where('id', '=', id).executeTakeFirstOrThrow())
+    await repository.insertPreset(trx, schema, {
+      ...fields,
+      id,
+      business_id: businessId,
+      is_default: isDefault,
+    })
+    return toPreset((await repository.findPreset(trx, schema, businessId, id))!)
   })
 }
 
+/** Replaces a preset; the default stays the default (409 for isDefault false on it). */
 export async function updatePreset(
   database: Database,
   auth: BusinessAuth,
@@ -119,43 +92,31 @@ export async function updatePreset(
   request: DimensionPresetRequest,
 ) {
   const fields = values(request)
+  const { schemaName: schema, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
-    await lockPresets(trx, auth)
-    const current = await presets(trx, auth).where('id', '=', id).executeTakeFirst()
+    await repository.lockPresets(trx, businessId)
+    const current = await repository.findPreset(trx, schema, businessId, id)
     if (!current) throw presetNotFound()
-    if (current.is_default && request.isDefault === false)
-      throw conflict(
-        'default_preset_required',
-        'A business keeps one default preset: make another preset the default instead.',
-      )
-    if (request.isDefault === true && !current.is_default) await clearDefault(trx, auth)
+    if (current.is_default && request.isDefault === false) throw defaultPresetRequired()
+    if (request.isDefault === true && !current.is_default)
+      await repository.clearDefault(trx, schema, businessId)
     const isDefault = current.is_default || request.isDefault === true
-    await trx
-      .withSchema(auth.schemaName)
-      .updateTable('dimension_presets')
-      .set({ ...fields, is_default: isDefault, date_modified: sql<Date>`now()` })
-      .where('id', '=', id)
-      .execute()
-    return toPreset(await presets(trx, auth).where('id', '=', id).executeTakeFirstOrThrow())
+    await repository.updatePreset(trx, schema, id, { ...fields, is_default: isDefault })
+    return toPreset((await repository.findPreset(trx, schema, businessId, id))!)
   })
 }
 
 /** Deletes a preset; when it was the default, the oldest remaining preset becomes the default. */
 export async function deletePreset(database: Database, auth: BusinessAuth, id: string) {
+  const { schemaName: schema, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
-    await lockPresets(trx, auth)
-    const current = await presets(trx, auth).where('id', '=', id).executeTakeFirst()
+    await repository.lockPresets(trx, businessId)
+    const current = await repository.findPreset(trx, schema, businessId, id)
     if (!current) throw presetNotFound()
-    const db = trx.withSchema(auth.schemaName)
-    await db.deleteFrom('dimension_presets').where('id', '=', id).execute()
+    await repository.deletePreset(trx, schema, id)
     if (current.is_default) {
-      const next = await presets(trx, auth).orderBy('date_created').orderBy('id').executeTakeFirst()
-      if (next)
-        await db
-          .updateTable('dimension_presets')
-          .set({ is_default: true })
-          .where('id', '=', next.id)
-          .execute()
+      const next = await repository.oldestPreset(trx, schema, businessId)
+      if (next) await repository.makeDefault(trx, schema, next.id)
     }
     return true
   })
@@ -184,16 +145,11 @@ export async function defaultDimensions(
   database: Database,
   auth: BusinessAuth,
 ): Promise<GeometryFieldSymbol> {
-  const [settings, business] = await Promise.all([
+  const [settings, stored] = await Promise.all([
     readSettings(database.db, auth.schemaName, auth.businessId),
-    database.db
-      .withSchema(auth.schemaName)
-      .selectFrom('businesses')
-      .select('address')
-      .where('id', '=', auth.businessId)
-      .executeTakeFirst(),
+    repository.businessAddress(database.db, auth.schemaName, auth.businessId),
   ])
-  const address = business?.address as { country?: string | null } | null
+  const address = stored as { country?: string | null } | null | undefined
   const country = address?.country ? String(address.country).toUpperCase() : null
   const imperial = country !== null && IMPERIAL.has(country)
   const dimension =

@@ -1,17 +1,15 @@
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
-import { conflict, notFound, validationFailed } from '../../../errors.js'
+import { validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { decimalReasons } from '../decimals.js'
+import { productNotFound, productTypeLocked, skuTaken } from './products.errors.js'
 import { toProduct } from './products.mapper.js'
 import * as repository from './products.repository.js'
 import { PRODUCT_TYPES, type ProductRequest, type ProductResponse } from './products.schemas.js'
-
-export const productNotFound = () => notFound('product_not_found', 'No product of this business has this id.')
-const skuTaken = () => conflict('sku_taken', 'Another product of this business already has this SKU.')
 
 const LIST: ListSpec = {
   fields: {
@@ -120,10 +118,7 @@ export async function updateProduct(
     if (!current) throw productNotFound()
     const serviceChange = (current.type === 'Service') !== (values.type === 'Service')
     if (serviceChange && (await repository.hasLedger(trx, auth.schemaName, productId)))
-      throw conflict(
-        'product_type_locked',
-        'A product with stock history cannot become or stop being a Service.',
-      )
+      throw productTypeLocked()
     // Reactivating clears the archive stamp; deactivating keeps the original stamp if there is one.
     const archivedAt = values.active ? null : (current.archived_at ?? null)
     try {

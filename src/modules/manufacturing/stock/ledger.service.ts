@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
-import { AppError } from '../../../errors.js'
+import type { AppError } from '../../../errors.js'
 import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import { readSetting } from '../../organisation/index.js'
 import { round } from '../decimals.js'
@@ -14,6 +14,7 @@ import {
   type Revaluation,
   revalue,
 } from './ledger.repository.js'
+import { stockShortfall } from './stock.errors.js'
 import { updateStockSummary } from './stock.repository.js'
 
 export type EntryType = 'Receipt' | 'Issue' | 'Adjustment' | 'WorkOrderIssue' | 'WorkOrderReceipt'
@@ -43,14 +44,6 @@ export interface PostedEntry {
   balance: string
   unit_cost: string
 }
-
-export const stockShortfall = (date: Date, shortfall: number, field = 'quantity') =>
-  new AppError(
-    409,
-    'stock_shortfall',
-    `The stock would fall below zero on ${date.toISOString()}, short by ${shortfall}.`,
-    [{ field, message: `short by ${shortfall} on ${date.toISOString()}` }],
-  )
 
 export const allowsNegative = (trx: Transaction<Tables>, scope: PostingScope) =>
   readSetting(trx, scope.schemaName, scope.businessId, 'stock.allowNegative')

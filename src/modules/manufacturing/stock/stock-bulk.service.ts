@@ -1,26 +1,18 @@
-import { AppError, type Reason } from '../../../errors.js'
+import type { Reason } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { lockProducts } from '../products/products.repository.js'
 import { type Movement, postMovements } from './ledger.service.js'
+import {
+  rowsNotValid,
+  rowsOfArchivedProducts,
+  rowsOfServices,
+  rowsOfUnknownProducts,
+} from './stock.errors.js'
 import type { BulkStockMovementsRequest, BulkStockMovementsResponse } from './stock.schemas.js'
-import { checkMovement } from './stock.service.js'
-
-/** At most this many reasons in one error body; the message says how many rows were refused. */
-const MAX_REASONS = 100
+import { checkMovement } from './stock-movement.rules.js'
 
 const rowField = (index: number) => `movements.${index}`
-
-function refused(status: number, code: string, what: string, reasons: readonly Reason[]) {
-  const rows = new Set(reasons.map((r) => r.field.split('.')[1])).size
-  const listed = reasons.length > MAX_REASONS ? ` (the first ${MAX_REASONS} reasons are listed)` : ''
-  return new AppError(
-    status,
-    code,
-    `${rows} row(s) ${what}; nothing was posted${listed}.`,
-    reasons.slice(0, MAX_REASONS),
-  )
-}
 
 /**
  * Opening balances and history: checks every row (400 naming `movements.<index>.<field>`), then in
@@ -45,7 +37,7 @@ export async function postStockMovementsBulk(
     group.rows.push(index)
     byProduct.set(row.productId, group)
   })
-  if (reasons.length > 0) throw refused(400, 'validation_failed', 'are not valid', reasons)
+  if (reasons.length > 0) throw rowsNotValid(reasons)
 
   const { schemaName, businessId } = auth
   const scope = { events: services.events, schemaName, businessId, userId: auth.userId }
@@ -56,26 +48,15 @@ export async function postStockMovementsBulk(
     const found = new Set(products.map((p) => p.id))
     const missing = [...byProduct.keys()].filter((id) => !found.has(id))
     if (missing.length > 0)
-      throw refused(
-        404,
-        'product_not_found',
-        'name no product of this business',
+      throw rowsOfUnknownProducts(
         missing.flatMap((id) => rowsOf(id, 'no product of this business has this id')),
       )
     const services = products.filter((p) => p.type === 'Service')
     if (services.length > 0)
-      throw refused(
-        409,
-        'service_holds_no_stock',
-        'name a Service product, which holds no stock',
-        services.flatMap((p) => rowsOf(p.id, 'a Service product holds no stock')),
-      )
+      throw rowsOfServices(services.flatMap((p) => rowsOf(p.id, 'a Service product holds no stock')))
     const archived = products.filter((p) => p.archived_at !== null)
     if (archived.length > 0)
-      throw refused(
-        409,
-        'product_archived',
-        'name an archived product, which takes no stock movements',
+      throw rowsOfArchivedProducts(
         archived.flatMap((p) => rowsOf(p.id, 'an archived product takes no stock movements')),
       )
     const stock: BulkStockMovementsResponse['products'] = []

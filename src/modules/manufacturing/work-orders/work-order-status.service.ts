@@ -1,6 +1,4 @@
-import { appliedAt } from '../../../db/applied-at.js'
 import type { Database } from '../../../db/database.js'
-import { AppError } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { costBom } from '../boms/bom-cost.service.js'
@@ -8,17 +6,17 @@ import { round } from '../decimals.js'
 import { lockProducts } from '../products/products.repository.js'
 import { availableAt } from '../stock/ledger.repository.js'
 import { allowsNegative, postMovement } from '../stock/ledger.service.js'
-import { effectiveDateOf } from '../stock/stock.service.js'
-import { componentNeeds, lockWorkOrder } from './work-orders.repository.js'
+import { effectiveDateOf } from '../stock/stock-movement.rules.js'
+import { componentShortfall, invalidWorkOrderTransition, workOrderNotFound } from './work-orders.errors.js'
+import * as repository from './work-orders.repository.js'
 import type { CompleteWorkOrderRequest, WorkOrderResponse, WorkOrderStatus } from './work-orders.schemas.js'
-import { invalidWorkOrderTransition, loadWorkOrder, workOrderNotFound } from './work-orders.service.js'
+import { loadWorkOrder } from './work-orders.service.js'
 
 const FROM: Record<'Released' | 'InProgress' | 'Cancelled', readonly WorkOrderStatus[]> = {
   Released: ['Draft'],
   InProgress: ['Released'],
   Cancelled: ['Draft', 'Released', 'InProgress'],
 }
-const STAMP = { Released: 'released_at', InProgress: 'started_at', Cancelled: 'cancelled_at' } as const
 
 /** release / start / cancel. Release freezes the standard cost from the BOM's cost at that moment. */
 export async function moveWorkOrder(
@@ -28,7 +26,7 @@ export async function moveWorkOrder(
   to: 'Released' | 'InProgress' | 'Cancelled',
 ): Promise<WorkOrderResponse> {
   return database.db.transaction().execute(async (trx) => {
-    const order = await lockWorkOrder(trx, auth.schemaName, auth.businessId, id)
+    const order = await repository.lockWorkOrder(trx, auth.schemaName, auth.businessId, id)
     if (!order) throw workOrderNotFound()
     const from = order.status as WorkOrderStatus
     if (!FROM[to].includes(from)) throw invalidWorkOrderTransition(from, to, FROM[to])
@@ -40,26 +38,10 @@ export async function moveWorkOrder(
         standard_total_cost: round(cost.unitCost * Number(order.quantity)),
       }
     }
-    await trx
-      .withSchema(auth.schemaName)
-      .updateTable('work_orders')
-      .set({ ...standard, status: to, [STAMP[to]]: appliedAt(), date_modified: appliedAt() })
-      .where('id', '=', id)
-      .execute()
+    await repository.moveWorkOrder(trx, auth.schemaName, id, to, standard)
     return loadWorkOrder(trx, auth, id)
   })
 }
-
-const shortfall = (items: { sku: string; short: number; required: number; available: number }[]) =>
-  new AppError(
-    409,
-    'component_shortfall',
-    `Not enough components: ${items.map((i) => `${i.sku} short by ${i.short}`).join(', ')}.`,
-    items.map((i) => ({
-      field: i.sku,
-      message: `short by ${i.short} (needs ${i.required}, has ${i.available})`,
-    })),
-  )
 
 /**
  * Released or InProgress -> Completed, in one transaction at the effective date: every component
@@ -81,13 +63,13 @@ export async function completeWorkOrder(
     userId: auth.userId,
   }
   return database.db.transaction().execute(async (trx) => {
-    const order = await lockWorkOrder(trx, auth.schemaName, auth.businessId, id)
+    const order = await repository.lockWorkOrder(trx, auth.schemaName, auth.businessId, id)
     if (!order) throw workOrderNotFound()
     const from = order.status as WorkOrderStatus
     if (from !== 'Released' && from !== 'InProgress')
       throw invalidWorkOrderTransition(from, 'Completed', ['Released', 'InProgress'])
     const produced = request.quantityProduced ?? Number(order.quantity)
-    const needs = (await componentNeeds(trx, auth.schemaName, order.bom_id, produced)).filter(
+    const needs = (await repository.componentNeeds(trx, auth.schemaName, order.bom_id, produced)).filter(
       (n) => n.required > 0,
     )
     const products = await lockProducts(trx, auth.schemaName, auth.businessId, [
@@ -111,7 +93,7 @@ export async function completeWorkOrder(
           required: n.required,
           available: has,
         }))
-      if (short.length > 0) throw shortfall(short)
+      if (short.length > 0) throw componentShortfall(short)
     }
     const movement = {
       effectiveDate,
@@ -140,20 +122,12 @@ export async function completeWorkOrder(
       { ...movement, type: 'WorkOrderReceipt', quantity: produced, receivedCost: unitCost },
       negative,
     )
-    await trx
-      .withSchema(auth.schemaName)
-      .updateTable('work_orders')
-      .set({
-        status: 'Completed',
-        completed_at: appliedAt(),
-        date_modified: appliedAt(),
-        effective_date: effectiveDate,
-        quantity_produced: produced,
-        actual_total_cost: actualTotal,
-        actual_unit_cost: unitCost,
-      })
-      .where('id', '=', id)
-      .execute()
+    await repository.completeWorkOrder(trx, auth.schemaName, id, {
+      effective_date: effectiveDate,
+      quantity_produced: produced,
+      actual_total_cost: actualTotal,
+      actual_unit_cost: unitCost,
+    })
     await services.events.publish(trx, auth.schemaName, {
       type: 'WorkOrderCompleted',
       businessId: auth.businessId,

@@ -1,5 +1,7 @@
-import { sql, type Transaction } from 'kysely'
+import { type Insertable, sql, type Transaction } from 'kysely'
+import { appliedAt } from '../../../db/applied-at.js'
 import type { Executor, Tables } from '../../../db/tables.js'
+import type { WorkOrdersTable } from './work-orders.tables.js'
 
 export function scopedWorkOrders(db: Executor, schema: string, businessId: string) {
   return db
@@ -38,6 +40,11 @@ export function scopedWorkOrders(db: Executor, schema: string, businessId: strin
     ])
 }
 
+/** The work orders made from one BOM (already known to be the business's). */
+export function workOrdersOfBom(db: Executor, schema: string, businessId: string, bomId: string) {
+  return scopedWorkOrders(db, schema, businessId).where('w.bom_id', '=', bomId)
+}
+
 export type WorkOrderRow = NonNullable<Awaited<ReturnType<typeof findWorkOrder>>>
 
 export async function findWorkOrder(db: Executor, schema: string, businessId: string, id: string) {
@@ -58,6 +65,86 @@ export async function lockWorkOrder(
     .where('business_id', '=', businessId)
     .forUpdate()
     .executeTakeFirst()
+}
+
+/** The fields of a work order a client sets. */
+export interface WorkOrderValues {
+  quantity: number
+  planned_start: Date | null
+  planned_end: Date | null
+  notes: string | null
+}
+
+export async function insertWorkOrder(
+  trx: Transaction<Tables>,
+  schema: string,
+  values: Insertable<WorkOrdersTable>,
+) {
+  await trx.withSchema(schema).insertInto('work_orders').values(values).execute()
+}
+
+export async function updateWorkOrder(
+  trx: Transaction<Tables>,
+  schema: string,
+  id: string,
+  values: WorkOrderValues & { bom_id: string; product_id: string },
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('work_orders')
+    .set({ ...values, date_modified: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute()
+}
+
+const STAMPS = { Released: 'released_at', InProgress: 'started_at', Cancelled: 'cancelled_at' } as const
+
+/** Moves the (locked) work order to `to`, stamped when applied; a release also stores its standard cost. */
+export async function moveWorkOrder(
+  trx: Transaction<Tables>,
+  schema: string,
+  id: string,
+  to: keyof typeof STAMPS,
+  standard: { standard_unit_cost?: number; standard_total_cost?: number },
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('work_orders')
+    .set({ ...standard, status: to, [STAMPS[to]]: appliedAt(), date_modified: appliedAt() })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** Completes the (locked) work order with what was produced and what it cost. */
+export async function completeWorkOrder(
+  trx: Transaction<Tables>,
+  schema: string,
+  id: string,
+  done: {
+    effective_date: Date
+    quantity_produced: number
+    actual_total_cost: number
+    actual_unit_cost: number
+  },
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('work_orders')
+    .set({ status: 'Completed', completed_at: appliedAt(), date_modified: appliedAt(), ...done })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** Whether the business has this BOM (in any status). */
+export async function bomExists(db: Executor, schema: string, businessId: string, bomId: string) {
+  const bom = await db
+    .withSchema(schema)
+    .selectFrom('boms')
+    .select('id')
+    .where('id', '=', bomId)
+    .where('business_id', '=', businessId)
+    .executeTakeFirst()
+  return bom !== undefined
 }
 
 /** The BOM a work order may be made from: Active, of the business; share-locked so it cannot be deleted meanwhile. */

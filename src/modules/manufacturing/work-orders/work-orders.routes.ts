@@ -1,9 +1,8 @@
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
-import { errorResponses } from '../../../http/error-responses.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
-import { CORE_SECURITY } from '../../../http/security-schemes.js'
+import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { BomParams } from '../boms/boms.schemas.js'
 import { completeWorkOrder, moveWorkOrder } from './work-order-status.service.js'
@@ -18,7 +17,8 @@ import { createWorkOrder, getWorkOrder, listWorkOrders, updateWorkOrder } from '
 const TAGS = ['WorkOrders']
 const ONE = SingleResult('core', WorkOrderResponse)
 const PAGE = PagedResult('core', WorkOrderResponse)
-const access = (action: 'View' | 'Modify') => ({ access: { permission: ['WorkOrders', action] } }) as const
+const VIEW = ['WorkOrders', 'View'] as const
+const MODIFY = ['WorkOrders', 'Modify'] as const
 const LIST_NOTE =
   '$filter and $orderby over code, status, bomId, productId, quantity, plannedStart, plannedEnd, completedAt, dateCreated, dateModified; $search over code, notes and the product sku and name. Newest first.'
 
@@ -51,88 +51,73 @@ export function registerWorkOrderRoutes(app: HttpApp, deps: AppDeps) {
   const { database } = deps
   app.get(
     '/api/v1/work-orders',
-    {
-      config: access('View'),
-      schema: {
-        operationId: 'GetWorkOrders',
-        summary: "The business's work orders",
-        description: LIST_NOTE,
-        tags: TAGS,
-        security: CORE_SECURITY,
-        querystring: ListQuery,
-        response: { 200: PAGE, ...errorResponses('core', 400, 401, 403) },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetWorkOrders',
+      summary: "The business's work orders",
+      description: LIST_NOTE,
+      tags: TAGS,
+      querystring: ListQuery,
+      response: PAGE,
+      errors: [400],
+    }),
     async (request) => listWorkOrders(database, businessAuthOf(request), request.query),
   )
 
   app.get(
     '/api/v1/bom/:bomId/work-orders',
-    {
-      config: { access: { permission: ['Products', 'View'] } },
-      schema: {
-        operationId: 'GetBomWorkOrders',
-        summary: 'The work orders that used this BOM',
-        description: `Same page shape as GET /api/v1/work-orders. ${LIST_NOTE}`,
-        tags: ['Boms'],
-        security: CORE_SECURITY,
-        params: BomParams,
-        querystring: ListQuery,
-        response: { 200: PAGE, ...errorResponses('core', 400, 401, 403, 404) },
-      },
-    },
+    operation(['Products', 'View'], {
+      operationId: 'GetBomWorkOrders',
+      summary: 'The work orders that used this BOM',
+      description: `Same page shape as GET /api/v1/work-orders. ${LIST_NOTE}`,
+      tags: ['Boms'],
+      params: BomParams,
+      querystring: ListQuery,
+      response: PAGE,
+      errors: [400, 404],
+    }),
     async (request) => listWorkOrders(database, businessAuthOf(request), request.query, request.params.bomId),
   )
 
   app.post(
     '/api/v1/work-orders',
-    {
-      config: access('Modify'),
-      schema: {
-        operationId: 'CreateWorkOrder',
-        summary: 'Create a Draft work order from an Active BOM',
-        description: 'Code WO-000001 is assigned by the server; the product is the BOM’s.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        body: WorkOrderRequest,
-        response: { 200: ONE, ...errorResponses('core', 400, 401, 403) },
-      },
-    },
+    operation(MODIFY, {
+      operationId: 'CreateWorkOrder',
+      summary: 'Create a Draft work order from an Active BOM',
+      description: 'Code WO-000001 is assigned by the server; the product is the BOM’s.',
+      tags: TAGS,
+      body: WorkOrderRequest,
+      response: ONE,
+      errors: [400],
+    }),
     async (request) => single('core', await createWorkOrder(database, businessAuthOf(request), request.body)),
   )
 
   app.get(
     '/api/v1/work-orders/:workOrderId',
-    {
-      config: access('View'),
-      schema: {
-        operationId: 'GetWorkOrder',
-        summary: 'One work order, standard and actual cost side by side',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        params: WorkOrderParams,
-        response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404) },
-      },
-    },
+    operation(VIEW, {
+      operationId: 'GetWorkOrder',
+      summary: 'One work order, standard and actual cost side by side',
+      tags: TAGS,
+      params: WorkOrderParams,
+      response: ONE,
+      errors: [400, 404],
+    }),
     async (request) =>
       single('core', await getWorkOrder(database, businessAuthOf(request), request.params.workOrderId)),
   )
 
   app.put(
     '/api/v1/work-orders/:workOrderId',
-    {
-      config: access('Modify'),
-      schema: {
-        operationId: 'UpdateWorkOrder',
-        summary: 'Replace a Draft work order',
-        description: 'Any other status is a 409 work_order_not_editable.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        params: WorkOrderParams,
-        body: WorkOrderRequest,
-        response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404, 409) },
-      },
-    },
+    operation(MODIFY, {
+      operationId: 'UpdateWorkOrder',
+      summary: 'Replace a Draft work order',
+      description: 'Any other status is a 409 work_order_not_editable.',
+      tags: TAGS,
+      params: WorkOrderParams,
+      body: WorkOrderRequest,
+      response: ONE,
+      errors: [400, 404, 409],
+    }),
     async (request) =>
       single(
         'core',
@@ -143,18 +128,15 @@ export function registerWorkOrderRoutes(app: HttpApp, deps: AppDeps) {
   for (const move of MOVES) {
     app.post(
       `/api/v1/work-orders/:workOrderId/${move.path}`,
-      {
-        config: access('Modify'),
-        schema: {
-          operationId: move.operationId,
-          summary: move.summary,
-          description: `${move.description} Any other move is a 409 invalid_status_transition.`,
-          tags: TAGS,
-          security: CORE_SECURITY,
-          params: WorkOrderParams,
-          response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404, 409) },
-        },
-      },
+      operation(MODIFY, {
+        operationId: move.operationId,
+        summary: move.summary,
+        description: `${move.description} Any other move is a 409 invalid_status_transition.`,
+        tags: TAGS,
+        params: WorkOrderParams,
+        response: ONE,
+        errors: [400, 404, 409],
+      }),
       async (request) =>
         single(
           'core',
@@ -165,19 +147,16 @@ export function registerWorkOrderRoutes(app: HttpApp, deps: AppDeps) {
 
   app.post(
     '/api/v1/work-orders/:workOrderId/complete',
-    {
-      config: access('Modify'),
-      schema: {
-        operationId: 'CompleteWorkOrder',
-        summary: 'Complete a Released or InProgress work order',
-        description: 'Publishes WorkOrderCompleted. Any other status is a 409 invalid_status_transition.',
-        tags: TAGS,
-        security: CORE_SECURITY,
-        params: WorkOrderParams,
-        body: CompleteWorkOrderRequest,
-        response: { 200: ONE, ...errorResponses('core', 400, 401, 403, 404, 409) },
-      },
-    },
+    operation(MODIFY, {
+      operationId: 'CompleteWorkOrder',
+      summary: 'Complete a Released or InProgress work order',
+      description: 'Publishes WorkOrderCompleted. Any other status is a 409 invalid_status_transition.',
+      tags: TAGS,
+      params: WorkOrderParams,
+      body: CompleteWorkOrderRequest,
+      response: ONE,
+      errors: [400, 404, 409],
+    }),
     async (request) =>
       single(
         'core',

@@ -1,15 +1,18 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
-import { readSetting } from '../../organisation/index.js'
 
 /**
- * Reserves the next dispatch code of the day, `<prefix>-<yyyymmdd>-<sequence>` (prefix from the
- * `dispatch.codePrefix` setting; the day is the business's own, in its time zone): one atomic
- * upsert on the business's counter for that day, so parallel reservations never share a number,
- * then the reservation row SaveDispatch will consume.
+ * Reserves the next dispatch code of the day, `<prefix>-<yyyymmdd>-<sequence>` (the day is the
+ * business's own, in its time zone): one atomic upsert on the business's counter for that day, so
+ * parallel reservations never share a number, then the reservation row SaveDispatch will consume.
  */
-export async function reserveDispatchCode(db: Executor, schema: string, businessId: string, at = new Date()) {
-  const prefix = await readSetting(db, schema, businessId, 'dispatch.codePrefix')
+export async function insertDispatchCode(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  prefix: string,
+  at: Date,
+) {
   const { rows } = await sql<{ code: string }>`
     WITH day AS (
       SELECT to_char(${at}::timestamptz AT TIME ZONE b.timezone, 'YYYYMMDD') AS stamp

@@ -1,12 +1,12 @@
-import { sql } from 'kysely'
 import type { Database } from '../../../db/database.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { toShipment } from '../shipments/shipments.mapper.js'
-import { scopedShipments } from '../shipments/shipments.repository.js'
+import { scopedUnassignedShipments } from '../shipments/shipments.repository.js'
 import { SHIPMENT_LIST } from '../shipments/shipments.service.js'
+import { unassignedShipmentCount } from './plan-shipments.repository.js'
 import { planNotFound } from './plans.errors.js'
 import * as repository from './plans.repository.js'
 import {
@@ -18,9 +18,7 @@ import {
 
 /** Shipments on no plan that can still go on one (Pending or Assigned), with the standard list parameters. */
 export async function unassignedShipments(database: Database, auth: BusinessAuth, query: ListQuery) {
-  const scoped = scopedShipments(database.db, auth.schemaName, auth.businessId)
-    .where('s.delivery_plan_id', 'is', null)
-    .where('s.status', 'in', ['Pending', 'Assigned'])
+  const scoped = scopedUnassignedShipments(database.db, auth.schemaName, auth.businessId)
   const { rows, total, page } = await runList(scoped, query, SHIPMENT_LIST)
   return paged('core', rows.map(toShipment), total, page)
 }
@@ -28,34 +26,10 @@ export async function unassignedShipments(database: Database, auth: BusinessAuth
 /** Counts by status, today's plans (the business's day, in its time zone) and the number of unassigned shipments. */
 export async function overview(database: Database, auth: BusinessAuth): Promise<DispatchOverviewResponse> {
   const { schemaName: schema, businessId } = auth
-  const db = database.db.withSchema(schema)
   const [counts, today, unassigned] = await Promise.all([
     repository.planStatusCounts(database.db, schema, businessId),
-    db
-      .selectFrom('delivery_plans as p')
-      .select(['p.id', 'p.code', 'p.name', 'p.status'])
-      .select((eb) =>
-        eb
-          .selectFrom('shipments as s')
-          .whereRef('s.delivery_plan_id', '=', 'p.id')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .as('shipment_count'),
-      )
-      .where('p.business_id', '=', businessId)
-      .where(
-        'p.scheduled_date',
-        '=',
-        sql<string>`(now() at time zone (select timezone from ${sql.table(`${schema}.businesses`)} where id = ${businessId}))::date`,
-      )
-      .orderBy('p.code')
-      .execute(),
-    db
-      .selectFrom('shipments')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('business_id', '=', businessId)
-      .where('delivery_plan_id', 'is', null)
-      .where('status', 'in', ['Pending', 'Assigned'])
-      .executeTakeFirstOrThrow(),
+    repository.todaysPlans(database.db, schema, businessId),
+    unassignedShipmentCount(database.db, schema, businessId),
   ])
   const countsByStatus = Object.fromEntries(PLAN_STATUSES.map((s) => [s, 0])) as Record<string, number>
   for (const row of counts) countsByStatus[row.status] = Number(row.n)
@@ -68,7 +42,7 @@ export async function overview(database: Database, auth: BusinessAuth): Promise<
       status: p.status as PlanStatus,
       shipmentCount: Number(p.shipment_count ?? 0),
     })),
-    unassignedShipments: Number(unassigned.n),
+    unassignedShipments: unassigned,
   }
 }
 

@@ -1,0 +1,71 @@
+import { sql, type Transaction } from 'kysely'
+import type { Tables } from '../../../db/tables.js'
+
+/**
+ * The plan's shipments and the unassigned Pending shipments of its day (the business's day, in its
+ * time zone, as the plan's day is), in code order, locked until commit.
+ */
+export function autobatchShipments(
+  trx: Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  planId: string,
+  day: string,
+) {
+  const timeZone = sql`(select timezone from ${sql.table(`${schema}.businesses`)} where id = ${businessId})`
+  return trx
+    .withSchema(schema)
+    .selectFrom('shipments')
+    .select(['id', 'code', 'weight', 'volume', 'delivery_address', 'pickup_address', 'delivery_plan_id'])
+    .where('business_id', '=', businessId)
+    .where((eb) =>
+      eb.or([
+        eb('delivery_plan_id', '=', planId),
+        eb.and([
+          eb('delivery_plan_id', 'is', null),
+          eb('status', '=', 'Pending'),
+          eb('scheduled_date', '>=', sql<Date>`${day}::date::timestamp at time zone ${timeZone}`),
+          eb('scheduled_date', '<', sql<Date>`(${day}::date + 1)::timestamp at time zone ${timeZone}`),
+        ]),
+      ]),
+    )
+    .orderBy('code')
+    .forUpdate()
+    .execute()
+}
+
+/** Puts the shipments on the plan as its stops 1, 2, ... in the order given (Pending ones become Assigned), in one UPDATE. */
+export async function setStops(
+  trx: Transaction<Tables>,
+  schema: string,
+  planId: string,
+  shipmentIds: readonly string[],
+) {
+  const values = sql.join(shipmentIds.map((id, i) => sql`(${id}::uuid, ${i + 1}::int)`))
+  await sql`
+        UPDATE ${sql.table(`${schema}.shipments`)} AS s
+        SET delivery_plan_id = ${planId}, stop_sequence = v.seq,
+            status = CASE WHEN s.status = 'Pending' THEN 'Assigned' ELSE s.status END,
+            assigned_at = coalesce(s.assigned_at, now()), date_modified = now()
+        FROM (VALUES ${values}) AS v (id, seq)
+        WHERE s.id = v.id`.execute(trx)
+}
+
+/** Stores the route's distance (null: no depot to start from) and when the plan was autobatched. */
+export async function markAutobatched(
+  trx: Transaction<Tables>,
+  schema: string,
+  planId: string,
+  distanceKm: string | null,
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('delivery_plans')
+    .set({
+      distance_km: distanceKm,
+      autobatched_at: sql<Date>`now()`,
+      date_modified: sql<Date>`now()`,
+    })
+    .where('id', '=', planId)
+    .execute()
+}

@@ -1,0 +1,43 @@
+/**
+ * What other areas may use of the manufacturing area; everything else in its folders is its own. The
+ * dependency test (test/architecture) holds other areas to it. Stock moves only through the ledger:
+ * lock the products in the caller's transaction (lockProducts: id order, so posters never deadlock),
+ * then post their movements in that same transaction.
+ */
+
+export {
+  /** The instant an asOfDate stands for: now, a date-time as it is, a date as the end of that day in the business's time zone. */
+  asOfInstant,
+} from './as-of.js'
+export {
+  /** Reads one product of the business and locks its row until commit (undefined: not the business's). */
+  lockProduct,
+  /** Reads and locks several products of the business in id order (those not the business's are missing). */
+  lockProducts,
+  /** A product as read and locked: its type, archivedAt, current stock and reorder level among the rest. */
+  type ProductRow,
+} from './products/products.repository.js'
+export {
+  /** What postMovements re-valued, and the product's stock after its last entry. */
+  type Revaluation,
+  /** A product's balance, moving-average cost and value as of an instant (undefined: not the business's product). */
+  stockAsOf,
+} from './stock/ledger.repository.js'
+export {
+  /** Receipt, Issue, Adjustment, WorkOrderIssue or WorkOrderReceipt (the ledger's entry types). */
+  type EntryType,
+  /** One movement to post: signed quantity, the cost of a receipt (null: at the moving average), effective date. */
+  type Movement,
+  /** A posted entry: its id, running balance and the exact unit cost it moved at. */
+  type PostedEntry,
+  /** Where a posting runs: the organisation's schema, the business, the user, and the events bus. */
+  type PostingScope,
+  /** Posts one movement of a locked product, re-values later entries; 409 stock_shortfall unless negative stock is allowed. */
+  postMovement,
+  /** Posts many movements of one locked product with one re-valuation, all or nothing (a shortfall names the row). */
+  postMovements,
+} from './stock/ledger.service.js'
+export {
+  /** The 409 stock_shortfall (date and shortfall, one reason naming the field) a posting answers. */
+  stockShortfall,
+} from './stock/stock.errors.js'
