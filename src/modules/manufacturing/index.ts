@@ -24,7 +24,7 @@ export {
   stockAsOf,
 } from './stock/ledger.repository.js'
 export {
-  /** Receipt, Issue, Adjustment, WorkOrderIssue or WorkOrderReceipt (the ledger's entry types). */
+  /** The ledger's entry types: Receipt, Issue, Adjustment, WorkOrder*, PurchaseReceipt(Reversal), Transfer*. */
   type EntryType,
   /** One movement to post: signed quantity, the cost of a receipt (null: at the moving average), effective date. */
   type Movement,

@@ -16,8 +16,9 @@ import {
 } from './ledger.repository.js'
 import { stockShortfall } from './stock.errors.js'
 import { updateStockSummary } from './stock.repository.js'
+import type { ENTRY_TYPES } from './stock.schemas.js'
 
-export type EntryType = 'Receipt' | 'Issue' | 'Adjustment' | 'WorkOrderIssue' | 'WorkOrderReceipt'
+export type EntryType = (typeof ENTRY_TYPES)[number]
 
 export interface Movement {
   type: EntryType

@@ -6,7 +6,22 @@ import { MAX_AMOUNT } from '../decimals.js'
 
 export const MOVEMENT_TYPES = ['Receipt', 'Issue', 'Adjustment'] as const
 export type MovementType = (typeof MOVEMENT_TYPES)[number]
-export const ENTRY_TYPES = ['Receipt', 'Issue', 'Adjustment', 'WorkOrderIssue', 'WorkOrderReceipt'] as const
+/**
+ * The ledger's entry types. Receipt, Issue and Adjustment are posted by hand; the others by the
+ * documents that move stock: work orders, purchase-order receipts (and their reversals), and the
+ * two sides of a transfer between businesses.
+ */
+export const ENTRY_TYPES = [
+  'Receipt',
+  'Issue',
+  'Adjustment',
+  'WorkOrderIssue',
+  'WorkOrderReceipt',
+  'PurchaseReceipt',
+  'PurchaseReceiptReversal',
+  'TransferIssue',
+  'TransferReceipt',
+] as const
 
 export const StockMovementRequest = Type.Object(
   {

@@ -7,7 +7,7 @@ export interface StockLedgerTable {
   seq: Generated<number>
   business_id: string
   product_id: string
-  /** Receipt | Issue | Adjustment | WorkOrderIssue | WorkOrderReceipt */
+  /** one of ENTRY_TYPES (stock.schemas.ts) */
   type: string
   quantity: Decimal
   received_cost: OptionalDecimal
