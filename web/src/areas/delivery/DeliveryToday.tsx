@@ -12,6 +12,8 @@ import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
+import { ChoiceFilter, DayFilter } from '../../components/ListToolbar'
+import { Loaded } from '../../components/Loaded'
 import { Loading } from '../../components/Loading'
 import { PageHeader } from '../../components/PageHeader'
 import { Pager } from '../../components/Pager'
@@ -100,85 +102,68 @@ export default function DeliveryToday() {
       <section className="card" aria-labelledby="d-plans">
         <h2 id="d-plans">Plans by day</h2>
         <div className="toolbar">
-          <Field label="Delivery day">
-            {(control) => (
-              <input
-                {...control}
-                type="date"
-                value={date}
-                onChange={(event) => {
-                  setDate(event.target.value)
-                  setPage(1)
-                }}
-              />
-            )}
-          </Field>
-          <Field label="State">
-            {(control) => (
-              <select
-                {...control}
-                value={status}
-                onChange={(event) => {
-                  setStatus(event.target.value)
-                  setPage(1)
-                }}
-              >
-                <option value="">Any</option>
-                {PLAN_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {words(s)}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <DayFilter
+            label="Delivery day"
+            value={date}
+            onChange={(value) => {
+              setDate(value)
+              setPage(1)
+            }}
+          />
+          <ChoiceFilter
+            label="State"
+            value={status}
+            onChange={(value) => {
+              setStatus(value)
+              setPage(1)
+            }}
+            choices={PLAN_STATES}
+          />
         </div>
-        {plans.error ? (
-          <ErrorNotice error={plans.error} onRetry={() => void plans.refetch()} />
-        ) : !plans.data ? (
-          <Loading />
-        ) : (
-          <>
-            <DataTable
-              caption={`Plans for ${day(date)}`}
-              rows={plans.data.data}
-              rowKey={(row) => row.id}
-              empty="No plan on that day."
-              columns={[
-                {
-                  key: 'code',
-                  header: 'Plan',
-                  nowrap: true,
-                  render: (row) => <Link href={`/delivery/plans/${row.id}`}>{row.code}</Link>,
-                },
-                { key: 'name', header: 'Name', render: (row) => row.name ?? '—' },
-                { key: 'day', header: 'Day', nowrap: true, render: (row) => day(row.scheduledDate) },
-                { key: 'status', header: 'State', render: (row) => <Status value={row.status} /> },
-                {
-                  key: 'stops',
-                  header: 'Stops',
-                  number: true,
-                  render: (row) => integer(row.totals.shipmentCount),
-                },
-                {
-                  key: 'km',
-                  header: 'Distance',
-                  number: true,
-                  render: (row) => kilometres(row.totals.distanceKm),
-                },
-                { key: 'driver', header: 'Driver', render: (row) => row.driverName ?? '—' },
-              ]}
-            />
-            <Pager
-              label="Plans"
-              page={plans.data.page}
-              finalPage={plans.data.finalPage}
-              totalCount={plans.data.totalCount}
-              pageSize={20}
-              onPage={setPage}
-            />
-          </>
-        )}
+        <Loaded query={plans}>
+          {(result) => (
+            <>
+              <DataTable
+                caption={`Plans for ${day(date)}`}
+                rows={result.data}
+                rowKey={(row) => row.id}
+                empty="No plan on that day."
+                columns={[
+                  {
+                    key: 'code',
+                    header: 'Plan',
+                    nowrap: true,
+                    render: (row) => <Link href={`/delivery/plans/${row.id}`}>{row.code}</Link>,
+                  },
+                  { key: 'name', header: 'Name', render: (row) => row.name ?? '—' },
+                  { key: 'day', header: 'Day', nowrap: true, render: (row) => day(row.scheduledDate) },
+                  { key: 'status', header: 'State', render: (row) => <Status value={row.status} /> },
+                  {
+                    key: 'stops',
+                    header: 'Stops',
+                    number: true,
+                    render: (row) => integer(row.totals.shipmentCount),
+                  },
+                  {
+                    key: 'km',
+                    header: 'Distance',
+                    number: true,
+                    render: (row) => kilometres(row.totals.distanceKm),
+                  },
+                  { key: 'driver', header: 'Driver', render: (row) => row.driverName ?? '—' },
+                ]}
+              />
+              <Pager
+                label="Plans"
+                page={result.page}
+                finalPage={result.finalPage}
+                totalCount={result.totalCount}
+                pageSize={20}
+                onPage={setPage}
+              />
+            </>
+          )}
+        </Loaded>
       </section>
       {can('Shipments', 'Modify') && <NewPlan />}
     </>

@@ -1,16 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
 import { Link } from 'wouter'
 import { getShipmentsOptions } from '../../api/generated/core/@tanstack/react-query.gen'
-import { DataTable, orderBy, type Sort } from '../../components/DataTable'
-import { ErrorNotice } from '../../components/ErrorNotice'
-import { Field } from '../../components/Field'
-import { Loading } from '../../components/Loading'
+import { ChoiceFilter, DayFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
+import { Loaded } from '../../components/Loaded'
+import { PagedTable } from '../../components/PagedTable'
 import { PageHeader } from '../../components/PageHeader'
-import { Pager } from '../../components/Pager'
 import { Status } from '../../components/Status'
-import { day, quantity, words } from '../../lib/format'
-import { useDebounced } from '../../lib/hooks'
+import { day, quantity } from '../../lib/format'
+import { useListState } from '../../lib/list-state'
 import { allOf, quoted } from '../../lib/odata'
 import { scheduledOn } from './left-out'
 
@@ -26,93 +23,40 @@ export const SHIPMENT_STATES = [
 
 /** Every shipment, by state and day. */
 export default function ShipmentList() {
-  const [search, setSearch] = useState('')
-  const [status, setStatus] = useState('')
-  const [date, setDate] = useState('')
-  const [sort, setSort] = useState<Sort | null>({ field: 'dateCreated', descending: true })
-  const [page, setPage] = useState(1)
-  const term = useDebounced(search.trim())
-  const filter = allOf(status && `status eq ${quoted(status)}`, date && scheduledOn(date))
+  const list = useListState({
+    filters: { status: '', date: '' },
+    sort: { field: 'dateCreated', descending: true },
+  })
+  const { status, date } = list.filters
   const shipments = useQuery({
     ...getShipmentsOptions({
-      query: {
-        Page: page,
-        PageSize: 20,
-        ...(term ? { $search: term } : {}),
-        ...(filter ? { $filter: filter } : {}),
-        ...(sort ? { $orderby: orderBy(sort) } : {}),
-      },
+      query: list.parameters(allOf(status && `status eq ${quoted(status)}`, date && scheduledOn(date))),
     }),
     placeholderData: keepPreviousData,
   })
-  const resetting =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value)
-      setPage(1)
-    }
   return (
     <>
       <p className="breadcrumb">
         <Link href="/delivery">Delivery</Link> / Shipments
       </p>
       <PageHeader title="Shipments" />
-      <search className="toolbar" aria-label="Find shipments">
-        <div className="grow">
-          <Field label="Search" hint="Code or notes">
-            {(control) => (
-              <input
-                {...control}
-                type="search"
-                value={search}
-                onChange={(event) => resetting(setSearch)(event.target.value)}
-              />
-            )}
-          </Field>
-        </div>
-        <Field label="State">
-          {(control) => (
-            <select
-              {...control}
-              value={status}
-              onChange={(event) => resetting(setStatus)(event.target.value)}
-            >
-              <option value="">Any</option>
-              {SHIPMENT_STATES.map((s) => (
-                <option key={s} value={s}>
-                  {words(s)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Delivery day">
-          {(control) => (
-            <input
-              {...control}
-              type="date"
-              value={date}
-              onChange={(event) => resetting(setDate)(event.target.value)}
-            />
-          )}
-        </Field>
-      </search>
-      {shipments.error ? (
-        <ErrorNotice
-          error={shipments.error}
-          what="Loading shipments"
-          onRetry={() => void shipments.refetch()}
+      <ListToolbar label="Find shipments">
+        <SearchField hint="Code or notes" value={list.search} onChange={list.setSearch} />
+        <ChoiceFilter
+          label="State"
+          value={status}
+          onChange={(value) => list.setFilter('status', value)}
+          choices={SHIPMENT_STATES}
         />
-      ) : !shipments.data ? (
-        <Loading label="Loading shipments…" />
-      ) : (
-        <>
-          <DataTable
-            caption="Shipments"
-            rows={shipments.data.data}
+        <DayFilter label="Delivery day" value={date} onChange={(value) => list.setFilter('date', value)} />
+      </ListToolbar>
+      <Loaded query={shipments} what="Loading shipments">
+        {(result) => (
+          <PagedTable
+            label="Shipments"
+            result={result}
+            list={list}
             rowKey={(row) => row.id}
-            sort={sort}
-            onSort={setSort}
             empty="No shipment matches."
             columns={[
               {
@@ -155,16 +99,8 @@ export default function ShipmentList() {
               },
             ]}
           />
-          <Pager
-            label="Shipments"
-            page={shipments.data.page}
-            finalPage={shipments.data.finalPage}
-            totalCount={shipments.data.totalCount}
-            pageSize={20}
-            onPage={setPage}
-          />
-        </>
-      )}
+        )}
+      </Loaded>
     </>
   )
 }

@@ -1,90 +1,46 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
 import { Link } from 'wouter'
 import { getBomsOptions } from '../../api/generated/core/@tanstack/react-query.gen'
-import { DataTable, orderBy, type Sort } from '../../components/DataTable'
-import { ErrorNotice } from '../../components/ErrorNotice'
-import { Field } from '../../components/Field'
-import { Loading } from '../../components/Loading'
+import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
+import { Loaded } from '../../components/Loaded'
+import { PagedTable } from '../../components/PagedTable'
 import { PageHeader } from '../../components/PageHeader'
-import { Pager } from '../../components/Pager'
 import { Status } from '../../components/Status'
 import { day, quantity } from '../../lib/format'
-import { useDebounced } from '../../lib/hooks'
+import { useListState } from '../../lib/list-state'
 import { quoted } from '../../lib/odata'
 
 /** Bills of materials: what each product is made of, revision by revision. */
 export default function BomList() {
-  const [search, setSearch] = useState('')
-  const [status, setStatus] = useState('')
-  const [sort, setSort] = useState<Sort | null>({ field: 'code', descending: false })
-  const [page, setPage] = useState(1)
-  const term = useDebounced(search.trim())
+  const list = useListState({ filters: { status: '' }, sort: { field: 'code', descending: false } })
+  const { status } = list.filters
   const boms = useQuery({
-    ...getBomsOptions({
-      query: {
-        Page: page,
-        PageSize: 20,
-        ...(term ? { $search: term } : {}),
-        ...(status ? { $filter: `status eq ${quoted(status)}` } : {}),
-        ...(sort ? { $orderby: orderBy(sort) } : {}),
-      },
-    }),
+    ...getBomsOptions({ query: list.parameters(status ? `status eq ${quoted(status)}` : undefined) }),
     placeholderData: keepPreviousData,
   })
   return (
     <>
       <PageHeader title="Bills of materials" />
-      <search className="toolbar" aria-label="Find bills of materials">
-        <div className="grow">
-          <Field label="Search" hint="Code, name, or the product's SKU or name">
-            {(control) => (
-              <input
-                {...control}
-                type="search"
-                value={search}
-                onChange={(event) => {
-                  setSearch(event.target.value)
-                  setPage(1)
-                }}
-              />
-            )}
-          </Field>
-        </div>
-        <Field label="State">
-          {(control) => (
-            <select
-              {...control}
-              value={status}
-              onChange={(event) => {
-                setStatus(event.target.value)
-                setPage(1)
-              }}
-            >
-              <option value="">Any</option>
-              <option>Draft</option>
-              <option>Active</option>
-              <option>Archived</option>
-            </select>
-          )}
-        </Field>
-      </search>
-      {boms.error ? (
-        <ErrorNotice
-          error={boms.error}
-          what="Loading bills of materials"
-          onRetry={() => void boms.refetch()}
+      <ListToolbar label="Find bills of materials">
+        <SearchField
+          hint="Code, name, or the product's SKU or name"
+          value={list.search}
+          onChange={list.setSearch}
         />
-      ) : !boms.data ? (
-        <Loading label="Loading bills of materials…" />
-      ) : (
-        <>
-          <DataTable
-            caption="Bills of materials"
-            rows={boms.data.data}
+        <ChoiceFilter
+          label="State"
+          value={status}
+          onChange={(value) => list.setFilter('status', value)}
+          choices={['Draft', 'Active', 'Archived']}
+        />
+      </ListToolbar>
+      <Loaded query={boms} what="Loading bills of materials">
+        {(result) => (
+          <PagedTable
+            label="Bills of materials"
+            result={result}
+            list={list}
             rowKey={(row) => row.id}
-            sort={sort}
-            onSort={setSort}
             empty="No bill of materials matches."
             columns={[
               {
@@ -116,16 +72,8 @@ export default function BomList() {
               { key: 'active', header: 'Activated', nowrap: true, render: (row) => day(row.activatedAt) },
             ]}
           />
-          <Pager
-            label="Bills of materials"
-            page={boms.data.page}
-            finalPage={boms.data.finalPage}
-            totalCount={boms.data.totalCount}
-            pageSize={20}
-            onPage={setPage}
-          />
-        </>
-      )}
+        )}
+      </Loaded>
     </>
   )
 }

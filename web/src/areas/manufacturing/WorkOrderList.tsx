@@ -1,37 +1,23 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
 import { Link } from 'wouter'
 import { getWorkOrdersOptions } from '../../api/generated/core/@tanstack/react-query.gen'
-import { DataTable, orderBy, type Sort } from '../../components/DataTable'
-import { ErrorNotice } from '../../components/ErrorNotice'
-import { Field } from '../../components/Field'
-import { Loading } from '../../components/Loading'
+import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
+import { Loaded } from '../../components/Loaded'
+import { PagedTable } from '../../components/PagedTable'
 import { PageHeader } from '../../components/PageHeader'
-import { Pager } from '../../components/Pager'
 import { Status } from '../../components/Status'
-import { dateTime, quantity, words } from '../../lib/format'
-import { useDebounced } from '../../lib/hooks'
+import { dateTime, quantity } from '../../lib/format'
+import { useListState } from '../../lib/list-state'
 import { quoted } from '../../lib/odata'
 
 export const WORK_ORDER_STATES = ['Draft', 'Released', 'InProgress', 'Completed', 'Cancelled'] as const
 
 /** Work orders through their states: what is planned, running and done. */
 export default function WorkOrderList() {
-  const [search, setSearch] = useState('')
-  const [status, setStatus] = useState('')
-  const [sort, setSort] = useState<Sort | null>({ field: 'dateCreated', descending: true })
-  const [page, setPage] = useState(1)
-  const term = useDebounced(search.trim())
+  const list = useListState({ filters: { status: '' }, sort: { field: 'dateCreated', descending: true } })
+  const { status } = list.filters
   const orders = useQuery({
-    ...getWorkOrdersOptions({
-      query: {
-        Page: page,
-        PageSize: 20,
-        ...(term ? { $search: term } : {}),
-        ...(status ? { $filter: `status eq ${quoted(status)}` } : {}),
-        ...(sort ? { $orderby: orderBy(sort) } : {}),
-      },
-    }),
+    ...getWorkOrdersOptions({ query: list.parameters(status ? `status eq ${quoted(status)}` : undefined) }),
     placeholderData: keepPreviousData,
   })
   return (
@@ -41,54 +27,26 @@ export default function WorkOrderList() {
           Plan one from a bill of materials
         </Link>
       </PageHeader>
-      <search className="toolbar" aria-label="Find work orders">
-        <div className="grow">
-          <Field label="Search" hint="Code, notes, or the product's SKU or name">
-            {(control) => (
-              <input
-                {...control}
-                type="search"
-                value={search}
-                onChange={(event) => {
-                  setSearch(event.target.value)
-                  setPage(1)
-                }}
-              />
-            )}
-          </Field>
-        </div>
-        <Field label="State">
-          {(control) => (
-            <select
-              {...control}
-              value={status}
-              onChange={(event) => {
-                setStatus(event.target.value)
-                setPage(1)
-              }}
-            >
-              <option value="">Any</option>
-              {WORK_ORDER_STATES.map((s) => (
-                <option key={s} value={s}>
-                  {words(s)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </search>
-      {orders.error ? (
-        <ErrorNotice error={orders.error} what="Loading work orders" onRetry={() => void orders.refetch()} />
-      ) : !orders.data ? (
-        <Loading label="Loading work orders…" />
-      ) : (
-        <>
-          <DataTable
-            caption="Work orders"
-            rows={orders.data.data}
+      <ListToolbar label="Find work orders">
+        <SearchField
+          hint="Code, notes, or the product's SKU or name"
+          value={list.search}
+          onChange={list.setSearch}
+        />
+        <ChoiceFilter
+          label="State"
+          value={status}
+          onChange={(value) => list.setFilter('status', value)}
+          choices={WORK_ORDER_STATES}
+        />
+      </ListToolbar>
+      <Loaded query={orders} what="Loading work orders">
+        {(result) => (
+          <PagedTable
+            label="Work orders"
+            result={result}
+            list={list}
             rowKey={(row) => row.id}
-            sort={sort}
-            onSort={setSort}
             empty="No work order matches."
             columns={[
               {
@@ -130,16 +88,8 @@ export default function WorkOrderList() {
               },
             ]}
           />
-          <Pager
-            label="Work orders"
-            page={orders.data.page}
-            finalPage={orders.data.finalPage}
-            totalCount={orders.data.totalCount}
-            pageSize={20}
-            onPage={setPage}
-          />
-        </>
-      )}
+        )}
+      </Loaded>
     </>
   )
 }
