@@ -29,6 +29,7 @@ import { filesModule } from '../modules/organisation/files/files.module.js'
 import { meModule } from '../modules/organisation/me/me.module.js'
 import { settingsModule } from '../modules/organisation/settings/settings.module.js'
 import { teamModule } from '../modules/organisation/team/team.module.js'
+import { purchaseOrdersModule } from '../modules/purchasing/purchase-orders/purchase-orders.module.js'
 import { suppliersModule } from '../modules/purchasing/suppliers/suppliers.module.js'
 import { ordersModule } from '../modules/sales/orders/orders.module.js'
 import { type CartageModule, eventHandlersOf, migrationsOf } from '../platform/module.js'
@@ -66,6 +67,7 @@ export const MODULES: readonly CartageModule[] = [
   dashboardModule,
   sqlConsoleModule,
   suppliersModule,
+  purchaseOrdersModule,
   authModule,
   registrationModule,
   apiKeysModule,
