@@ -148,3 +148,28 @@ export const ReorderDraftsResponse = Type.Object(
   { title: 'ReorderDraftsResponse' },
 )
 export type ReorderDraftsResponse = Static<typeof ReorderDraftsResponse>
+
+export const PurchaseOrderFiguresResponse = Type.Object(
+  {
+    byStatus: Type.Object(Object.fromEntries(PURCHASE_ORDER_STATUSES.map((name) => [name, Type.Integer()])), {
+      description: 'purchase orders per current status; every status present, 0 included',
+    }),
+    openCount: Type.Integer({ description: 'Submitted and PartiallyReceived orders: goods still expected' }),
+    overdueCount: Type.Integer({
+      description: "open orders past their expected date (today in the business's time zone)",
+    }),
+    openValues: Type.Array(
+      Type.Object({
+        currency: Type.String(),
+        count: Type.Integer({ description: 'open orders in this currency' }),
+        total: Type.Number({ description: 'sum of their totals' }),
+        outstanding: Type.Number({
+          description: 'value still to receive: outstanding quantity × unit cost, 4 decimal places',
+        }),
+      }),
+      { description: 'open orders per currency (amounts in different currencies are not summed together)' },
+    ),
+  },
+  { title: 'PurchaseOrderFiguresResponse' },
+)
+export type PurchaseOrderFiguresResponse = Static<typeof PurchaseOrderFiguresResponse>
