@@ -4,6 +4,14 @@
  */
 
 export {
+  /** The dashboard's purchase order figures (per status, open, overdue, open value per currency); announces newly overdue orders first. */
+  getPurchaseOrderFigures,
+} from './purchase-orders/figures.service.js'
+export {
+  /** The record of those figures, as the dashboard answers it. */
+  PurchaseOrderFiguresResponse,
+} from './purchase-orders/purchase-orders.schemas.js'
+export {
   /** A live supplier of the business (undefined: another business's, unknown or deleted); `lock: 'share'` inside a transaction. */
   findPurchasingSupplier,
   /** A live supplier as purchase orders need it: code, name, currency, payment terms, lead time, isActive. */
