@@ -63,6 +63,38 @@ export const EXPOSED: Record<string, { source: string; filter: string; columns: 
       'date_created',
     ],
   },
+  purchase_orders: {
+    source: 'purchase_orders',
+    filter: 'TRUE',
+    columns: [
+      'id',
+      'number',
+      'supplier_id',
+      'status',
+      'currency',
+      'expected_date',
+      'total',
+      'submitted_at',
+      'received_at',
+      'closed_at',
+      'cancelled_at',
+      'date_created',
+    ],
+  },
+  purchase_order_lines: {
+    source: 'purchase_order_lines',
+    filter: 'TRUE',
+    columns: [
+      'id',
+      'purchase_order_id',
+      'line_number',
+      'product_id',
+      'quantity',
+      'unit_cost',
+      'line_total',
+      'received_quantity',
+    ],
+  },
 }
 
 /** Functions a query may call: aggregates, maths, string, date/time, JSON and conditional ones. */
