@@ -1,5 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
 import * as suppliersMigration from './migrations/20261201090000-suppliers.js'
+import { registerSupplierProductRoutes } from './supplier-products.routes.js'
 import { registerSupplierRoutes } from './suppliers.routes.js'
 
 /** Suppliers (module Suppliers): who the business buys from, and at what terms per product. */
@@ -15,6 +16,7 @@ export const suppliersModule = defineModule({
     ],
     routes(app, deps) {
       registerSupplierRoutes(app, deps)
+      registerSupplierProductRoutes(app, deps)
     },
   },
   migrations: {

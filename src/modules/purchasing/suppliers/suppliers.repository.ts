@@ -200,3 +200,14 @@ export async function softDeleteSupplier(trx: Transaction<Tables>, schemaName: s
   await trx.withSchema(schemaName).deleteFrom('supplier_products').where('supplier_id', '=', id).execute()
   return true
 }
+
+/** An inactive supplier is nobody's preferred supplier: clears its flags when it is deactivated. */
+export async function clearPreferredOf(trx: Transaction<Tables>, schemaName: string, supplierId: string) {
+  await trx
+    .withSchema(schemaName)
+    .updateTable('supplier_products')
+    .set({ is_preferred: false, date_modified: sql`now()` })
+    .where('supplier_id', '=', supplierId)
+    .where('is_preferred', '=', true)
+    .execute()
+}

@@ -111,7 +111,10 @@ export async function createSupplier(
   })
 }
 
-/** Replaces the supplier's fields under its row lock; currency, contacts and metadata only when sent. */
+/**
+ * Replaces the supplier's fields under its row lock; currency, contacts and metadata only when sent.
+ * Deactivating it clears its preferred flags: an inactive supplier is nobody's preferred supplier.
+ */
 export async function updateSupplier(db: Executor, auth: BusinessAuth, id: string, request: SupplierRequest) {
   const { values, currency, contacts, metadata } = supplierValues(request)
   return db.transaction().execute(async (trx) => {
@@ -122,6 +125,7 @@ export async function updateSupplier(db: Executor, auth: BusinessAuth, id: strin
       currency: currency ?? current.currency,
       ...(metadata ? { metadata: JSON.stringify(metadata) } : {}),
     })
+    if (!values.is_active) await repository.clearPreferredOf(trx, auth.schemaName, id)
     if (contacts)
       await repository.replaceContacts(trx, auth.schemaName, auth.businessId, id, withIds(contacts))
     return loadSupplier(trx, auth, id)
