@@ -9,4 +9,5 @@ export const productNotFound = () => notFound('product_not_found', 'No product o
 export const termsNotFound = () =>
   notFound('supplier_product_not_found', 'The supplier has no terms for this product.')
 
-export const supplierDeleted = () => conflict('supplier_deleted', 'The supplier is already deleted.')
+export const supplierInactive = () =>
+  conflict('supplier_inactive', 'An inactive supplier cannot be made the preferred supplier of a product.')
