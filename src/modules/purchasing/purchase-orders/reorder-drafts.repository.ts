@@ -12,7 +12,7 @@ export interface ReorderCandidate {
 }
 
 /**
- * Products of the business at or below their reorder level (live, holding stock) with what to
+ * Active products of the business at or below their reorder level (not archived, holding stock) with what to
  * order of each and from whom: their preferred supplier, or with `supplierId` that supplier
  * wherever it has terms for them; the supplier live and active. What is already outstanding on
  * open (Draft, Submitted, PartiallyReceived) purchase orders counts as stock to come; a product
@@ -41,7 +41,7 @@ export async function reorderCandidates(
       JOIN ${t('businesses')} b ON b.id = p.business_id
       JOIN ${t('supplier_products')} sp ON sp.product_id = p.id AND sp.business_id = p.business_id
       JOIN ${t('suppliers')} s ON s.id = sp.supplier_id AND s.deleted_at IS NULL AND s.is_active
-      WHERE p.business_id = ${businessId} AND p.archived_at IS NULL AND p.type <> 'Service'
+      WHERE p.business_id = ${businessId} AND p.active AND p.archived_at IS NULL AND p.type <> 'Service'
         AND p.reorder_level IS NOT NULL AND p.on_hand <= p.reorder_level
         AND ${supplierId === null ? sql`sp.is_preferred` : sql`sp.supplier_id = ${supplierId}`}
     ) c
