@@ -226,17 +226,19 @@ export async function movePurchaseOrder(
     .execute()
 }
 
-/** Adds `delta` (negative for a reversal) to the received quantity of a (locked) line. */
-export async function addReceived(trx: Transaction<Tables>, schema: string, lineId: string, delta: number) {
-  await trx
-    .withSchema(schema)
-    .updateTable('purchase_order_lines')
-    .set({
-      received_quantity: sql<string>`received_quantity + ${String(delta)}::numeric`,
-      date_modified: appliedAt(),
-    })
-    .where('id', '=', lineId)
-    .execute()
+/** Adds each line's `delta` (negative for a reversal) to its received quantity (lines locked): one statement. */
+export async function addReceived(
+  trx: Transaction<Tables>,
+  schema: string,
+  deltas: readonly { lineId: string; delta: number }[],
+) {
+  if (deltas.length === 0) return
+  await sql`
+    UPDATE ${sql.table(`${schema}.purchase_order_lines`)} l
+    SET received_quantity = l.received_quantity + d.delta, date_modified = clock_timestamp()
+    FROM unnest(${sql.val(deltas.map((d) => d.lineId))}::uuid[], ${sql.val(deltas.map((d) => String(d.delta)))}::numeric[])
+      AS d(id, delta)
+    WHERE l.id = d.id`.execute(trx)
 }
 
 /**

@@ -196,7 +196,6 @@ export async function receive(
         reference: order.number,
         workOrderId: null,
       })
-      await orders.addReceived(trx, schema, line!.id, quantity)
       received.push({
         id: newId(),
         receipt_id: receiptId,
@@ -208,6 +207,11 @@ export async function receive(
       })
     }
     await repository.insertReceiptLines(trx, schema, received)
+    await orders.addReceived(
+      trx,
+      schema,
+      picked.map((p) => ({ lineId: p.line!.id, delta: p.quantity })),
+    )
     await orders.movePurchaseOrder(trx, schema, purchaseOrderId, to)
     await deps.services.events.publish(trx, schema, {
       type: 'PurchaseOrderReceived',
@@ -282,8 +286,12 @@ export async function reverseReceipt(
         workOrderId: null,
       })
       await repository.setReversalEntry(trx, schema, line.id, entry.id)
-      await orders.addReceived(trx, schema, line.purchase_order_line_id, -quantity)
     }
+    await orders.addReceived(
+      trx,
+      schema,
+      receipt.lines.map((l) => ({ lineId: l.purchase_order_line_id, delta: -Number(l.quantity) })),
+    )
     await repository.markReversed(trx, schema, receiptId, effectiveDate, auth.userId)
     if (to !== from) await orders.movePurchaseOrder(trx, schema, purchaseOrderId, to)
     return loadReceipt(trx, auth, purchaseOrderId, receiptId)
