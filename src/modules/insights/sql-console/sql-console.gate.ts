@@ -63,6 +63,38 @@ export const EXPOSED: Record<string, { source: string; filter: string; columns: 
       'date_created',
     ],
   },
+  suppliers: {
+    source: 'suppliers',
+    filter: 'deleted_at IS NULL',
+    columns: [
+      'id',
+      'code',
+      'name',
+      'email',
+      'phone_number',
+      'currency',
+      'payment_terms',
+      'lead_time_days',
+      'tax_number',
+      'is_active',
+      'date_created',
+    ],
+  },
+  supplier_products: {
+    source: 'supplier_products',
+    filter: 'TRUE',
+    columns: [
+      'id',
+      'supplier_id',
+      'product_id',
+      'supplier_sku',
+      'unit_cost',
+      'minimum_order_quantity',
+      'lead_time_days',
+      'is_preferred',
+      'date_created',
+    ],
+  },
 }
 
 /** Functions a query may call: aggregates, maths, string, date/time, JSON and conditional ones. */
