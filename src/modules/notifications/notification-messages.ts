@@ -120,6 +120,16 @@ export function contentOf(event: DomainEvent): NotificationContent | undefined {
         entityType: 'IntegrationProvider',
         actionLink: `/api/carriers/${text(p.carrierId)}`,
       }
+    case 'SupplierCreated':
+      return {
+        ...base,
+        title: 'Supplier added',
+        message: `${text(p.name)} was added as a supplier.`,
+        level: 'Info',
+        entityType: 'Supplier',
+        entityId: uuid(p.supplierId),
+        actionLink: `/api/v1/suppliers/${text(p.supplierId)}`,
+      }
     case 'PurchaseOrderSubmitted':
       return {
         ...base,

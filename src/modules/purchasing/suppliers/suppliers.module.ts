@@ -1,5 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
 import * as suppliersMigration from './migrations/20261201090000-suppliers.js'
+import * as reorderSuggestionIndex from './migrations/20261201091000-reorder-suggestion-index.js'
 import { registerSupplierProductRoutes } from './supplier-products.routes.js'
 import { registerSupplierRoutes } from './suppliers.routes.js'
 
@@ -20,6 +21,9 @@ export const suppliersModule = defineModule({
     },
   },
   migrations: {
-    tenant: [{ name: '20261201090000-suppliers', sql: suppliersMigration.sql }],
+    tenant: [
+      { name: '20261201090000-suppliers', sql: suppliersMigration.sql },
+      { name: '20261201091000-reorder-suggestion-index', sql: reorderSuggestionIndex.sql },
+    ],
   },
 })

@@ -5,6 +5,8 @@ import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import { ReorderSuggestion } from './reorder-suggestions.schemas.js'
+import { listReorderSuggestions } from './reorder-suggestions.service.js'
 import { GetSupplierQuery, SupplierParams, SupplierRequest, SupplierResponse } from './suppliers.schemas.js'
 import {
   createSupplier,
@@ -33,6 +35,20 @@ export function registerSupplierRoutes(app: HttpApp, deps: AppDeps) {
       errors: [400],
     }),
     async (request) => listSuppliers(database.db, businessAuthOf(request), request.query),
+  )
+  app.get(
+    '/api/v1/suppliers/reorder-suggestions',
+    operation(['Suppliers', 'View'], {
+      operationId: 'GetReorderSuggestions',
+      summary: 'What to reorder, and from whom',
+      description:
+        "Active products whose stock is at or below their reorder level, by SKU, with the preferred supplier (null when the product has none), its unit cost, lead time and minimum order quantity, and a suggested quantity: max(minimumOrderQuantity, 2 x reorderLevel - onHand). Quantities already on order are not subtracted. $filter/$orderby over productId, productSku, productName, productType, onHand, reorderLevel, supplierId (null: no preferred supplier), leadTimeDays (the supplier's); $search matches the product SKU and name and the supplier's name.",
+      tags: TAGS,
+      querystring: ListQuery,
+      response: PagedResult('core', ReorderSuggestion),
+      errors: [400],
+    }),
+    async (request) => listReorderSuggestions(database.db, businessAuthOf(request), request.query),
   )
   app.post(
     '/api/v1/suppliers',

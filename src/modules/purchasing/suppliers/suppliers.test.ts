@@ -79,6 +79,21 @@ describe('suppliers', () => {
     expect((await call<unknown[]>(core, 'GET', '/api/v1/suppliers')).length).toBe(0)
   })
 
+  it('tells the business users about a new supplier (SupplierCreated)', async () => {
+    const { core } = await purchasingSetup(ctx)
+    const supplier = await createSupplier(core, { name: 'Nuts & Bolts' })
+    const notes = await call<{ title: string; message: string; entityType: string; entityId: string }[]>(
+      core,
+      'GET',
+      '/api/notifications/user',
+    )
+    expect(notes.find((n) => n.entityType === 'Supplier')).toMatchObject({
+      title: 'Supplier added',
+      message: 'Nuts & Bolts was added as a supplier.',
+      entityId: supplier.id,
+    })
+  })
+
   it("defaults the currency to the business's, payment terms to Net30, lead time to 0", async () => {
     const { core } = await purchasingSetup(ctx)
     const supplier = await call(core, 'POST', '/api/v1/suppliers', { name: 'Plain' })
