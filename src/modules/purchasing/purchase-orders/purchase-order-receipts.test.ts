@@ -173,6 +173,11 @@ describe('purchase order receipts', () => {
       effectiveDate: '2026-03-01T00:00:00Z',
       lines: [{ productId: shop.steel.id, quantity: 4 }],
     })
+    const cancel = await core({ method: 'POST', url: `/api/v1/purchase-orders/${order.id}/cancel` })
+    expect([cancel.statusCode, cancel.json().message]).toEqual([
+      409,
+      'A purchase order cannot move from PartiallyReceived to Cancelled; only Draft or Submitted can.',
+    ])
     const reverse = (id: string, payload: object = {}) =>
       core({ method: 'POST', url: `/api/v1/purchase-orders/${order.id}/receipts/${id}/reverse`, payload })
     const early = await reverse(first.id, { effectiveDate: '2026-02-28T00:00:00Z' })

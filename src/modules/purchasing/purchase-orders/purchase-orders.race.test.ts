@@ -3,7 +3,7 @@ import { schemaOf } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
 import { afterRowLockWait } from '../../../../test/row-lock.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
-import { ledgerOf, stockOf } from '../../manufacturing/manufacturing.fixtures.js'
+import { ledgerOf, ok, stockOf } from '../../manufacturing/manufacturing.fixtures.js'
 import {
   getOrder,
   receiveGoods,
@@ -75,5 +75,25 @@ describe.skipIf(!testDatabaseUrl())('purchase order receipts racing (PostgreSQL)
     expect(result.find((r) => r.statusCode === 409)?.json().code).toBe('purchase_receipt_reversed')
     expect(await stockOf(owner.core, shop.steel.id)).toMatchObject({ onHand: 0 })
     expect(await ledgerOf(owner.core, shop.steel.id)).toHaveLength(2)
+  })
+
+  it('drafts from the reorder suggestions once when two calls race', async () => {
+    const owner = await ownerSession(ctx)
+    const shop = await supplierShop(ctx, owner)
+    await ok(owner.core, 'PUT', `/api/v1/products/${shop.steel.id}`, {
+      sku: shop.steel.sku,
+      name: shop.steel.name,
+      type: 'RawMaterial',
+      reorderLevel: 5,
+    })
+    const draft = () =>
+      ok<{ purchaseOrders: unknown[] }>(
+        owner.core,
+        'POST',
+        '/api/v1/purchase-orders/from-reorder-suggestions',
+        {},
+      )
+    const [first, second] = await Promise.all([draft(), draft()])
+    expect([first.purchaseOrders.length, second.purchaseOrders.length].sort()).toEqual([0, 1])
   })
 })

@@ -1,3 +1,4 @@
+import { lockUntilCommit } from '../../../db/advisory-lock.js'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
@@ -11,7 +12,8 @@ import { type ReorderCandidate, reorderCandidates } from './reorder-drafts.repos
 
 /**
  * One Draft purchase order per supplier from the reorder suggestions (see reorderCandidates for
- * the quantities), all in one transaction: the orders, or none.
+ * the quantities), all in one transaction: the orders, or none. Two calls at once for one business
+ * run in turn, so the second does not draft again what the first just drafted.
  */
 export async function draftsFromReorderSuggestions(
   database: Database,
@@ -21,6 +23,8 @@ export async function draftsFromReorderSuggestions(
   const { schemaName: schema, businessId } = auth
   const only = request.supplierId ?? null
   return database.db.transaction().execute(async (trx) => {
+    // One drafting at a time per business: a second call then counts the first's drafts as on order.
+    await lockUntilCommit(trx, `purchase-order-drafts:${businessId}`)
     if (only !== null) {
       const supplier = await findPurchasingSupplier(trx, schema, businessId, only, 'share')
       if (!supplier?.isActive) throw supplierNotAvailable()
