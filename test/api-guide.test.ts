@@ -77,6 +77,13 @@ describe('docs/api-guide.md', () => {
       expect(lines).toEqual(expect.arrayContaining(['2026-11-24', '$fliter'])) // a plan's date-time, an unknown parameter
       expect(stdout).toMatch(/"onHand":120,"averageCost":5.125,"value":615/) // the bulk stock movements
       expect(stdout).toMatch(/"field":"movements.0.quantity","message":"short by 430 on 2026-01-06/)
+      expect(lines).toEqual(expect.arrayContaining(['SUP-000001', '7'])) // the supplier, its lead time
+      expect(stdout).toMatch(/"productSku":"BOLT-1".*"suggestedQuantity":500,.*"estimatedCost":175}/)
+      // The purchase order: its total, submitted, half received, the stock, then an over-receipt refused.
+      expect(lines).toEqual(expect.arrayContaining(['450', 'Submitted', 'PartiallyReceived', '500']))
+      expect(stdout).toMatch(
+        /"field":"lines.0.quantity","message":"would bring the line to 1001 received of 1000 ordered/,
+      )
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

@@ -29,6 +29,8 @@ import { filesModule } from '../modules/organisation/files/files.module.js'
 import { meModule } from '../modules/organisation/me/me.module.js'
 import { settingsModule } from '../modules/organisation/settings/settings.module.js'
 import { teamModule } from '../modules/organisation/team/team.module.js'
+import { purchaseOrdersModule } from '../modules/purchasing/purchase-orders/purchase-orders.module.js'
+import { suppliersModule } from '../modules/purchasing/suppliers/suppliers.module.js'
 import { ordersModule } from '../modules/sales/orders/orders.module.js'
 import { type CartageModule, eventHandlersOf, migrationsOf } from '../platform/module.js'
 
@@ -64,6 +66,8 @@ export const MODULES: readonly CartageModule[] = [
   notificationsModule,
   dashboardModule,
   sqlConsoleModule,
+  suppliersModule,
+  purchaseOrdersModule,
   authModule,
   registrationModule,
   apiKeysModule,

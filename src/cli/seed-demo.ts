@@ -448,6 +448,29 @@ export async function seedDemo(
       }),
     )
 
+    await step('suppliers of the raw materials, with terms and a preferred supplier each', async () => {
+      const supplier = (name: string, leadTimeDays: number, contact: string) =>
+        core<{ id: string }>('POST', '/api/v1/suppliers', {
+          name,
+          paymentTerms: 'Net30',
+          leadTimeDays,
+          contacts: [{ firstName: contact, role: 'Sales', isPrimary: true }],
+        })
+      const farm = await supplier('Boland Farm Supplies', 5, 'Pieter')
+      const packaging = await supplier('Karoo Packaging', 10, 'Lerato')
+      const terms = (supplierId: string, productId: string, unitCost: number, minimumOrderQuantity: number) =>
+        core('PUT', `/api/v1/suppliers/${supplierId}/products/${productId}`, {
+          unitCost,
+          minimumOrderQuantity,
+          isPreferred: true,
+        })
+      await terms(farm.id, products.flour.id, 13.9, 50)
+      await terms(farm.id, products.oats.id, 20.5, 25)
+      await terms(farm.id, products.honey.id, 118, 10)
+      await terms(packaging.id, products.jar.id, 6.2, 100)
+      await terms(packaging.id, products.box.id, 17.5, 20)
+    })
+
     return { created: true, email, password, businessId, branchId: branch.id }
   }
 }

@@ -120,6 +120,50 @@ export function contentOf(event: DomainEvent): NotificationContent | undefined {
         entityType: 'IntegrationProvider',
         actionLink: `/api/carriers/${text(p.carrierId)}`,
       }
+    case 'SupplierCreated':
+      return {
+        ...base,
+        title: 'Supplier added',
+        message: `${text(p.name)} was added as a supplier.`,
+        level: 'Info',
+        entityType: 'Supplier',
+        entityId: uuid(p.supplierId),
+        actionLink: `/api/v1/suppliers/${text(p.supplierId)}`,
+      }
+    case 'PurchaseOrderSubmitted':
+      return {
+        ...base,
+        title: 'Purchase order submitted',
+        message: `Purchase order ${text(p.number)} was submitted${p.expectedDate ? `, expected ${text(p.expectedDate)}` : ''}.`,
+        level: 'Info',
+        entityType: 'PurchaseOrder',
+        entityId: uuid(p.purchaseOrderId),
+        actionLink: `/api/v1/purchase-orders/${text(p.purchaseOrderId)}`,
+      }
+    case 'PurchaseOrderReceived':
+      return {
+        ...base,
+        title: p.status === 'Received' ? 'Purchase order received' : 'Purchase order partly received',
+        message:
+          p.status === 'Received'
+            ? `Purchase order ${text(p.number)} is fully received.`
+            : `Goods of purchase order ${text(p.number)} were received; some are still outstanding.`,
+        level: p.status === 'Received' ? 'Success' : 'Info',
+        entityType: 'PurchaseOrder',
+        entityId: uuid(p.purchaseOrderId),
+        actionLink: `/api/v1/purchase-orders/${text(p.purchaseOrderId)}`,
+      }
+    case 'PurchaseOrderOverdue':
+      return {
+        ...base,
+        title: 'Purchase order overdue',
+        message: `Purchase order ${text(p.number)} was expected on ${text(p.expectedDate)} and is not fully received.`,
+        level: 'Warning',
+        priority: 'High',
+        entityType: 'PurchaseOrder',
+        entityId: uuid(p.purchaseOrderId),
+        actionLink: `/api/v1/purchase-orders/${text(p.purchaseOrderId)}`,
+      }
     default:
       return undefined
   }

@@ -4,6 +4,7 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import { getPurchaseOrderFigures, PurchaseOrderFiguresResponse } from '../../purchasing/index.js'
 import {
   CustomerRankingResponse,
   DashboardSummaryResponse,
@@ -30,7 +31,8 @@ const VOLUMES =
   `an unknown granularity is a 400 naming it. ${RANGE}`
 
 /** Dashboard insights (M11 View): figures computed in SQL over orders, shipments and delivery plans. */
-export function registerDashboardRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerDashboardRoutes(app: HttpApp, deps: AppDeps) {
+  const { database } = deps
   app.get(
     `${BASE}/summary`,
     operation(VIEW, {
@@ -97,5 +99,21 @@ export function registerDashboardRoutes(app: HttpApp, { database }: AppDeps) {
       errors: [400],
     }),
     async (request) => getTopCustomers(database, businessAuthOf(request), request.query),
+  )
+
+  app.get(
+    `${BASE}/purchase-orders`,
+    operation(VIEW, {
+      operationId: 'GetPurchaseOrderFigures',
+      summary: 'Purchase orders: per status, open, overdue, and the open value per currency',
+      description:
+        'Open orders are Submitted or PartiallyReceived; overdue ones are open past their expected date (today in the ' +
+        "business's time zone), and reading the figures announces newly overdue ones (PurchaseOrderOverdue, once per " +
+        'order). Values are per currency, never summed across currencies. Computed in one statement.',
+      tags: ['Insights'],
+      response: SingleResult('core', PurchaseOrderFiguresResponse),
+      errors: [],
+    }),
+    async (request) => single('core', await getPurchaseOrderFigures(deps, businessAuthOf(request))),
   )
 }

@@ -284,6 +284,10 @@ describe('POST /api/ai-studio/query', () => {
         'orders',
         'shipments',
         'products',
+        'suppliers',
+        'supplier_products',
+        'purchase_orders',
+        'purchase_order_lines',
       ])
     }
   })

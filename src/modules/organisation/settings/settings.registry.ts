@@ -100,6 +100,14 @@ export const KNOWN_SETTINGS = [
     values: DIMENSION_UNITS,
     description: 'Dimension unit of new packages and presets',
   },
+  {
+    key: 'purchasing.receiptTolerancePercent',
+    type: 'decimal',
+    module: 'PurchaseOrders',
+    default: '0',
+    description:
+      'How much more than ordered a purchase order line may receive, in percent of its quantity (0: never more)',
+  },
 ] as const satisfies readonly SettingDefinition[]
 
 export type KnownSetting = (typeof KNOWN_SETTINGS)[number]

@@ -1,0 +1,54 @@
+import { createApiKey } from '../../../test/fixtures.js'
+import { type Core, coreAs, ownerSession, type TestContext } from '../../../test/harness.js'
+
+/** An organisation with its owner (bearer) and an unrestricted API key of its business. */
+export async function purchasingSetup(ctx: TestContext) {
+  const owner = await ownerSession(ctx)
+  const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId)
+  return { ...owner, key: coreAs(ctx, { apiKey }) }
+}
+
+export const supplierBody = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Acme Steel',
+  email: 'sales@acme.example',
+  currency: 'eur',
+  paymentTerms: 'net60',
+  leadTimeDays: 7,
+  taxNumber: 'DE123456789',
+  address: { street: 'Hafenstrasse 1', city: 'Hamburg', country: 'Germany' },
+  contacts: [
+    { firstName: 'Ada', lastName: 'Smith', email: 'ada@acme.example', role: 'Sales' },
+    { firstName: 'Bob', isPrimary: true },
+  ],
+  metadata: { region: 'north' },
+  notes: 'Ships Tuesdays',
+  ...overrides,
+})
+
+export async function call<T = Record<string, unknown>>(
+  core: Core,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+): Promise<T> {
+  const response = await core({
+    method,
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  })
+  if (response.statusCode !== 200)
+    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
+  return response.json().data as T
+}
+
+export interface Supplier {
+  id: string
+  code: string
+  name: string
+  currency: string
+  leadTimeDays: number
+  isActive: boolean
+}
+
+export const createSupplier = (core: Core, overrides: Record<string, unknown> = {}) =>
+  call<Supplier>(core, 'POST', '/api/v1/suppliers', supplierBody(overrides))
