@@ -284,6 +284,8 @@ describe('POST /api/ai-studio/query', () => {
         'orders',
         'shipments',
         'products',
+        'transfer_orders',
+        'transfer_order_lines',
       ])
     }
   })

@@ -1,5 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
 import * as transferOrders from './migrations/20261201110000-transfer-orders.js'
+import * as transferOrderSides from './migrations/20261201111000-transfer-order-sides.js'
 import { registerTransferOrderRoutes } from './transfer-orders.routes.js'
 
 /** Transfer orders (TransferOrders): stock moved between the businesses of an organisation. */
@@ -16,6 +17,9 @@ export const transferOrdersModule = defineModule({
     routes: registerTransferOrderRoutes,
   },
   migrations: {
-    tenant: [{ name: '20261201110000-transfer-orders', sql: transferOrders.sql }],
+    tenant: [
+      { name: '20261201110000-transfer-orders', sql: transferOrders.sql },
+      { name: '20261201111000-transfer-order-sides', sql: transferOrderSides.sql },
+    ],
   },
 })

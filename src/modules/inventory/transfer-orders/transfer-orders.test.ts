@@ -107,6 +107,37 @@ describe('transfer orders', () => {
     const empty = await head({ method: 'GET', url: '/api/v1/transfer-orders/in-transit' })
     expect(empty.json()).toMatchObject({ totalCount: 0, data: [] })
 
+    // The SQL console shows the transfer to both businesses, each on its side.
+    const query = async (core: typeof head, sql: string) => {
+      const response = await core({ method: 'POST', url: '/api/ai-studio/query', payload: { query: sql } })
+      expect(response.statusCode, response.body).toBe(200)
+      return response.json().data.rows
+    }
+    expect(await query(head, 'SELECT number, direction, status FROM transfer_orders')).toEqual([
+      ['TO-000001', 'Outgoing', 'Received'],
+    ])
+    expect(
+      await query(
+        branch,
+        'SELECT direction, quantity, quantity_received, quantity_in_transit FROM transfer_order_lines',
+      ),
+    ).toEqual([['Incoming', '8.0000', '8.0000', '0']])
+    // Each side is told of its own step.
+    const notes = async (core: typeof head) =>
+      (
+        (await core({ url: '/api/notifications/user' })).json().data as {
+          title: string
+          entityType: string
+          entityId: string
+        }[]
+      )
+        .filter((n) => n.entityType === 'TransferOrder')
+        .map((n) => [n.title, n.entityId])
+    expect(await notes(head)).toEqual([['Transfer shipped', draft.id]])
+    expect(await notes(branch)).toEqual([
+      ['Transfer received', draft.id],
+      ['Transfer partly received', draft.id],
+    ])
     const payload = {
       transferOrderId: draft.id,
       number: 'TO-000001',
