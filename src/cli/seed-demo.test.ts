@@ -19,7 +19,7 @@ describe('seed --demo', () => {
     const lines: string[] = []
     const result = await seedDemo(ctx, (line) => lines.push(line), email)
     expect(result).toMatchObject({ created: true, email, password: expect.stringMatching(/^demo-.{12}$/) })
-    expect(lines).toHaveLength(14)
+    expect(lines).toHaveLength(15)
 
     const signedIn = await signIn(ctx, { email, password: result.password ?? '' })
     const core = coreAs(ctx, { accessToken: signedIn.accessToken, businessId: result.businessId ?? '' })
@@ -66,6 +66,17 @@ describe('seed --demo', () => {
     expect(plans[0]?.shipments).toHaveLength(8)
     expect(plans[0]?.autobatchedAt).not.toBeNull()
     expect(await total('/api/carriers?configured=true')).toBe(1)
+    // Stock moved to the branch: 10 jars of the 40 still in transit.
+    const transfers = (await get('/api/v1/transfer-orders')).data as { status: string; direction: string }[]
+    expect(transfers).toEqual([
+      expect.objectContaining({ status: 'PartiallyReceived', direction: 'Outgoing' }),
+    ])
+    const inTransit = (await get('/api/v1/transfer-orders/in-transit')).data as {
+      sku: string
+      quantityInTransit: number
+    }[]
+    expect(inTransit).toEqual([expect.objectContaining({ sku: 'PK-JAR', quantityInTransit: 10 })])
+
     const notifications = (await get('/api/notifications/user')).data as { title: string }[]
     expect(notifications.map((n) => n.title)).toEqual(
       expect.arrayContaining(['Work order completed', 'Stock at reorder level', 'Autobatch finished']),
@@ -79,7 +90,7 @@ describe('seed --demo', () => {
 
     const again = await seedDemo(ctx, () => lines.push('again'), email)
     expect(again).toEqual({ created: false, email })
-    expect(lines).toHaveLength(14)
+    expect(lines).toHaveLength(15)
     expect(await total('/api/v1/Customers')).toBe(8)
   }, 120_000)
 
@@ -103,7 +114,7 @@ describe('seed --demo', () => {
         expect(first.status, first.stderr).toBe(0)
         expect(first.stdout).toContain(`seeding the demo organisation on embedded PGlite in ${dataDir}`)
         expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
-        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(14)
+        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(15)
         const password = /password: (demo-\S{12})\n/.exec(first.stdout)?.[1] ?? ''
         expect(password).not.toBe('')
         const kept = demoCredentialsFile(dataDir)
