@@ -38,3 +38,14 @@ export const overReceipt = (field: string, inTransit: number) =>
     `${field} is more than the ${inTransit} still in transit on the line.`,
     [{ field, message: `at most ${inTransit} is in transit` }],
   )
+
+export const transferHasShipment = () =>
+  conflict('transfer_order_has_shipment', 'This transfer order has a shipment already (shipmentId).')
+
+export const transferNotShippable = (status: string) =>
+  new AppError(
+    409,
+    'transfer_order_not_shippable',
+    `A ${status} transfer order gets no shipment; only a Draft or Shipped one does.`,
+    [{ field: 'status', message: `${status} is neither Draft nor Shipped` }],
+  )

@@ -299,3 +299,14 @@ export function scopedInTransit(
 }
 
 export type InTransitRow = Awaited<ReturnType<ReturnType<typeof scopedInTransit>['execute']>>[number]
+
+/** The stored addresses of the two businesses of a transfer (the same organisation's schema). */
+export async function businessAddresses(db: Executor, schema: string, ids: readonly string[]) {
+  const rows = await db
+    .withSchema(schema)
+    .selectFrom('businesses')
+    .select(['id', 'address'])
+    .where('id', 'in', ids)
+    .execute()
+  return new Map(rows.map((r) => [r.id, r.address]))
+}

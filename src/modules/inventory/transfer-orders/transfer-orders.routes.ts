@@ -8,6 +8,7 @@ import {
   receiveTransferOrder,
   shipTransferOrder,
 } from './transfer-order-moves.service.js'
+import { createTransferShipment } from './transfer-order-shipment.service.js'
 import {
   InTransitLineResponse,
   InTransitQuery,
@@ -17,6 +18,7 @@ import {
   TransferOrderRequest,
   TransferOrderResponse,
   TransferOrdersQuery,
+  TransferShipmentRequest,
 } from './transfer-orders.schemas.js'
 import {
   createTransferOrder,
@@ -181,6 +183,30 @@ export function registerTransferOrderRoutes(app: HttpApp, deps: AppDeps) {
       single(
         'core',
         await receiveTransferOrder(
+          deps,
+          businessAuthOf(request),
+          request.params.transferOrderId,
+          request.body ?? {},
+        ),
+      ),
+  )
+
+  app.post(
+    '/api/v1/transfer-orders/:transferOrderId/shipment',
+    operation(MODIFY, {
+      operationId: 'CreateTransferOrderShipment',
+      summary: 'Create the shipment that carries a transfer, optionally on a delivery plan',
+      description: `By the source business, for a Draft or Shipped transfer without one: a Pending shipment from the source business's address to the destination business's (coordinates looked up when missing), notes "Transfer TO-…", linked as shipmentId; with deliveryPlanId it is added to that plan (404 delivery_plan_not_found, 409 plan_not_editable). A second shipment is a 409 transfer_order_has_shipment; another status a 409 transfer_order_not_shippable. ${SIDES}`,
+      tags: TAGS,
+      params: TransferOrderParams,
+      body: TransferShipmentRequest,
+      response: ONE,
+      errors: [400, 404, 409],
+    }),
+    async (request) =>
+      single(
+        'core',
+        await createTransferShipment(
           deps,
           businessAuthOf(request),
           request.params.transferOrderId,

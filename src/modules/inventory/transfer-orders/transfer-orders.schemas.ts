@@ -209,3 +209,29 @@ export const InTransitLineResponse = Type.Object(
   { title: 'InTransitLineResponse' },
 )
 export type InTransitLineResponse = Static<typeof InTransitLineResponse>
+
+export const TransferShipmentRequest = Type.Object(
+  {
+    deliveryPlanId: Type.Optional(
+      Nullable(
+        Uuid({
+          description:
+            'a Draft or Scheduled delivery plan of the source business: the shipment is added to it as its last stop',
+        }),
+      ),
+    ),
+    weight: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'kg' }))),
+    volume: Type.Optional(
+      Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'cubic metres' })),
+    ),
+    scheduledDate: Type.Optional(
+      Nullable(DateTime({ description: 'when it should be delivered (the shipment’s scheduledDate)' })),
+    ),
+  },
+  {
+    title: 'TransferShipmentRequest',
+    description:
+      "Creates a Pending shipment of the source business from the source business's address (pickup) to the destination business's address (delivery), linked to the transfer (shipmentId), in one transaction with adding it to deliveryPlanId when given.",
+  },
+)
+export type TransferShipmentRequest = Static<typeof TransferShipmentRequest>
