@@ -81,6 +81,17 @@ describe('transfer orders', () => {
     })
     expect(incoming.json()).toMatchObject({ totalCount: 1, data: [{ direction: 'Incoming', value: 48 }] })
 
+    // The dashboard shows it in transit on both sides.
+    const transfersOn = async (core: typeof head) =>
+      (await core({ url: '/api/v1/insights/dashboard/summary' })).json().data.transfers
+    expect(await transfersOn(head)).toEqual({
+      outgoingInTransit: 1,
+      outgoingValueInTransit: 48,
+      incomingInTransit: 0,
+      incomingValueInTransit: 0,
+    })
+    expect(await transfersOn(branch)).toMatchObject({ incomingInTransit: 1, incomingValueInTransit: 48 })
+
     const line = shipped.lines[0]!
     const partial = await receiveTransfer(branch, draft.id, {
       effectiveDate: daysFromNow(-2),
