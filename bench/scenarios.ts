@@ -8,6 +8,7 @@ import { deliveryScenarios } from './scenarios-delivery.js'
 import { manufacturingScenarios } from './scenarios-manufacturing.js'
 import { publicScenarios } from './scenarios-public.js'
 import { tenantScenarios } from './scenarios-tenant.js'
+import { transferScenarios } from './scenarios-transfers.js'
 
 export type { ResolvedSeed, Scenario, Seed, Statement } from './scenario-types.js'
 
@@ -20,6 +21,7 @@ export const scenarios: Scenario[] = [
   ...tenantScenarios,
   ...manufacturingScenarios,
   ...deliveryScenarios,
+  ...transferScenarios,
 ].sort((a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'))
 
 /** BENCH_ONLY=a,b runs only the scenarios so named (e.g. to profile one route). */
