@@ -38,6 +38,7 @@ import { insightsMarkdown, runInsights } from './scenarios-insights.js'
 import { seedManufacturing } from './scenarios-manufacturing.js'
 import { seedPurchasing } from './scenarios-purchasing.js'
 import { runStockWrites, stockWriteDatabases, stockWritesMarkdown } from './scenarios-stock-writes.js'
+import { seedTransfers } from './scenarios-transfers.js'
 import { benchSchemas } from './schemas.js'
 import { seed } from './seed.js'
 import { targets } from './targets.js'
@@ -181,6 +182,7 @@ async function seedVolumes(env: NodeJS.ProcessEnv, seedData: Seed): Promise<void
     await seedManufacturing(database.pool, resolved)
     await seedZones(database.pool, resolved)
     await seedPurchasing(database.pool, resolved)
+    await seedTransfers(database.pool, resolved)
   } finally {
     await database.close()
   }

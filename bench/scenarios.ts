@@ -9,6 +9,7 @@ import { manufacturingScenarios } from './scenarios-manufacturing.js'
 import { publicScenarios } from './scenarios-public.js'
 import { purchasingScenarios } from './scenarios-purchasing.js'
 import { tenantScenarios } from './scenarios-tenant.js'
+import { transferScenarios } from './scenarios-transfers.js'
 
 export type { ResolvedSeed, Scenario, Seed, Statement } from './scenario-types.js'
 
@@ -22,6 +23,7 @@ export const scenarios: Scenario[] = [
   ...manufacturingScenarios,
   ...deliveryScenarios,
   ...purchasingScenarios,
+  ...transferScenarios,
 ].sort((a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'))
 
 /** BENCH_ONLY=a,b runs only the scenarios so named (e.g. to profile one route). */

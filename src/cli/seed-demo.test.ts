@@ -77,6 +77,17 @@ describe('seed --demo', () => {
         preferredSupplier: expect.objectContaining({ name: 'Karoo Packaging' }),
       }),
     )
+    // Stock moved to the branch: 10 jars of the 40 still in transit.
+    const transfers = (await get('/api/v1/transfer-orders')).data as { status: string; direction: string }[]
+    expect(transfers).toEqual([
+      expect.objectContaining({ status: 'PartiallyReceived', direction: 'Outgoing' }),
+    ])
+    const inTransit = (await get('/api/v1/transfer-orders/in-transit')).data as {
+      sku: string
+      quantityInTransit: number
+    }[]
+    expect(inTransit).toEqual([expect.objectContaining({ sku: 'PK-JAR', quantityInTransit: 10 })])
+
     const notifications = (await get('/api/notifications/user')).data as { title: string }[]
     expect(notifications.map((n) => n.title)).toEqual(
       expect.arrayContaining(['Work order completed', 'Stock at reorder level', 'Autobatch finished']),

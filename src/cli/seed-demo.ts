@@ -469,6 +469,43 @@ export async function seedDemo(
       await terms(farm.id, products.honey.id, 118, 10)
       await terms(packaging.id, products.jar.id, 6.2, 100)
       await terms(packaging.id, products.box.id, 17.5, 20)
+    await step('stock transferred to the branch, part of it still in transit', async () => {
+      const atBranch = { ...auth, 'x-business-id': branch.id }
+      const branchCore = <T = Json>(method: Method, url: string, payload?: unknown) =>
+        call<T>(apps.core, method, url, payload, atBranch)
+      // Products are per business: the branch's own, matched to the head office's by SKU.
+      await branchCore('POST', '/api/v1/products', {
+        sku: 'RM-FLOUR',
+        name: 'Stone-ground flour (kg)',
+        type: 'RawMaterial',
+        reorderLevel: 10,
+      })
+      await branchCore('POST', '/api/v1/products', {
+        sku: 'PK-JAR',
+        name: 'Glass jar 500 ml',
+        type: 'RawMaterial',
+      })
+      const transfer = await core<{ id: string }>('POST', '/api/v1/transfer-orders', {
+        destinationBusinessId: branch.id,
+        notes: 'Weekly top-up for Bellville',
+        lines: [
+          { productId: products.flour.id, quantity: 25 },
+          { productId: products.jar.id, quantity: 40 },
+        ],
+      })
+      const shipped = await core<{ lines: { id: string }[] }>(
+        'POST',
+        `/api/v1/transfer-orders/${transfer.id}/ship`,
+        { effectiveDate: iso(-3) },
+      )
+      const [flourLine, jarLine] = shipped.lines
+      await branchCore('POST', `/api/v1/transfer-orders/${transfer.id}/receipts`, {
+        effectiveDate: iso(-2),
+        lines: [
+          { lineId: flourLine?.id, quantity: 25 },
+          { lineId: jarLine?.id, quantity: 30 },
+        ],
+      })
     })
 
     return { created: true, email, password, businessId, branchId: branch.id }

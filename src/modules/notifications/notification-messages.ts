@@ -163,6 +163,28 @@ export function contentOf(event: DomainEvent): NotificationContent | undefined {
         entityType: 'PurchaseOrder',
         entityId: uuid(p.purchaseOrderId),
         actionLink: `/api/v1/purchase-orders/${text(p.purchaseOrderId)}`,
+    case 'TransferOrderShipped':
+      return {
+        ...base,
+        title: 'Transfer shipped',
+        message: `Transfer ${text(p.number)} was shipped; its goods are in transit.`,
+        level: 'Info',
+        entityType: 'TransferOrder',
+        entityId: uuid(p.transferOrderId),
+        actionLink: `/api/v1/transfer-orders/${text(p.transferOrderId)}`,
+      }
+    case 'TransferOrderReceived':
+      return {
+        ...base,
+        title: p.status === 'Received' ? 'Transfer received' : 'Transfer partly received',
+        message:
+          p.status === 'Received'
+            ? `Transfer ${text(p.number)} was received in full.`
+            : `Part of transfer ${text(p.number)} was received; the rest is still in transit.`,
+        level: p.status === 'Received' ? 'Success' : 'Info',
+        entityType: 'TransferOrder',
+        entityId: uuid(p.transferOrderId),
+        actionLink: `/api/v1/transfer-orders/${text(p.transferOrderId)}`,
       }
     default:
       return undefined

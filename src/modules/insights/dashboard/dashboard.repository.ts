@@ -91,6 +91,10 @@ export interface SummaryRow extends RangeRow {
   plan_count: string
   plan_count_prev: string
   plans_by_status: Record<string, number>
+  transfers_out: string
+  transfers_out_value: string
+  transfers_in: string
+  transfers_in_value: string
 }
 
 /**
@@ -157,12 +161,25 @@ export async function summary(db: Executor, input: RangeInput) {
       FROM bounds
       JOIN ${table(schema, 'delivery_plans')} p ON p.business_id = ${businessId}
         AND p.scheduled_date >= bounds.from_day - bounds.days AND p.scheduled_date <= bounds.to_day
+    ),
+    t AS (
+      SELECT
+        count(DISTINCT tr.id) FILTER (WHERE tr.source_business_id = ${businessId}) AS transfers_out,
+        coalesce(round(sum((l.quantity - l.quantity_received) * l.unit_cost)
+          FILTER (WHERE tr.source_business_id = ${businessId}), 4), 0) AS transfers_out_value,
+        count(DISTINCT tr.id) FILTER (WHERE tr.destination_business_id = ${businessId}) AS transfers_in,
+        coalesce(round(sum((l.quantity - l.quantity_received) * l.unit_cost)
+          FILTER (WHERE tr.destination_business_id = ${businessId}), 4), 0) AS transfers_in_value
+      FROM ${table(schema, 'transfer_orders')} tr
+      JOIN ${table(schema, 'transfer_order_lines')} l ON l.transfer_order_id = tr.id
+      WHERE tr.status IN ('Shipped', 'PartiallyReceived')
+        AND (tr.source_business_id = ${businessId} OR tr.destination_business_id = ${businessId})
     )
     SELECT ${rangeColumns},
       to_char(range.from_day - range.days, 'YYYY-MM-DD') AS previous_from,
       to_char(range.from_day - 1, 'YYYY-MM-DD') AS previous_to,
-      o.*, s.*, d.*, p.*
-    FROM range, o, s, d, p
+      o.*, s.*, d.*, p.*, t.*
+    FROM range, o, s, d, p, t
   `.execute(db)
   return rows[0]
 }

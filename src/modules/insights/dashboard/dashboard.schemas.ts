@@ -104,6 +104,19 @@ export const DashboardSummaryResponse = Type.Object(
       count: Type.Integer({ description: 'delivery plans scheduled in the range' }),
       byStatus: counts(PLAN_STATUSES, 'delivery plans scheduled in the range'),
     }),
+    transfers: Type.Object(
+      {
+        outgoingInTransit: Type.Integer({
+          description: 'transfer orders shipped by this business, not yet wholly received',
+        }),
+        outgoingValueInTransit: money('their goods not yet received, at the cost they left with'),
+        incomingInTransit: Type.Integer({
+          description: 'transfer orders shipped to this business, not yet wholly received',
+        }),
+        incomingValueInTransit: money('their goods not yet received, at the cost they left with'),
+      },
+      { description: 'stock in transit between the businesses of the organisation now, whatever the range' },
+    ),
     changes: Type.Object(
       {
         orderCount: Change,

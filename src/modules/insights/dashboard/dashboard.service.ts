@@ -96,6 +96,12 @@ export async function getSummary(
       onTimeRate: onTime,
     },
     plans: { count: num(row.plan_count), byStatus: row.plans_by_status },
+    transfers: {
+      outgoingInTransit: num(row.transfers_out),
+      outgoingValueInTransit: num(row.transfers_out_value),
+      incomingInTransit: num(row.transfers_in),
+      incomingValueInTransit: num(row.transfers_in_value),
+    },
     changes: {
       orderCount: change(num(row.order_count), num(row.order_count_prev)),
       revenue: change(revenue, num(row.revenue_prev)),

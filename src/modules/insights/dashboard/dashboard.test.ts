@@ -50,6 +50,12 @@ describe('GET /api/v1/insights/dashboard/summary', () => {
         onTimeRate: 0.5,
       },
       plans: { count: 4, byStatus: { Draft: 1, Scheduled: 1, Dispatched: 0, Completed: 1, Cancelled: 1 } },
+      transfers: {
+        outgoingInTransit: 0,
+        outgoingValueInTransit: 0,
+        incomingInTransit: 0,
+        incomingValueInTransit: 0,
+      },
       changes: {
         orderCount: { current: 5, previous: 2, change: 3, changePercent: 150 },
         revenue: { current: 375, previous: 70, change: 305, changePercent: 435.71 },

@@ -127,6 +127,40 @@ export const EXPOSED: Record<string, { source: string; filter: string; columns: 
       'received_quantity',
     ],
   },
+  // A transfer is the business's when it is either side (one row per side; direction says which).
+  transfer_orders: {
+    source: 'transfer_order_sides',
+    filter: 'TRUE',
+    columns: [
+      'id',
+      'number',
+      'direction',
+      'source_business_id',
+      'destination_business_id',
+      'status',
+      'shipped_at',
+      'received_at',
+      'cancelled_at',
+      'date_created',
+    ],
+  },
+  transfer_order_lines: {
+    source: 'transfer_order_line_sides',
+    filter: 'TRUE',
+    columns: [
+      'id',
+      'transfer_order_id',
+      'number',
+      'direction',
+      'line_number',
+      'source_product_id',
+      'destination_product_id',
+      'quantity',
+      'unit_cost',
+      'quantity_received',
+      'quantity_in_transit',
+    ],
+  },
 }
 
 /** Functions a query may call: aggregates, maths, string, date/time, JSON and conditional ones. */

@@ -288,6 +288,8 @@ describe('POST /api/ai-studio/query', () => {
         'supplier_products',
         'purchase_orders',
         'purchase_order_lines',
+        'transfer_orders',
+        'transfer_order_lines',
       ])
     }
   })

@@ -1,0 +1,25 @@
+import { defineModule } from '../../../platform/module.js'
+import * as transferOrders from './migrations/20261201110000-transfer-orders.js'
+import * as transferOrderSides from './migrations/20261201111000-transfer-order-sides.js'
+import { registerTransferOrderRoutes } from './transfer-orders.routes.js'
+
+/** Transfer orders (TransferOrders): stock moved between the businesses of an organisation. */
+export const transferOrdersModule = defineModule({
+  name: 'inventory/transfer-orders',
+  core: {
+    tags: [
+      {
+        name: 'TransferOrders',
+        description:
+          'Transfer orders: stock shipped from one business of the organisation and received by another, at the cost it left with (TransferOrders)',
+      },
+    ],
+    routes: registerTransferOrderRoutes,
+  },
+  migrations: {
+    tenant: [
+      { name: '20261201110000-transfer-orders', sql: transferOrders.sql },
+      { name: '20261201111000-transfer-order-sides', sql: transferOrderSides.sql },
+    ],
+  },
+})
