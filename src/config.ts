@@ -76,6 +76,15 @@ export interface Config {
   geocoderUrl: string | undefined
   /** How long the address lookup waits for the geocoder before using the offline parser, in ms. */
   geocoderTimeoutMs: number
+  /**
+   * Whether webhooks may go to private, loopback, link-local and unique-local addresses (and http to
+   * a loopback host); off = refused (server-side request forgery). For development and tests.
+   */
+  webhooksAllowPrivateTargets: boolean
+  /** How often the webhook worker looks for due deliveries, in ms. */
+  webhooksPollIntervalMs: number
+  /** How long one webhook delivery may take (connect, send, read the answer), in ms. */
+  webhooksTimeoutMs: number
 }
 
 /** Where uploaded files go when `S3_BUCKET` is set. Credentials absent = the SDK's default chain (e.g. an instance role). */
@@ -202,6 +211,9 @@ export function loadConfig(env: Env = process.env): Config {
     carrierCredentialsKey: carrierKey(env.CARRIER_CREDENTIALS_KEY, problems),
     geocoderUrl: read('GEOCODER_URL', '', url).replace(/\/+$/, '') || undefined,
     geocoderTimeoutMs: read('GEOCODER_TIMEOUT_MS', 2_000, integer(100, 30_000)),
+    webhooksAllowPrivateTargets: read('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false, boolean),
+    webhooksPollIntervalMs: read('WEBHOOKS_POLL_INTERVAL_MS', 1_000, integer(50, 600_000)),
+    webhooksTimeoutMs: read('WEBHOOKS_TIMEOUT_MS', 10_000, integer(100, 60_000)),
   }
   const s3Bucket = env.S3_BUCKET?.trim() || undefined
   if (s3Bucket !== undefined) {

@@ -18,6 +18,7 @@ import { passwordsModule } from '../modules/identity/passwords/passwords.module.
 import { registrationModule } from '../modules/identity/registration/registration.module.js'
 import { dashboardModule } from '../modules/insights/dashboard/dashboard.module.js'
 import { sqlConsoleModule } from '../modules/insights/sql-console/sql-console.module.js'
+import { webhooksModule } from '../modules/integrations/webhooks/webhooks.module.js'
 import { bomsModule } from '../modules/manufacturing/boms/boms.module.js'
 import { dimensionsModule } from '../modules/manufacturing/dimensions/dimensions.module.js'
 import { productsModule } from '../modules/manufacturing/products/products.module.js'
@@ -70,6 +71,7 @@ export const MODULES: readonly CartageModule[] = [
   oneTimeTokensModule,
   emailTokensModule,
   passwordsModule,
+  webhooksModule,
 ]
 
 /** The migrations that bring a database up to date: the baseline, then each module's. */

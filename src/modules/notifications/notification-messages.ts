@@ -120,6 +120,17 @@ export function contentOf(event: DomainEvent): NotificationContent | undefined {
         entityType: 'IntegrationProvider',
         actionLink: `/api/carriers/${text(p.carrierId)}`,
       }
+    case 'WebhookEndpointDisabled':
+      return {
+        ...base,
+        title: 'Webhook endpoint disabled',
+        message: `Webhooks to ${text(p.url)} stopped after repeated failures (${text(p.reason)}). Fix the receiver, then enable the endpoint again.`,
+        level: 'Error',
+        priority: 'High',
+        entityType: 'IntegrationProvider',
+        entityId: uuid(p.endpointId),
+        actionLink: `/api/v1/webhooks/endpoints/${text(p.endpointId)}`,
+      }
     default:
       return undefined
   }
