@@ -1,10 +1,18 @@
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { useTestContext } from '../../../../test/harness.js'
+import { schemaOf } from '../../../../test/fixtures.js'
+import { type TestContext, useTestContext } from '../../../../test/harness.js'
+import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { loadConfig } from '../../../config.js'
 import type { WorkerOptions } from './webhook-worker.js'
 import { WebhookWorker } from './webhook-worker.js'
-import { createEndpoint, createOrder, post, startReceiver, webhookSetup } from './webhooks.fixtures.js'
+import {
+  createEndpoint,
+  createOrder,
+  post,
+  webhookSetup as setup,
+  startReceiver,
+} from './webhooks.fixtures.js'
 
 // The receiver listens on 127.0.0.1: private targets are allowed in this file, as in development.
 const ctx = useTestContext({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' })
@@ -17,6 +25,8 @@ afterAll(async () => {
   await receiver.close()
 })
 
+/** A worker over the schemas of this file's organisations only (other files share a PostgreSQL database). */
+const schemas: string[] = []
 const worker = (overrides: Partial<WorkerOptions> = {}) =>
   new WebhookWorker(
     {
@@ -24,8 +34,14 @@ const worker = (overrides: Partial<WorkerOptions> = {}) =>
       database: ctx.database,
       services: ctx.services,
     },
-    { retryScheduleMs: [0, 0, 0], timeoutMs: 2_000, ...overrides },
+    { retryScheduleMs: [0, 0, 0], timeoutMs: 2_000, schemas, ...overrides },
   )
+
+async function webhookSetup(context: TestContext) {
+  const organisation = await setup(context)
+  schemas.push(await schemaOf(context, organisation.org.businessId))
+  return organisation
+}
 
 /** Runs rounds until one attempts nothing. */
 async function drain(w: WebhookWorker) {
@@ -256,5 +272,23 @@ describe('webhook delivery', () => {
     await drain(worker())
     expect(got()).toHaveLength(5)
     for (const request of got()) expect(verify(endpoint.secret, request).type).toBe('order.created')
+  })
+})
+
+describe.runIf(testDatabaseUrl())('two workers on PostgreSQL', () => {
+  it('share the outbox: each event delivered once, none in flight twice', async () => {
+    const got = recording()
+    // A slow receiver keeps the two workers' claims overlapping: each claims while the other sends.
+    receiver.answer(() => ({ status: 200, delayMs: 50 }))
+    const { core, customerId } = await webhookSetup(ctx)
+    await createEndpoint(core, { url: receiver.url, eventTypes: ['order.created'] })
+    for (let i = 0; i < 30; i++) await createOrder(core, customerId)
+    const [a, b] = [worker({ batchSize: 3 }), worker({ batchSize: 3 })]
+    const rounds = await Promise.all([drain(a), drain(b)])
+    expect(rounds[0]).toBeGreaterThan(0)
+    expect(rounds[1]).toBeGreaterThan(0)
+    const ids = got().map((r) => r.headers['webhook-id'])
+    expect(ids).toHaveLength(30)
+    expect(new Set(ids).size).toBe(30)
   })
 })

@@ -49,7 +49,7 @@ export interface Received {
 export type Answer = (
   n: number,
   request: Received,
-) => { status: number; headers?: Record<string, string>; body?: string }
+) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
 
 /** A webhook receiver on 127.0.0.1 that records every request and answers as told. */
 export async function startReceiver(answer: Answer = () => ({ status: 204 })) {
@@ -68,8 +68,10 @@ export async function startReceiver(answer: Answer = () => ({ status: 204 })) {
       }
       const reply = behave(received.length, entry)
       received.push(entry)
-      response.writeHead(reply.status, reply.headers ?? {})
-      response.end(reply.body ?? '')
+      setTimeout(() => {
+        response.writeHead(reply.status, reply.headers ?? {})
+        response.end(reply.body ?? '')
+      }, reply.delayMs ?? 0)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
