@@ -64,7 +64,7 @@ describe('webhook delivery', () => {
     receiver.answer(() => ({ status: 204 }))
     const got = recording()
     const { core, customerId } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, {
+    const endpoint = await createEndpoint(ctx, core, {
       url: receiver.url,
       eventTypes: ['order.created', 'order.status_changed'],
     })
@@ -105,7 +105,7 @@ describe('webhook delivery', () => {
         : { status: 200, body: 'ok' },
     )
     const { core, customerId } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, {
+    const endpoint = await createEndpoint(ctx, core, {
       url: receiver.url,
       eventTypes: ['order.created', 'order.status_changed'],
     })
@@ -138,7 +138,7 @@ describe('webhook delivery', () => {
   it('does not follow redirects, caps the body it reads, and times out a slow receiver', async () => {
     const got = recording()
     const { core, customerId } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, { url: receiver.url, eventTypes: ['order.created'] })
+    const endpoint = await createEndpoint(ctx, core, { url: receiver.url, eventTypes: ['order.created'] })
     const log = async () =>
       (await core({ url: `/api/v1/webhooks/endpoints/${endpoint.id}/deliveries` })).json().data[0]
     receiver.answer(() => ({ status: 302, headers: { location: 'http://169.254.169.254/latest' } }))
@@ -153,7 +153,7 @@ describe('webhook delivery', () => {
     expect(big.json().data.responseBody).toHaveLength(2048)
     const slow = await startReceiver()
     slow.answer(() => ({ status: 200 }))
-    const hang = await createEndpoint(core, {
+    const hang = await createEndpoint(ctx, core, {
       url: slow.url.replace('/hooks', '/slow'),
       eventTypes: ['order.created'],
     })
@@ -178,7 +178,7 @@ describe('webhook delivery', () => {
   it('refuses private targets when the setting is off, at send time too', async () => {
     const got = recording()
     const { core, customerId } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, { url: receiver.url, eventTypes: ['order.created'] })
+    const endpoint = await createEndpoint(ctx, core, { url: receiver.url, eventTypes: ['order.created'] })
     await createOrder(core, customerId)
     await worker({ allowPrivateTargets: false, retryScheduleMs: [60_000] }).runOnce()
     expect(got()).toHaveLength(0)
@@ -191,7 +191,7 @@ describe('webhook delivery', () => {
     receiver.answer(() => ({ status: 200 }))
     const got = recording()
     const { core, customerId } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, { url: receiver.url, eventTypes: ['order.created'] })
+    const endpoint = await createEndpoint(ctx, core, { url: receiver.url, eventTypes: ['order.created'] })
     const rotated = (await post(core, `/api/v1/webhooks/endpoints/${endpoint.id}/rotate-secret`)).json().data
     await createOrder(core, customerId)
     await drain(worker())
@@ -210,7 +210,7 @@ describe('webhook delivery', () => {
     receiver.answer(() => ({ status: 503 }))
     const got = recording()
     const { core, customerId } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, { url: receiver.url, eventTypes: ['order.created'] })
+    const endpoint = await createEndpoint(ctx, core, { url: receiver.url, eventTypes: ['order.created'] })
     await createOrder(core, customerId)
     await createOrder(core, customerId)
     await drain(worker({ retryScheduleMs: [0, 0], disableAfterFailures: 3 }))
@@ -253,7 +253,7 @@ describe('webhook delivery', () => {
     receiver.answer(() => ({ status: 200 }))
     const got = recording()
     const { core, customerId } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, { url: receiver.url, eventTypes: ['order.created'] })
+    const endpoint = await createEndpoint(ctx, core, { url: receiver.url, eventTypes: ['order.created'] })
     await createOrder(core, customerId)
     await createOrder(core, customerId)
     await drain(worker())
@@ -281,7 +281,7 @@ describe.runIf(testDatabaseUrl())('two workers on PostgreSQL', () => {
     // A slow receiver keeps the two workers' claims overlapping: each claims while the other sends.
     receiver.answer(() => ({ status: 200, delayMs: 50 }))
     const { core, customerId } = await webhookSetup(ctx)
-    await createEndpoint(core, { url: receiver.url, eventTypes: ['order.created'] })
+    await createEndpoint(ctx, core, { url: receiver.url, eventTypes: ['order.created'] })
     for (let i = 0; i < 30; i++) await createOrder(core, customerId)
     const [a, b] = [worker({ batchSize: 3 }), worker({ batchSize: 3 })]
     const rounds = await Promise.all([drain(a), drain(b)])

@@ -66,9 +66,12 @@ export async function sendWebhook(
       error: target.refused,
       latencyMs: elapsed(),
     }
+  // The connection may go only to the addresses checked above (each one tried in turn when the
+  // socket asks for all of them), whatever a later DNS answer would say.
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family }])
-    else callback(null, target.address, target.family)
+    const [first] = target.addresses
+    if (lookupOptions.all) callback(null, target.addresses)
+    else if (first) callback(null, first.address, first.family)
   }
   const headers = {
     'content-type': 'application/json',

@@ -91,9 +91,14 @@ export function urlRefusal(raw: string, allowPrivate: boolean): string | null {
   return null
 }
 
-export interface ResolvedTarget {
+export interface ResolvedAddress {
   address: string
   family: 4 | 6
+}
+
+/** Every address the host resolved to, each checked. */
+export interface ResolvedTarget {
+  addresses: ResolvedAddress[]
 }
 
 /**
@@ -114,6 +119,7 @@ export async function resolveTarget(
     const refusal = refusalOf(address, allowPrivate)
     if (refusal) return { refused: refusal }
   }
-  const first = addresses[0]!
-  return { address: first.address, family: first.family === 6 ? 6 : 4 }
+  return {
+    addresses: addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 })),
+  }
 }

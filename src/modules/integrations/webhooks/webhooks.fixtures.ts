@@ -1,6 +1,6 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { addMember, createApiKey, insertCustomer } from '../../../../test/fixtures.js'
+import { addMember, createApiKey, insertCustomer, schemaOf } from '../../../../test/fixtures.js'
 import { type Core, coreAs, ownerSession, type TestContext } from '../../../../test/harness.js'
 
 /** An organisation with its owner (bearer), an unrestricted API key, a Member and a key scoped to Orders. */
@@ -24,10 +24,20 @@ export async function webhookSetup(ctx: TestContext) {
 export const post = (core: Core, url: string, payload?: unknown) =>
   core({ method: 'POST', url, ...(payload === undefined ? {} : { payload: payload as object }) })
 
-export async function createEndpoint(core: Core, body: Record<string, unknown>) {
+/**
+ * Creates an endpoint, then takes its organisation off the list the delivery worker of a served
+ * process visits: on PostgreSQL other test files run `cartage serve` over the same database, and
+ * their worker must not deliver this file's events. The tests' own workers name their schemas.
+ */
+export async function createEndpoint(ctx: TestContext, core: Core, body: Record<string, unknown>) {
   const response = await post(core, '/api/v1/webhooks/endpoints', body)
   if (response.statusCode !== 200) throw new Error(`create endpoint: ${response.statusCode} ${response.body}`)
-  return response.json().data as { id: string; secret: string; url: string }
+  const endpoint = response.json().data as { id: string; secret: string; url: string; businessId: string }
+  await ctx.database.db
+    .deleteFrom('global.webhook_schemas')
+    .where('schema_name', '=', await schemaOf(ctx, endpoint.businessId))
+    .execute()
+  return endpoint
 }
 
 export async function createOrder(core: Core, customerId: string) {

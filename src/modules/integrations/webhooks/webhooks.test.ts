@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { fieldsOf } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
+import { insertShipment } from '../../../modules/sales/orders/orders.fixtures.js'
 import { createEndpoint, createOrder, post, webhookSetup } from './webhooks.fixtures.js'
 
 // Private targets are not allowed here (the default): what an operator gets out of the box.
@@ -12,7 +13,7 @@ const hook = { url: 'https://hooks.example.com/cartage', description: 'ERP', eve
 describe('webhook endpoints', () => {
   it('creates (secret shown once), reads, lists, replaces and deletes with a bearer token and an API key', async () => {
     const { core, key } = await webhookSetup(ctx)
-    const created = await createEndpoint(core, hook)
+    const created = await createEndpoint(ctx, core, hook)
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
     const read = (await key({ url: `${ENDPOINTS}/${created.id}` })).json().data
     expect(read).toMatchObject({
@@ -23,7 +24,7 @@ describe('webhook endpoints', () => {
     })
     expect(read).not.toHaveProperty('secret')
     expect(JSON.stringify((await core({ url: ENDPOINTS })).json())).not.toContain(created.secret)
-    await createEndpoint(key, { url: 'https://b.example.com/', eventTypes: ['order.status_changed'] })
+    await createEndpoint(ctx, key, { url: 'https://b.example.com/', eventTypes: ['order.status_changed'] })
     const list = (await core({ url: `${ENDPOINTS}?$orderby=url asc` })).json()
     expect(list.data.map((e: { url: string }) => e.url)).toEqual(['https://b.example.com/', hook.url])
     expect((await core({ url: `${ENDPOINTS}?$search=ERP` })).json().totalCount).toBe(1)
@@ -85,7 +86,7 @@ describe('webhook endpoints', () => {
     expect(fieldsOf(unknown)).toEqual(['eventTypes'])
     expect(fieldsOf(await post(core, ENDPOINTS, { ...hook, eventTypes: [] }))).toEqual(['eventTypes'])
     expect((await core({ url: `${ENDPOINTS}/not-a-uuid` })).statusCode).toBe(400)
-    const endpoint = await createEndpoint(core, hook)
+    const endpoint = await createEndpoint(ctx, core, hook)
     const backwards = await post(core, `${ENDPOINTS}/${endpoint.id}/replay`, {
       from: '2026-01-02T00:00:00Z',
       to: '2026-01-01T00:00:00Z',
@@ -96,7 +97,7 @@ describe('webhook endpoints', () => {
   it('answers 401 without a credential, 403 without the permission, 404 for another organisation', async () => {
     const { core, member, scoped } = await webhookSetup(ctx)
     const other = await webhookSetup(ctx)
-    const id = (await createEndpoint(other.core, hook)).id
+    const id = (await createEndpoint(ctx, other.core, hook)).id
     expect((await ctx.core.inject({ url: ENDPOINTS })).statusCode).toBe(401)
     expect((await member({ url: ENDPOINTS })).statusCode).toBe(200)
     expect((await post(member, ENDPOINTS, hook)).statusCode).toBe(403)
@@ -122,7 +123,7 @@ describe('webhook endpoints', () => {
 
   it('rotates the secret: a new one shown once, the previous one signing for the grace period', async () => {
     const { core } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, hook)
+    const endpoint = await createEndpoint(ctx, core, hook)
     const rotated = await post(core, `${ENDPOINTS}/${endpoint.id}/rotate-secret?graceSeconds=3600`)
     expect(rotated.statusCode).toBe(200)
     const data = rotated.json().data
@@ -137,7 +138,7 @@ describe('webhook endpoints', () => {
 
   it('test-send to an address webhooks may not reach answers Refused and logs it', async () => {
     const { core } = await webhookSetup(ctx)
-    const endpoint = await createEndpoint(core, { ...hook, url: 'https://localhost/hooks' })
+    const endpoint = await createEndpoint(ctx, core, { ...hook, url: 'https://localhost/hooks' })
     const sent = await post(core, `${ENDPOINTS}/${endpoint.id}/test`)
     expect(sent.statusCode).toBe(200)
     expect(sent.json().data).toMatchObject({
@@ -161,11 +162,15 @@ describe('the outbox', () => {
     const { core, customerId } = await webhookSetup(ctx)
     await createOrder(core, customerId)
     expect((await core({ url: '/api/v1/webhooks/events' })).json().totalCount).toBe(0)
-    const endpoint = await createEndpoint(core, {
+    const endpoint = await createEndpoint(ctx, core, {
       ...hook,
       eventTypes: ['order.created', 'order.status_changed'],
     })
-    const disabled = await createEndpoint(core, { ...hook, eventTypes: ['order.created'], enabled: false })
+    const disabled = await createEndpoint(ctx, core, {
+      ...hook,
+      eventTypes: ['order.created'],
+      enabled: false,
+    })
     const order = await createOrder(core, customerId)
     expect((await post(core, `/api/v1/orders/${order.id}/cancel`)).statusCode).toBe(200)
     expect((await post(core, '/api/v1/orders', { customerId: randomUUID(), lines: [] })).statusCode).toBe(400)
@@ -190,5 +195,24 @@ describe('the outbox', () => {
       to: new Date(Date.now() + 60_000).toISOString(),
     })
     expect(range.json().data).toEqual({ queued: 2 })
+  })
+
+  it('writes shipment.status_changed with the status left and the one reached', async () => {
+    const { core, customerId, org } = await webhookSetup(ctx)
+    await createEndpoint(ctx, core, { ...hook, eventTypes: ['shipment.status_changed'] })
+    const shipmentId = await insertShipment(ctx, org.businessId, {
+      customerId,
+      status: 'Pending',
+      fulfillmentCost: 0,
+    })
+    expect((await post(core, `/api/v1/shipments/${shipmentId}/assign`)).statusCode).toBe(200)
+    expect((await post(core, `/api/v1/shipments/${shipmentId}/cancel`)).statusCode).toBe(200)
+    expect((await post(core, `/api/v1/shipments/${shipmentId}/cancel`)).statusCode).toBe(409)
+    const events = (await core({ url: '/api/v1/webhooks/events?$orderby=dateCreated asc' })).json().data
+    expect(events.map((e: { data: { from: string; to: string } }) => [e.data.from, e.data.to])).toEqual([
+      ['Pending', 'Assigned'],
+      ['Assigned', 'Cancelled'],
+    ])
+    expect(events[0]).toMatchObject({ type: 'shipment.status_changed', resource: `shipmentId:${shipmentId}` })
   })
 })
