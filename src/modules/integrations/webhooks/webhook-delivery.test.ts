@@ -30,7 +30,7 @@ const schemas: string[] = []
 const worker = (overrides: Partial<WorkerOptions> = {}) =>
   new WebhookWorker(
     {
-      config: loadConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' }),
+      config: { ...loadConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' }), dataDir: ctx.dataDir },
       database: ctx.database,
       services: ctx.services,
     },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDeps } from '../../../platform/deps.js'
 import * as outbox from './outbox.repository.js'
+import { signingSecrets } from './webhook-secrets.js'
 import { sendWebhook } from './webhook-sender.js'
 
 /**
@@ -131,7 +132,12 @@ export class WebhookWorker {
       timestamp: new Date(delivery.event_date).toISOString(),
       data: delivery.payload,
     })
-    const secrets = [delivery.secret, ...(delivery.previous_secret ? [delivery.previous_secret] : [])]
+    const secrets = signingSecrets(this.deps.config, {
+      businessId: delivery.business_id,
+      endpointId: delivery.endpoint_id,
+      secret: delivery.secret,
+      previousSecret: delivery.previous_secret,
+    })
     const result = await sendWebhook(delivery.url, secrets, { id: delivery.event_id, body }, this.options)
     const succeeded = result.outcome === 'Succeeded'
     const exhausted = !succeeded && delivery.attempts > this.options.retryScheduleMs.length

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { insertAttempt } from './outbox.repository.js'
 import { EVENT_TYPE_SPECS, EVENT_TYPES, TEST_EVENT_TYPE } from './webhook-event-types.js'
+import { sealSecret, secretsKey, signingSecrets } from './webhook-secrets.js'
 import { sendWebhook } from './webhook-sender.js'
 import { urlRefusal } from './webhook-target.js'
 import { endpointNotFound } from './webhooks.errors.js'
@@ -100,12 +101,14 @@ export async function createEndpoint(
   request: WebhookEndpointRequest,
 ): Promise<WebhookEndpointSecretResponse> {
   const secret = newSecret()
+  const id = newId()
+  const sealed = sealSecret(secretsKey(deps.config), auth.businessId, id, secret)
   const row = await deps.database.db.transaction().execute((trx) =>
     repository.insertEndpoint(trx, auth.schemaName, {
       ...values(deps, request),
-      id: newId(),
+      id,
       business_id: auth.businessId,
-      secret,
+      secret: sealed,
     }),
   )
   return { ...toEndpoint(row), secret }
@@ -136,14 +139,15 @@ export async function deleteEndpoint({ database }: AppDeps, auth: BusinessAuth, 
 }
 
 export async function rotateSecret(
-  { database }: AppDeps,
+  { database, config }: AppDeps,
   auth: BusinessAuth,
   id: string,
   request: RotateSecretRequest,
 ): Promise<WebhookEndpointSecretResponse> {
   const secret = newSecret()
   const grace = request.graceSeconds ?? 86_400
-  const row = await repository.rotateSecret(database.db, auth.schemaName, auth.businessId, id, secret, grace)
+  const sealed = sealSecret(secretsKey(config), auth.businessId, id, secret)
+  const row = await repository.rotateSecret(database.db, auth.schemaName, auth.businessId, id, sealed, grace)
   if (!row) throw endpointNotFound()
   return { ...toEndpoint(row), secret }
 }
@@ -167,7 +171,12 @@ export async function testEndpoint(
     timestamp: new Date().toISOString(),
     data: { businessId: auth.businessId, endpointId: id },
   })
-  const secrets = [endpoint.secret, ...(endpoint.previous_secret ? [endpoint.previous_secret] : [])]
+  const secrets = signingSecrets(config, {
+    businessId: auth.businessId,
+    endpointId: id,
+    secret: endpoint.secret,
+    previousSecret: endpoint.previous_secret,
+  })
   const result = await sendWebhook(
     endpoint.url,
     secrets,

@@ -8,7 +8,7 @@ export interface WebhookEndpointsTable {
   description: string | null
   event_types: ColumnType<string[], string[], string[]>
   enabled: Generated<boolean>
-  /** Never returned by the API except when created or rotated. */
+  /** Encrypted (AES-256-GCM, webhook-secrets.ts); shown only by the create and rotate answers. */
   secret: string
   previous_secret: string | null
   previous_secret_expires_at: OptionalStamp

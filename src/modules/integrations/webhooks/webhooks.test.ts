@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { insertShipment } from '../../../modules/sales/orders/orders.fixtures.js'
 import { createEndpoint, createOrder, post, webhookSetup } from './webhooks.fixtures.js'
@@ -24,6 +24,13 @@ describe('webhook endpoints', () => {
     })
     expect(read).not.toHaveProperty('secret')
     expect(JSON.stringify((await core({ url: ENDPOINTS })).json())).not.toContain(created.secret)
+    const stored = await ctx.database.db
+      .withSchema(await schemaOf(ctx, read.businessId))
+      .selectFrom('webhook_endpoints')
+      .select('secret')
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow()
+    expect(stored.secret).not.toContain(created.secret.slice(6, 20))
     await createEndpoint(ctx, key, { url: 'https://b.example.com/', eventTypes: ['order.status_changed'] })
     const list = (await core({ url: `${ENDPOINTS}?$orderby=url asc` })).json()
     expect(list.data.map((e: { url: string }) => e.url)).toEqual(['https://b.example.com/', hook.url])
