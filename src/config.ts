@@ -76,6 +76,20 @@ export interface Config {
   geocoderUrl: string | undefined
   /** How long the address lookup waits for the geocoder before using the offline parser, in ms. */
   geocoderTimeoutMs: number
+  /**
+   * Whether webhooks may go to private, loopback, link-local and unique-local addresses (and http to
+   * a loopback host); off = refused (server-side request forgery). For development and tests.
+   */
+  webhooksAllowPrivateTargets: boolean
+  /** How often the webhook worker looks for due deliveries, in ms. */
+  webhooksPollIntervalMs: number
+  /** How long one webhook delivery may take (connect, send, read the answer), in ms. */
+  webhooksTimeoutMs: number
+  /**
+   * AES-256 key (64 hex characters or base64 of 32 bytes) that encrypts webhook signing secrets;
+   * absent = generated on first start into `<dataDir>/webhook-secrets.key` (mode 0600).
+   */
+  webhooksSecretsKey: Buffer | undefined
 }
 
 /** Where uploaded files go when `S3_BUCKET` is set. Credentials absent = the SDK's default chain (e.g. an instance role). */
@@ -199,9 +213,13 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     metricsEnabled: read('METRICS_ENABLED', false, boolean),
     metricsPort: read<number | undefined>('METRICS_PORT', undefined, integer(0, 65535)),
-    carrierCredentialsKey: carrierKey(env.CARRIER_CREDENTIALS_KEY, problems),
+    carrierCredentialsKey: aesKey('CARRIER_CREDENTIALS_KEY', env.CARRIER_CREDENTIALS_KEY, problems),
     geocoderUrl: read('GEOCODER_URL', '', url).replace(/\/+$/, '') || undefined,
     geocoderTimeoutMs: read('GEOCODER_TIMEOUT_MS', 2_000, integer(100, 30_000)),
+    webhooksAllowPrivateTargets: read('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false, boolean),
+    webhooksPollIntervalMs: read('WEBHOOKS_POLL_INTERVAL_MS', 1_000, integer(50, 600_000)),
+    webhooksTimeoutMs: read('WEBHOOKS_TIMEOUT_MS', 10_000, integer(100, 60_000)),
+    webhooksSecretsKey: aesKey('WEBHOOKS_SECRETS_KEY', env.WEBHOOKS_SECRETS_KEY, problems),
   }
   const s3Bucket = env.S3_BUCKET?.trim() || undefined
   if (s3Bucket !== undefined) {
@@ -239,12 +257,12 @@ export function loadConfig(env: Env = process.env): Config {
   return config
 }
 
-/** The carrier credentials key; a bad value is reported without echoing it (it is a secret). */
-function carrierKey(raw: string | undefined, problems: string[]): Buffer | undefined {
+/** An AES-256 key setting; a bad value is reported without echoing it (it is a secret). */
+function aesKey(name: string, raw: string | undefined, problems: string[]): Buffer | undefined {
   const text = raw?.trim()
   if (!text) return undefined
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64')
   if (key.length === 32) return key
-  problems.push('CARRIER_CREDENTIALS_KEY: must be 32 bytes, as 64 hex characters or base64')
+  problems.push(`${name}: must be 32 bytes, as 64 hex characters or base64`)
   return undefined
 }

@@ -127,7 +127,7 @@ async function serve(api: 'core' | 'global' | 'both') {
       apps.push({
         api: 'core',
         name: 'Core API',
-        app: await buildCoreApp(deps, logger),
+        app: await buildCoreApp(deps, logger, { webhookWorker: true }),
         port: config.corePort,
       })
     if (api !== 'core')

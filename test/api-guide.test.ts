@@ -84,6 +84,8 @@ describe('docs/api-guide.md', () => {
       expect(stdout).toMatch(
         /"field":"lines.0.quantity","message":"would bring the line to 1001 received of 1000 ordered/,
       )
+      expect(lines).toEqual(expect.arrayContaining(['order.created', 'whsec_', 'Refused'])) // webhooks
+      expect(stdout).toMatch(/"field":"url"/)
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

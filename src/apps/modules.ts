@@ -19,6 +19,7 @@ import { registrationModule } from '../modules/identity/registration/registratio
 import { dashboardModule } from '../modules/insights/dashboard/dashboard.module.js'
 import { sqlConsoleModule } from '../modules/insights/sql-console/sql-console.module.js'
 import { transferOrdersModule } from '../modules/inventory/transfer-orders/transfer-orders.module.js'
+import { webhooksModule } from '../modules/integrations/webhooks/webhooks.module.js'
 import { bomsModule } from '../modules/manufacturing/boms/boms.module.js'
 import { dimensionsModule } from '../modules/manufacturing/dimensions/dimensions.module.js'
 import { productsModule } from '../modules/manufacturing/products/products.module.js'
@@ -76,6 +77,7 @@ export const MODULES: readonly CartageModule[] = [
   emailTokensModule,
   passwordsModule,
   transferOrdersModule,
+  webhooksModule,
 ]
 
 /** The migrations that bring a database up to date: the baseline, then each module's. */

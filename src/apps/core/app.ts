@@ -3,12 +3,18 @@ import { registerConsole } from '../../console/console.js'
 import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import type { HttpApp } from '../../http/kernel.js'
 import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
+import { WebhookWorker } from '../../modules/integrations/index.js'
 import type { AppDeps } from '../../platform/deps.js'
 import { buildApi } from '../build-app.js'
 import { MODULES } from '../modules.js'
 
 /** The Core API (business data): the kernel and every module's Core routes (apps/modules.ts). */
-export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | false): Promise<HttpApp> {
+export async function buildCoreApp(
+  deps: AppDeps,
+  logger: FastifyBaseLogger | false,
+  /** A served Core API (`cartage serve`) also delivers webhooks while it listens. */
+  background: { webhookWorker?: boolean } = {},
+): Promise<HttpApp> {
   const app = await buildApi(
     'core',
     {
@@ -25,5 +31,10 @@ export async function buildCoreApp(deps: AppDeps, logger: FastifyBaseLogger | fa
   )
   // The web console at / (console/console.ts), beside the API's own paths.
   await registerConsole(app, deps.config)
+  if (background.webhookWorker) {
+    const worker = new WebhookWorker(deps, {}, logger)
+    app.addHook('onReady', async () => worker.start())
+    app.addHook('onClose', () => worker.stop())
+  }
   return app
 }

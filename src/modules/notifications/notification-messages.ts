@@ -163,6 +163,7 @@ export function contentOf(event: DomainEvent): NotificationContent | undefined {
         entityType: 'PurchaseOrder',
         entityId: uuid(p.purchaseOrderId),
         actionLink: `/api/v1/purchase-orders/${text(p.purchaseOrderId)}`,
+      }
     case 'TransferOrderShipped':
       return {
         ...base,
@@ -185,6 +186,17 @@ export function contentOf(event: DomainEvent): NotificationContent | undefined {
         entityType: 'TransferOrder',
         entityId: uuid(p.transferOrderId),
         actionLink: `/api/v1/transfer-orders/${text(p.transferOrderId)}`,
+      }
+    case 'WebhookEndpointDisabled':
+      return {
+        ...base,
+        title: 'Webhook endpoint disabled',
+        message: `Webhooks to ${text(p.url)} stopped after repeated failures (${text(p.reason)}). Fix the receiver, then enable the endpoint again.`,
+        level: 'Error',
+        priority: 'High',
+        entityType: 'IntegrationProvider',
+        entityId: uuid(p.endpointId),
+        actionLink: `/api/v1/webhooks/endpoints/${text(p.endpointId)}`,
       }
     default:
       return undefined

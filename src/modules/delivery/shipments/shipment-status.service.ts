@@ -53,12 +53,22 @@ export async function moveShipment(
               }),
             }
           : {}
+    // A move with several possible sources reads (and locks) the one it leaves, for the event.
+    const allowed: readonly ShipmentStatus[] = SHIPMENT_MOVES[to]
+    const from =
+      allowed.length === 1 ? allowed[0] : await repository.statusOf(trx, schema, businessId, id, true)
     const moved = await repository.moveStatus(trx, schema, businessId, id, SHIPMENT_MOVES[to], to, extra)
     if (!moved) {
       const current = await repository.statusOf(trx, schema, businessId, id)
       if (!current) throw shipmentNotFound()
       throw invalidShipmentTransition(current, to, SHIPMENT_MOVES[to])
     }
+    await services.events.publish(trx, schema, {
+      type: 'ShipmentStatusChanged',
+      businessId,
+      userId: auth.userId,
+      payload: { shipmentId: id, code: moved.code, deliveryPlanId: moved.delivery_plan_id, from, to },
+    })
     if (to === 'Delivered' || to === 'Failed') {
       await services.events.publish(trx, schema, {
         type: to === 'Delivered' ? 'ShipmentDelivered' : 'ShipmentFailed',

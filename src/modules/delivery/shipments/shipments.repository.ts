@@ -103,13 +103,14 @@ export function deletePending(db: Executor, schema: string, businessId: string, 
     .executeTakeFirst()
 }
 
-export async function statusOf(db: Executor, schema: string, businessId: string, id: string) {
+export async function statusOf(db: Executor, schema: string, businessId: string, id: string, lock = false) {
   const row = await db
     .withSchema(schema)
     .selectFrom('shipments')
     .select('status')
     .where('id', '=', id)
     .where('business_id', '=', businessId)
+    .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst()
   return row?.status as ShipmentStatus | undefined
 }

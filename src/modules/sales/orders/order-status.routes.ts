@@ -33,7 +33,7 @@ const STATUS_MOVES = [
 ] as const
 
 /** An order's status moves: confirm, fulfill, cancel. */
-export function registerOrderStatusRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerOrderStatusRoutes(app: HttpApp, { database, services }: AppDeps) {
   for (const move of STATUS_MOVES) {
     app.post(
       `/api/v1/orders/:orderId/${move.path}`,
@@ -47,7 +47,16 @@ export function registerOrderStatusRoutes(app: HttpApp, { database }: AppDeps) {
         errors: [400, 404, 409],
       }),
       async (request) =>
-        single('core', await moveOrder(database, businessAuthOf(request), request.params.orderId, move.to)),
+        single(
+          'core',
+          await moveOrder(
+            database,
+            businessAuthOf(request),
+            request.params.orderId,
+            move.to,
+            services.events,
+          ),
+        ),
     )
   }
 }

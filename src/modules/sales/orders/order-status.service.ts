@@ -1,4 +1,5 @@
 import type { Database } from '../../../db/database.js'
+import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { invalidOrderTransition, orderNotFound } from './orders.errors.js'
 import * as repository from './orders.repository.js'
@@ -31,10 +32,16 @@ export async function moveOrder(
   auth: BusinessAuth,
   orderId: string,
   to: OrderMove,
+  events: DomainEventPublisher,
 ): Promise<OrderResponse> {
   const move = MOVES[to]
   const { schemaName: schema, businessId } = auth
   return database.db.transaction().execute(async (trx) => {
+    // A move with several possible sources reads (and locks) the one it leaves, for the event.
+    const from =
+      move.from.length === 1
+        ? move.from[0]
+        : await repository.statusOf(trx, schema, businessId, orderId, true)
     const moved = await repository.moveStatus(trx, schema, businessId, orderId, move.from, to)
     if (!moved) {
       const current = await repository.statusOf(trx, schema, businessId, orderId)
@@ -42,6 +49,12 @@ export async function moveOrder(
       throw invalidOrderTransition(current, to, move.from)
     }
     await trace(trx, auth, moved.customer_id, moved.id, move.trace, `Order ${moved.code} ${move.verb}`)
+    await events.publish(trx, schema, {
+      type: 'OrderStatusChanged',
+      businessId,
+      userId: auth.userId,
+      payload: { orderId: moved.id, code: moved.code, customerId: moved.customer_id, from, to },
+    })
     return (await loadOrder(trx, auth, orderId))!
   })
 }

@@ -180,13 +180,20 @@ export async function moveStatus(
     .executeTakeFirst()
 }
 
-export async function statusOf(db: Executor, schema: string, businessId: string, orderId: string) {
+export async function statusOf(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  orderId: string,
+  lock = false,
+) {
   const row = await db
     .withSchema(schema)
     .selectFrom('orders')
     .select('status')
     .where('id', '=', orderId)
     .where('business_id', '=', businessId)
+    .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst()
   return row?.status as OrderStatus | undefined
 }

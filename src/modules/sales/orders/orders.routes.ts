@@ -13,7 +13,7 @@ const MODIFY = ['Orders', 'Modify'] as const
 const ONE = SingleResult('core', OrderResponse)
 
 /** Orders (M1): a customer's order with lines, a server-computed total and a small status machine. */
-export function registerOrderRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerOrderRoutes(app: HttpApp, { database, services }: AppDeps) {
   app.get(
     '/api/v1/orders',
     operation(VIEW, {
@@ -44,7 +44,8 @@ export function registerOrderRoutes(app: HttpApp, { database }: AppDeps) {
       response: ONE,
       errors: [400],
     }),
-    async (request) => single('core', await createOrder(database, businessAuthOf(request), request.body)),
+    async (request) =>
+      single('core', await createOrder(database, businessAuthOf(request), request.body, services.events)),
   )
 
   app.get(

@@ -9,6 +9,7 @@ import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { FieldMap } from '../../../http/odata/index.js'
+import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { addTrace, lockCustomer } from '../../customers/index.js'
 import { customerNotAvailable, orderNotEditable, orderNotFound } from './orders.errors.js'
@@ -103,6 +104,7 @@ export async function createOrder(
   database: Database,
   auth: BusinessAuth,
   request: CreateOrderRequest,
+  events: DomainEventPublisher,
 ): Promise<OrderResponse> {
   const checked = checkRequest(request)
   const { schemaName: schema, businessId } = auth
@@ -125,7 +127,21 @@ export async function createOrder(
     })
     await repository.replaceLines(trx, schema, id, checked.lines)
     await trace(trx, auth, customer.id, id, 'OrderCreated', `Order ${code} created`)
-    return (await loadOrder(trx, auth, id))!
+    const order = (await loadOrder(trx, auth, id))!
+    await events.publish(trx, schema, {
+      type: 'OrderCreated',
+      businessId,
+      userId: auth.userId,
+      payload: {
+        orderId: id,
+        code,
+        customerId: customer.id,
+        status: order.status,
+        currency: order.currency,
+        total: order.total,
+      },
+    })
+    return order
   })
 }
 
