@@ -77,6 +77,8 @@ describe('docs/api-guide.md', () => {
       expect(lines).toEqual(expect.arrayContaining(['2026-11-24', '$fliter'])) // a plan's date-time, an unknown parameter
       expect(stdout).toMatch(/"onHand":120,"averageCost":5.125,"value":615/) // the bulk stock movements
       expect(stdout).toMatch(/"field":"movements.0.quantity","message":"short by 430 on 2026-01-06/)
+      expect(stdout).toMatch(/^idempotent-replayed: true\r?$/im) // a retry with the same Idempotency-Key
+      expect(lines).toContain('Idempotency-Key') // the same key for another body: 409 naming the header
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

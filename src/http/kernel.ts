@@ -21,6 +21,7 @@ import { installErrorHandling, sendError } from './error-handler.js'
 import { frameworkErrorOptions, installErrorShapeFallback } from './framework-errors.js'
 import { declareFrameworkResponses } from './framework-responses.js'
 import { registerHealthRoutes } from './health.js'
+import { installIdempotency } from './idempotency/idempotency.js'
 import { inputValidatorFactory, installInputRules } from './input-rules.js'
 import { RedactingLogController, withRedaction } from './logging.js'
 import { installMetrics, type MetricsOptions } from './metrics.js'
@@ -134,6 +135,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   await installCors(app, options.flavor, options.web?.corsOrigins ?? [])
   installMetrics(app, options.flavor, options.database.pool, options.web)
   installAuthentication(app, options.flavor, options.authenticator)
+  installIdempotency(app, options.flavor, options.database.db)
 
   // Every tag an operation uses is declared (with its description) in the app's list: a module
   // that forgets its tag fails at start-up instead of publishing an undeclared one.
