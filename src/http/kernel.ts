@@ -11,6 +11,7 @@ import Fastify, {
   type RawServerDefault,
   type RouteOptions,
 } from 'fastify'
+import { withActorHolder } from '../db/actor.js'
 import type { Database } from '../db/database.js'
 import { AppError } from '../errors.js'
 import type { Authenticator } from '../security/authenticator.js'
@@ -115,6 +116,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addHook('preClose', async () => {
     closing = true
   })
+  // First of all hooks: the rest of the request runs with a holder for its actor (db/actor.ts),
+  // which the auth hook fills and the audit log's triggers read.
+  app.addHook('onRequest', (request, _reply, done) => withActorHolder(request.id, done))
   // Callback hooks here and in security-headers.ts: they run on every request.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id)
