@@ -79,6 +79,7 @@ describe('docs/api-guide.md', () => {
       expect(stdout).toMatch(/"field":"movements.0.quantity","message":"short by 430 on 2026-01-06/)
       expect(stdout).toMatch(/^idempotent-replayed: true\r?$/im) // a retry with the same Idempotency-Key
       expect(lines).toContain('Idempotency-Key') // the same key for another body: 409 naming the header
+      expect(lines).toContain('{"before":"Retry Stores","after":"Retry Stores Ltd"}') // the audit log
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

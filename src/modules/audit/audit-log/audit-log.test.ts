@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createApiKey, fieldsOf, schemaOf } from '../../../../test/fixtures.js'
 import { type Core, coreAs, globalAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { MIGRATIONS } from '../../../apps/modules.js'
+import { applyTenantMigrations } from '../../../db/migrator.js'
 import { CUSTOMERS, createCustomer } from '../../customers/customers/customers.fixtures.js'
 import { createOrder, line } from '../../sales/orders/orders.fixtures.js'
 
@@ -149,6 +151,34 @@ describe('GET /api/v1/audit-log', () => {
     expect(everything).not.toContain(SECRET)
     expect(everything).not.toContain(key)
     expect(everything).not.toMatch(/key_hash|credentials|password/)
+  })
+
+  it('audits a table that a later migration adds, with no work in its module', async () => {
+    const owner = await ownerSession(ctx)
+    const schema = await schemaOf(ctx, owner.org.businessId)
+    const id = randomUUID()
+    await ctx.database.db.transaction().execute(async (trx) => {
+      await applyTenantMigrations(
+        trx as unknown as Transaction<unknown>,
+        schema,
+        [
+          {
+            name: `29991231000000-create-supply-boxes-${id}`,
+            sql: 'CREATE TABLE supply_boxes (id uuid PRIMARY KEY, business_id uuid NOT NULL, label text NOT NULL)',
+          },
+        ],
+        MIGRATIONS.afterTenant,
+      )
+      await sql`INSERT INTO ${sql.table(`${schema}.supply_boxes`)} VALUES (${id}, ${owner.org.businessId}, 'Box')`.execute(
+        trx,
+      )
+    })
+    const [entry] = await entriesOf(owner.core, 'SupplyBox', id)
+    expect(entry).toMatchObject({
+      action: 'Created',
+      actorType: 'System',
+      changes: { label: { before: null, after: 'Box' } },
+    })
   })
 
   it('leaves no entry for a change that was rolled back', async () => {
