@@ -48,16 +48,22 @@ export function useActorSetting(pool: DatabasePool): void {
     const target = client as unknown as { query: Query }
     const query = target.query.bind(client) as Query
     target.query = (text, values, callback) => {
-      const wanted = currentActor()
-      if (carried !== wanted) {
-        carried = wanted
-        ;(query(SET_ACTOR, [wanted]) as Promise<unknown>).catch(() => {
-          carried = undefined
-        })
-      }
       const sqlText = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
-      if (typeof sqlText === 'string' && ROLLBACK.test(sqlText)) carried = undefined
-      return query(text, values, callback)
+      if (typeof sqlText === 'string' && ROLLBACK.test(sqlText)) {
+        carried = undefined
+        return query(text, values, callback)
+      }
+      const wanted = currentActor()
+      // A callback or a submittable (a cursor: reads only) goes as it is: the caller needs what query returns.
+      const submittable = typeof (text as { submit?: unknown } | null)?.submit === 'function'
+      if (carried === wanted || callback !== undefined || submittable || typeof sqlText !== 'string')
+        return query(text, values, callback)
+      carried = wanted
+      const setting = (query(SET_ACTOR, [wanted]) as Promise<unknown>).catch(() => {
+        carried = undefined
+      })
+      // Sent once the setting is answered (node-postgres would queue it too, but no longer wants to).
+      return setting.then(() => query(text, values))
     }
   })
 }

@@ -1,11 +1,19 @@
 import type { Executor } from '../../../db/tables.js'
 
-/** The business's entries, and the organisation-wide ones (roles, team members) every business shows. */
+/** Records that belong to the organisation, not to one business: every business's log shows them. */
+export const ORGANISATION_WIDE = ['Role', 'TeamMember'] as const
+
+/** The business's entries, and the organisation-wide ones (roles, team members). */
 export function scopedAuditLog(db: Executor, schema: string, businessId: string) {
   return db
     .withSchema(schema)
     .selectFrom('audit_log')
-    .where((eb) => eb.or([eb('business_id', '=', businessId), eb('business_id', 'is', null)]))
+    .where((eb) =>
+      eb.or([
+        eb('business_id', '=', businessId),
+        eb.and([eb('business_id', 'is', null), eb('entity_type', 'in', ORGANISATION_WIDE)]),
+      ]),
+    )
     .select([
       'id',
       'occurred_at',

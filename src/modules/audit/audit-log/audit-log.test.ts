@@ -91,13 +91,22 @@ describe('GET /api/v1/audit-log', () => {
   })
 
   it('records an order’s status move as StatusChanged', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core, org } = await ownerSession(ctx)
     const customer = await createCustomer(core)
     const order = await createOrder(core, { customerId: customer.id, lines: [line(2, 10)] })
     expect((await core({ method: 'POST', url: `/api/v1/orders/${order.id}/confirm` })).statusCode).toBe(200)
     const moves = (await entriesOf(core, 'Order', order.id)).filter((e) => e.action === 'StatusChanged')
     expect(moves).toHaveLength(1)
     expect(moves[0]?.changes.status).toEqual({ before: 'Draft', after: 'Confirmed' })
+    // An order line has no business of its own: its entry is filed under its order's business.
+    const lines = await core({ url: AUDIT, query: { entityType: 'OrderLine' } })
+    expect(lines.json().data).toEqual([
+      expect.objectContaining({
+        action: 'Created',
+        businessId: org.businessId,
+        changes: expect.objectContaining({ orderId: { before: null, after: order.id } }),
+      }),
+    ])
   })
 
   it('records role and API key changes in the organisation’s log, never a secret', async () => {
