@@ -86,6 +86,9 @@ describe('docs/api-guide.md', () => {
       )
       expect(lines).toEqual(expect.arrayContaining(['order.created', 'whsec_', 'Refused'])) // webhooks
       expect(stdout).toMatch(/"field":"url"/)
+      expect(stdout).toMatch(/^idempotent-replayed: true\r?$/im) // a retry with the same Idempotency-Key
+      expect(lines).toContain('Idempotency-Key') // the same key for another body: 409 naming the header
+      expect(lines).toContain('{"before":"Retry Stores","after":"Retry Stores Ltd"}') // the audit log
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

@@ -1,4 +1,5 @@
 import { BASELINE_MIGRATIONS } from '../db/migrations/baseline.js'
+import { auditLogModule } from '../modules/audit/audit-log/audit-log.module.js'
 import { customerAnalyticsModule } from '../modules/customers/analytics/customer-analytics.module.js'
 import { customerAttachmentsModule } from '../modules/customers/attachments/customer-attachments.module.js'
 import { customerGroupsModule } from '../modules/customers/customer-groups/customer-groups.module.js'
@@ -78,6 +79,7 @@ export const MODULES: readonly CartageModule[] = [
   passwordsModule,
   transferOrdersModule,
   webhooksModule,
+  auditLogModule,
 ]
 
 /** The migrations that bring a database up to date: the baseline, then each module's. */

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { useActorSetting } from './actor.js'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
 import { type DatabasePool, LanePool } from './lane-pool.js'
 import type { MigrationSet } from './migrator.js'
@@ -88,6 +89,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   usePreparedStatements(pool)
+  // After the prepared statements' wrapper, so the actor is set before whatever it sends.
+  useActorSetting(pool)
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
   const relaxedDb = relaxedPool
     ? new Kysely<Tables>({ dialect: new PostgresDialect({ pool: relaxedPool }) })

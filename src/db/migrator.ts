@@ -14,6 +14,11 @@ export interface Migration {
 export interface MigrationSet {
   global: readonly Migration[]
   tenant: readonly Migration[]
+  /**
+   * Idempotent statements run in an organisation schema after every batch of its tenant migrations
+   * (not recorded), for what must cover the tables later migrations add (the audit triggers).
+   */
+  afterTenant?: readonly Migration[]
 }
 
 /** Arbitrary constant: every Cartage process agrees on it, so only one migrates at a time. */
@@ -59,6 +64,7 @@ export async function applyTenantMigrations(
   trx: Transaction<unknown>,
   schema: string,
   pending: readonly Migration[],
+  afterTenant: readonly Migration[] = [],
 ) {
   assertSchemaName(schema)
   await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET LOCAL search_path TO ${schema}`).execute(trx)
@@ -68,6 +74,7 @@ export async function applyTenantMigrations(
       trx,
     )
   }
+  if (pending.length > 0) for (const step of afterTenant) await sql.raw(step.sql).execute(trx)
   await sql.raw('SET LOCAL search_path TO DEFAULT').execute(trx)
 }
 
@@ -122,7 +129,9 @@ export async function migrate(
       let done = 0
       for (const [schema, pending] of behind) {
         // One transaction per schema keeps lock counts bounded however many tenants there are.
-        await db.transaction().execute((trx) => applyTenantMigrations(trx, schema, pending))
+        await db
+          .transaction()
+          .execute((trx) => applyTenantMigrations(trx, schema, pending, database.migrations.afterTenant))
         onProgress?.(++done, behind.size)
       }
       return { globalApplied, tenantSchemas: schemas, tenantSchemasMigrated: behind.size }

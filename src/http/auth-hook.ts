@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { setActor } from '../db/actor.js'
 import { AppError } from '../errors.js'
 import type { Access, AuthContext, BusinessAuth } from '../security/auth-context.js'
 import { type Authenticator, authErrors } from '../security/authenticator.js'
@@ -56,6 +57,9 @@ export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, a
     if (!access || 'public' in access) return
     const needsBusiness = 'permission' in access || access.business
     request.auth = await authenticate(request, needsBusiness)
+    if (request.auth.kind === 'apiKey' && request.auth.apiKeyId)
+      setActor('ApiKey', request.auth.apiKeyId, request.id)
+    else setActor('User', request.auth.userId, request.id)
     if ('permission' in access) {
       const [module, action] = access.permission
       if (!can(request.auth.permissions, module, action)) {

@@ -11,6 +11,7 @@ import Fastify, {
   type RawServerDefault,
   type RouteOptions,
 } from 'fastify'
+import { withActorHolder } from '../db/actor.js'
 import type { Database } from '../db/database.js'
 import { AppError } from '../errors.js'
 import type { Authenticator } from '../security/authenticator.js'
@@ -21,6 +22,7 @@ import { installErrorHandling, sendError } from './error-handler.js'
 import { frameworkErrorOptions, installErrorShapeFallback } from './framework-errors.js'
 import { declareFrameworkResponses } from './framework-responses.js'
 import { registerHealthRoutes } from './health.js'
+import { installIdempotency } from './idempotency/idempotency.js'
 import { inputValidatorFactory, installInputRules } from './input-rules.js'
 import { RedactingLogController, withRedaction } from './logging.js'
 import { installMetrics, type MetricsOptions } from './metrics.js'
@@ -114,6 +116,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addHook('preClose', async () => {
     closing = true
   })
+  // First of all hooks: the rest of the request runs with a holder for its actor (db/actor.ts),
+  // which the auth hook fills and the audit log's triggers read.
+  app.addHook('onRequest', (request, _reply, done) => withActorHolder(request.id, done))
   // Callback hooks here and in security-headers.ts: they run on every request.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id)
@@ -134,6 +139,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   await installCors(app, options.flavor, options.web?.corsOrigins ?? [])
   installMetrics(app, options.flavor, options.database.pool, options.web)
   installAuthentication(app, options.flavor, options.authenticator)
+  installIdempotency(app, options.flavor, options.database.db)
 
   // Every tag an operation uses is declared (with its description) in the app's list: a module
   // that forgets its tag fails at start-up instead of publishing an undeclared one.

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import { PERMISSION_MODULES } from '../security/permissions.js'
 import type { DeclaredRoute } from './auth-hook.js'
 import { ENUM_KEYWORD, type EnumSpec } from './enums.js'
+import { idempotencyForOpenApi } from './idempotency/idempotency.openapi.js'
 import { HEALTH_SCHEMA_NAMES, type OperationSchemaNames } from './openapi-names.js'
 
 type Schema = Record<string, unknown>
@@ -44,7 +45,10 @@ export function publishedOpenApi<T>(
   accessTable: readonly DeclaredRoute[] = [],
   schemaNames: OperationSchemaNames = {},
 ): T {
-  const published = accessForOpenApi(enumsForOpenApi(document), accessTable)
+  const published = idempotencyForOpenApi(
+    accessForOpenApi(enumsForOpenApi(document), accessTable),
+    accessTable,
+  )
   defaultedParametersOptional(published)
   componentsForOpenApi(published, schemaNames)
   describeSuccessResponses(published)

@@ -33,7 +33,12 @@ export interface CartageModule {
   /** Names of the request and response records in the OpenAPI documents, by operationId. */
   schemaNames?: OperationSchemaNames
   /** Migrations the module adds, named `<timestamp>-<what it does>` (kept in its `migrations/` folder). */
-  migrations?: { global?: readonly Migration[]; tenant?: readonly Migration[] }
+  migrations?: {
+    global?: readonly Migration[]
+    tenant?: readonly Migration[]
+    /** Idempotent steps run in a schema after each batch of tenant migrations (db/migrator.ts). */
+    afterTenant?: readonly Migration[]
+  }
   /** Reactions to domain events, by a name unique in the process; run in the publisher's transaction. */
   eventHandlers?: Readonly<Record<string, DomainEventHandler>>
 }
@@ -54,7 +59,11 @@ export function migrationsOf(baseline: MigrationSet, modules: readonly CartageMo
     if (repeated) throw new Error(`migration ${repeated.name} is declared twice`)
     return all
   }
-  return { global: collect('global'), tenant: collect('tenant') }
+  return {
+    global: collect('global'),
+    tenant: collect('tenant'),
+    afterTenant: modules.flatMap((m) => m.migrations?.afterTenant ?? []),
+  }
 }
 
 /** Every module's event handlers, in module order, for the process's `DomainEvents`. */

@@ -111,6 +111,7 @@ export async function registerOrganization(
           trx as unknown as Transaction<unknown>,
           input.organization.schemaName,
           database.migrations.tenant,
+          database.migrations.afterTenant,
         )
         await repository.insertBusiness(trx, input.organization.schemaName, input.business)
       })

@@ -1,0 +1,69 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { DatabasePool } from './lane-pool.js'
+
+/**
+ * Who a request acts as, for the audit log: the database triggers that write it
+ * (modules/audit/audit-log) read the `cartage.actor` setting of the session that makes the change.
+ * The HTTP kernel opens a holder per request; the auth hook fills it once the credential is known.
+ * Every statement is preceded, on its connection, by setting `cartage.actor` when the connection
+ * last carried another actor, so no service has to pass the actor to its transactions: a change
+ * made in any transaction, by any module, is attributed to the request that made it.
+ */
+interface ActorHolder {
+  /** `<User|ApiKey>|<id>|<request id>`; the kind and id empty until the credential is known. */
+  actor: string
+}
+
+const requestActor = new AsyncLocalStorage<ActorHolder>()
+
+export type ActorKind = 'User' | 'ApiKey'
+
+/** Runs `next` (the rest of a request) with a holder for its actor. */
+export function withActorHolder<T>(requestId: string, next: () => T): T {
+  return requestActor.run({ actor: `||${requestId}` }, next)
+}
+
+/** Names the actor of the current request (no-op outside one). */
+export function setActor(kind: ActorKind, id: string, requestId: string): void {
+  const holder = requestActor.getStore()
+  if (holder) holder.actor = `${kind}|${id}|${requestId}`
+}
+
+/** The setting's value for the current context: empty outside a request (the system: migrations, jobs). */
+export const currentActor = (): string => requestActor.getStore()?.actor ?? ''
+
+type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown
+const SET_ACTOR = "SELECT set_config('cartage.actor', $1, false)"
+/** A rollback undoes a setting made inside the transaction: the connection's value is then unknown. */
+const ROLLBACK = /^\s*rollback\b/i
+
+/**
+ * Wraps each new connection's `query` so the connection carries the current actor. Set at session
+ * level (a round trip only when the actor changes on that connection, which on a pool whose
+ * connections each serve a few organisations is rare), not per transaction.
+ */
+export function useActorSetting(pool: DatabasePool): void {
+  pool.on('connect', (client) => {
+    let carried: string | undefined
+    const target = client as unknown as { query: Query }
+    const query = target.query.bind(client) as Query
+    target.query = (text, values, callback) => {
+      const sqlText = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
+      if (typeof sqlText === 'string' && ROLLBACK.test(sqlText)) {
+        carried = undefined
+        return query(text, values, callback)
+      }
+      const wanted = currentActor()
+      // A callback or a submittable (a cursor: reads only) goes as it is: the caller needs what query returns.
+      const submittable = typeof (text as { submit?: unknown } | null)?.submit === 'function'
+      if (carried === wanted || callback !== undefined || submittable || typeof sqlText !== 'string')
+        return query(text, values, callback)
+      carried = wanted
+      const setting = (query(SET_ACTOR, [wanted]) as Promise<unknown>).catch(() => {
+        carried = undefined
+      })
+      // Sent once the setting is answered (node-postgres would queue it too, but no longer wants to).
+      return setting.then(() => query(text, values))
+    }
+  })
+}

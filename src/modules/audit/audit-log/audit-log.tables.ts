@@ -1,0 +1,26 @@
+import type { Generated } from 'kysely'
+import type { Stamp } from '../../../db/column-types.js'
+
+/** One change of one row, written by the audit trigger in the transaction of the change. */
+export interface AuditLogTable {
+  id: Generated<string>
+  occurred_at: Stamp
+  /** The business the row belongs to; null for organisation-wide rows (roles, members). */
+  business_id: string | null
+  /** User, ApiKey or System. */
+  actor_type: string
+  actor_id: string | null
+  entity_type: string
+  entity_id: string | null
+  /** Created, Updated, StatusChanged or Deleted. */
+  action: string
+  /** {column: {before, after}}: only what changed, never secrets. */
+  changes: Record<string, { before: unknown; after: unknown }>
+  request_id: string | null
+}
+
+declare module '../../../db/tables.js' {
+  interface Tables {
+    audit_log: AuditLogTable
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Run in each organisation schema after every batch of tenant migrations (idempotent; it replaces
+ * what it made before, so a changed rule reaches every schema): the trigger function that writes
+ * this schema's audit_log, and its trigger on every table of the schema, so the tables that later
+ * migrations add (any module's) are audited without their module doing anything.
+ *
+ * Not audited: the log itself, counters and derived tables (sequences, customer_counts,
+ * stock_checkpoints), and records that are themselves a history (stock_ledger: each movement with
+ * its date and reference; activity_traces; notifications; webhook_deliveries). A module whose new
+ * table is such a history adds its name here.
+ *
+ * Each trigger is given the entity's name (`order_lines` -> OrderLine), the column that identifies
+ * a row (id, else the first primary-key column other than business_id) and, for a table without business_id, the foreign
+ * key that leads to a parent that has one (order_lines.order_id -> orders), so every entry is
+ * filed under its business. The function names this schema's audit_log explicitly (requests run
+ * with the default search path), so it is generated with the schema's name.
+ */
+export const UNAUDITED_TABLES = [
+  'audit_log',
+  'sequences',
+  'customer_counts',
+  'stock_checkpoints',
+  'stock_ledger',
+  'activity_traces',
+  'notifications',
+  'webhook_deliveries',
+] as const
+
+export const sql = `
+DO $do$
+DECLARE
+  t record;
+BEGIN
+  EXECUTE format($fn$
+CREATE OR REPLACE FUNCTION %1$I.audit_row_change() RETURNS trigger LANGUAGE plpgsql AS $body$
+DECLARE
+  before jsonb := CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END;
+  after jsonb := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END;
+  changes jsonb := global.audit_diff(before, after);
+  changed jsonb := coalesce(after, before);
+  actor text := coalesce(current_setting('cartage.actor', true), '');
+  business uuid;
+BEGIN
+  IF changes IS NULL THEN RETURN NULL; END IF;
+  IF TG_TABLE_NAME = 'businesses' THEN
+    business := changed ->> 'id';
+  ELSIF changed ? 'business_id' THEN
+    business := changed ->> 'business_id';
+  ELSIF TG_ARGV[2] <> '' AND changed ->> TG_ARGV[2] IS NOT NULL THEN
+    -- A parent removed in the same statement (a cascade) is gone: the entry then has no business.
+    EXECUTE format('SELECT business_id FROM %%I.%%I WHERE id = %%L', TG_TABLE_SCHEMA, TG_ARGV[3], changed ->> TG_ARGV[2])
+      INTO business;
+  END IF;
+  INSERT INTO %1$I.audit_log (business_id, actor_type, actor_id, entity_type, entity_id, action, changes, request_id)
+  VALUES (
+    business,
+    coalesce(nullif(split_part(actor, '|', 1), ''), 'System'),
+    nullif(split_part(actor, '|', 2), '')::uuid,
+    TG_ARGV[0], changed ->> TG_ARGV[1], global.audit_action(TG_OP, changes), changes,
+    nullif(split_part(actor, '|', 3), ''));
+  RETURN NULL;
+END $body$
+$fn$, current_schema());
+
+  FOR t IN
+    SELECT c.oid, c.relname,
+      c.relname <> ALL (ARRAY[${UNAUDITED_TABLES.map((t) => `'${t}'`).join(', ')}]) AS audited,
+      coalesce(
+        (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'id' AND NOT a.attisdropped),
+        (SELECT a.attname FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY (i.indkey)
+          WHERE i.indrelid = c.oid AND i.indisprimary AND a.attname <> 'business_id'
+          ORDER BY array_position(i.indkey::int2[], a.attnum) LIMIT 1),
+        'id') AS id_column,
+      EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'business_id' AND NOT a.attisdropped)
+        AS has_business,
+      (SELECT array[a.attname::text, p.relname::text]
+        FROM pg_catalog.pg_constraint k
+        JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.conkey[1]
+        JOIN pg_catalog.pg_class p ON p.oid = k.confrelid
+        WHERE k.conrelid = c.oid AND k.contype = 'f' AND array_length(k.conkey, 1) = 1
+          AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute b WHERE b.attrelid = p.oid AND b.attname = 'business_id' AND NOT b.attisdropped)
+          AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute b WHERE b.attrelid = p.oid AND b.attname = 'id' AND NOT b.attisdropped)
+        ORDER BY k.conname LIMIT 1) AS parent
+    FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+  LOOP
+    EXECUTE format('DROP TRIGGER IF EXISTS audit_row_change ON %I.%I', current_schema(), t.relname);
+    CONTINUE WHEN NOT t.audited;
+    EXECUTE format('CREATE TRIGGER audit_row_change AFTER INSERT OR UPDATE OR DELETE ON %I.%I FOR EACH ROW EXECUTE FUNCTION %I.audit_row_change(%L, %L, %L, %L)',
+      current_schema(), t.relname, current_schema(), global.audit_entity_type(t.relname), t.id_column,
+      CASE WHEN t.has_business THEN '' ELSE coalesce(t.parent[1], '') END,
+      CASE WHEN t.has_business THEN '' ELSE coalesce(t.parent[2], '') END);
+  END LOOP;
+END $do$;
+`
