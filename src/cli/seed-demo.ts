@@ -469,6 +469,8 @@ export async function seedDemo(
       await terms(farm.id, products.honey.id, 118, 10)
       await terms(packaging.id, products.jar.id, 6.2, 100)
       await terms(packaging.id, products.box.id, 17.5, 20)
+    })
+
     await step('stock transferred to the branch, part of it still in transit', async () => {
       const atBranch = { ...auth, 'x-business-id': branch.id }
       const branchCore = <T = Json>(method: Method, url: string, payload?: unknown) =>
