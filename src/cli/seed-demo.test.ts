@@ -19,7 +19,7 @@ describe('seed --demo', () => {
     const lines: string[] = []
     const result = await seedDemo(ctx, (line) => lines.push(line), email)
     expect(result).toMatchObject({ created: true, email, password: expect.stringMatching(/^demo-.{12}$/) })
-    expect(lines).toHaveLength(15)
+    expect(lines).toHaveLength(16)
 
     const signedIn = await signIn(ctx, { email, password: result.password ?? '' })
     const core = coreAs(ctx, { accessToken: signedIn.accessToken, businessId: result.businessId ?? '' })
@@ -101,7 +101,7 @@ describe('seed --demo', () => {
 
     const again = await seedDemo(ctx, () => lines.push('again'), email)
     expect(again).toEqual({ created: false, email })
-    expect(lines).toHaveLength(15)
+    expect(lines).toHaveLength(16)
     expect(await total('/api/v1/Customers')).toBe(8)
   }, 120_000)
 
@@ -125,7 +125,7 @@ describe('seed --demo', () => {
         expect(first.status, first.stderr).toBe(0)
         expect(first.stdout).toContain(`seeding the demo organisation on embedded PGlite in ${dataDir}`)
         expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
-        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(15)
+        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(16)
         const password = /password: (demo-\S{12})\n/.exec(first.stdout)?.[1] ?? ''
         expect(password).not.toBe('')
         const kept = demoCredentialsFile(dataDir)
