@@ -187,6 +187,27 @@ describe('webhook delivery', () => {
     expect(attempt).toMatchObject({ outcome: 'Refused', responseStatus: null })
   })
 
+  it('never sends unsigned: a secret the key cannot decrypt is a failed attempt', async () => {
+    const got = recording()
+    const { core, customerId } = await webhookSetup(ctx)
+    const endpoint = await createEndpoint(ctx, core, { url: receiver.url, eventTypes: ['order.created'] })
+    await createOrder(core, customerId)
+    const otherKey = new WebhookWorker(
+      {
+        config: { ...loadConfig({ WEBHOOKS_SECRETS_KEY: 'ab'.repeat(32) }), dataDir: ctx.dataDir },
+        database: ctx.database,
+        services: ctx.services,
+      },
+      { allowPrivateTargets: true, retryScheduleMs: [60_000], schemas },
+    )
+    await otherKey.runOnce()
+    expect(got()).toHaveLength(0)
+    const attempt = (await core({ url: `/api/v1/webhooks/endpoints/${endpoint.id}/deliveries` })).json()
+      .data[0]
+    expect(attempt).toMatchObject({ outcome: 'Failed' })
+    expect(attempt.error).toContain('cannot be decrypted')
+  })
+
   it('signs with both secrets during a rotation’s grace period, then with the new one only', async () => {
     receiver.answer(() => ({ status: 200 }))
     const got = recording()

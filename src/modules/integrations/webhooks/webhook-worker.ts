@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { AppDeps } from '../../../platform/deps.js'
 import * as outbox from './outbox.repository.js'
 import { signingSecrets } from './webhook-secrets.js'
-import { sendWebhook } from './webhook-sender.js'
+import { type SendResult, sendWebhook } from './webhook-sender.js'
 
 /**
  * Waits between attempts of one delivery (each with ±20% jitter): 11 attempts over about two days.
@@ -132,13 +132,28 @@ export class WebhookWorker {
       timestamp: new Date(delivery.event_date).toISOString(),
       data: delivery.payload,
     })
-    const secrets = signingSecrets(this.deps.config, {
-      businessId: delivery.business_id,
-      endpointId: delivery.endpoint_id,
-      secret: delivery.secret,
-      previousSecret: delivery.previous_secret,
-    })
-    const result = await sendWebhook(delivery.url, secrets, { id: delivery.event_id, body }, this.options)
+    let secrets: string[] | undefined
+    try {
+      secrets = signingSecrets(this.deps.config, {
+        businessId: delivery.business_id,
+        endpointId: delivery.endpoint_id,
+        secret: delivery.secret,
+        previousSecret: delivery.previous_secret,
+      })
+    } catch {
+      // Not sent unsigned: logged as a failed attempt and retried like one, so an operator sees it.
+      secrets = undefined
+    }
+    const result: SendResult = secrets
+      ? await sendWebhook(delivery.url, secrets, { id: delivery.event_id, body }, this.options)
+      : {
+          outcome: 'Failed',
+          responseStatus: null,
+          responseBody: null,
+          error:
+            'the signing secret cannot be decrypted (WEBHOOKS_SECRETS_KEY differs from the key it was stored with)',
+          latencyMs: 0,
+        }
     const succeeded = result.outcome === 'Succeeded'
     const exhausted = !succeeded && delivery.attempts > this.options.retryScheduleMs.length
     const wait = this.options.retryScheduleMs[delivery.attempts - 1] ?? 0
