@@ -36,6 +36,7 @@ import { type Scenario, selectedScenarios } from './scenarios.js'
 import { runAutobatch, seedZones } from './scenarios-delivery.js'
 import { insightsMarkdown, runInsights } from './scenarios-insights.js'
 import { seedManufacturing } from './scenarios-manufacturing.js'
+import { seedPurchasing } from './scenarios-purchasing.js'
 import { runStockWrites, stockWriteDatabases, stockWritesMarkdown } from './scenarios-stock-writes.js'
 import { benchSchemas } from './schemas.js'
 import { seed } from './seed.js'
@@ -179,6 +180,7 @@ async function seedVolumes(env: NodeJS.ProcessEnv, seedData: Seed): Promise<void
     const resolved = await resolveSeed(database.pool, seedData)
     await seedManufacturing(database.pool, resolved)
     await seedZones(database.pool, resolved)
+    await seedPurchasing(database.pool, resolved)
   } finally {
     await database.close()
   }
