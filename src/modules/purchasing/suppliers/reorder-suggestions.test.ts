@@ -27,7 +27,7 @@ describe('reorder suggestions', () => {
     const bolts = await createSupplier(core, { name: 'Bolts Inc', leadTimeDays: 5 })
     const rod = await createProduct(core, { sku: 'A-ROD', reorderLevel: 20 })
     const nut = await createProduct(core, { sku: 'B-NUT', reorderLevel: 100 })
-    const plate = await createProduct(core, { sku: 'C-PLATE', reorderLevel: 10 })
+    await createProduct(core, { sku: 'C-PLATE', reorderLevel: 10 })
     const above = await createProduct(core, { sku: 'D-ABOVE', reorderLevel: 5 })
     await createProduct(core, { sku: 'E-NOLEVEL' })
     const deleted = await createProduct(core, { sku: 'G-DELETED', reorderLevel: 5 })
