@@ -158,7 +158,8 @@ export async function receive(
     const tolerance = Math.min(MAX_TOLERANCE_PERCENT, Math.max(0, setting || 0))
     const over: Reason[] = []
     for (const { index, line, quantity } of picked) {
-      const allowed = Math.floor(units(line!.quantity) * (1 + tolerance / 100))
+      // The epsilon keeps a product like 100000 × 1.1 = 109999.99999… from refusing exactly 110%.
+      const allowed = Math.floor(units(line!.quantity) * (1 + tolerance / 100) + 1e-6)
       const total = units(line!.received_quantity) + units(quantity)
       if (total > allowed)
         over.push({
