@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { insertCustomer } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
 import { consoleRoleOf, consoleSchemaOf, ensureConsoleSurface } from './console-role.js'
+import { EXPOSED } from './sql-console.gate.js'
 
 const ctx = useTestContext()
 const onPostgres = () => process.env.CARTAGE_TEST_DATABASE === 'postgres'
@@ -137,6 +138,6 @@ describe.runIf(onPostgres())('the SQL console database layer on PostgreSQL (gate
       `SELECT count(*)::int AS n FROM information_schema.views WHERE table_schema = $1`,
       [consoleSchemaOf(schema)],
     )
-    expect(rows[0]?.n).toBe(4)
+    expect(rows[0]?.n).toBe(Object.keys(EXPOSED).length)
   })
 })
