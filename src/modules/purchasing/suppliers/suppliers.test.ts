@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addBusiness, fieldsOf } from '../../../../test/fixtures.js'
+import { addBusiness, addMember, fieldsOf } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../../manufacturing/access.fixtures.js'
 import { call, createSupplier, purchasingSetup, supplierBody } from '../purchasing.fixtures.js'
@@ -185,6 +185,11 @@ describe('suppliers', () => {
     })
     expect(huge.statusCode).toBeLessThan(500)
     expect(huge.statusCode).toBeGreaterThanOrEqual(400)
+    const flag = await core({ url: `/api/v1/suppliers/${randomUUID()}?includeDeleted=maybe` })
+    expect({ status: flag.statusCode, fields: fieldsOf(flag) }).toEqual({
+      status: 400,
+      fields: ['includeDeleted'],
+    })
     const notUuid = await core({ url: '/api/v1/suppliers/not-a-uuid' })
     expect({ status: notUuid.statusCode, fields: fieldsOf(notUuid) }).toEqual({
       status: 400,
@@ -204,6 +209,22 @@ describe('suppliers', () => {
       { method: 'PUT', url: `/api/v1/suppliers/${id}`, payload: { name: 'Renamed' } },
     ])
     await expectAccess(ctx, owner, 'Suppliers', 4, [{ method: 'DELETE', url: `/api/v1/suppliers/${id}` }])
+
+    // A signed-in Member views but may not change or delete.
+    const member = await addMember(ctx, owner.org.businessId, { role: 'Member' })
+    const live = (await createSupplier(owner.core)).id
+    expect((await member.core({ url: `/api/v1/suppliers/${live}` })).statusCode).toBe(200)
+    for (const request of [
+      { method: 'POST' as const, url: '/api/v1/suppliers', payload: { name: 'x' } },
+      { method: 'PUT' as const, url: `/api/v1/suppliers/${live}`, payload: { name: 'x' } },
+      { method: 'DELETE' as const, url: `/api/v1/suppliers/${live}` },
+    ]) {
+      const refused = await member.core(request)
+      expect({ status: refused.statusCode, code: refused.json().code }).toEqual({
+        status: 403,
+        code: 'permission_denied',
+      })
+    }
 
     const other = await purchasingSetup(ctx)
     const secondBusiness = await addBusiness(ctx, owner.org.businessId)
