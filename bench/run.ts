@@ -36,6 +36,7 @@ import { type Scenario, selectedScenarios } from './scenarios.js'
 import { runAutobatch, seedZones } from './scenarios-delivery.js'
 import { insightsMarkdown, runInsights } from './scenarios-insights.js'
 import { seedManufacturing } from './scenarios-manufacturing.js'
+import { seedPurchaseOrders } from './scenarios-purchase-orders.js'
 import { seedPurchasing } from './scenarios-purchasing.js'
 import { runStockWrites, stockWriteDatabases, stockWritesMarkdown } from './scenarios-stock-writes.js'
 import { seedTransfers } from './scenarios-transfers.js'
@@ -183,6 +184,7 @@ async function seedVolumes(env: NodeJS.ProcessEnv, seedData: Seed): Promise<void
     await seedZones(database.pool, resolved)
     await seedPurchasing(database.pool, resolved)
     await seedTransfers(database.pool, resolved)
+    await seedPurchaseOrders(database.pool, resolved)
   } finally {
     await database.close()
   }

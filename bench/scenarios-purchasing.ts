@@ -1,311 +1,135 @@
 /**
- * Purchase orders: receiving a 50-line purchase order (a write: 50 PurchaseReceipt ledger entries,
- * each re-valued, in one transaction) and the stock of a product after 100,000 purchase receipts
- * (a read). The bare route runs the same statements a careful engineer would write by hand: the
- * row locks, one insert, one re-valuation (`stock_revalue`) and one stock update per product, the
- * receipt and its lines in one insert each, the notification, and the receipt read back in one
- * statement.
+ * Purchasing reads against the bare route running the same query by hand (one prepared statement
+ * each, the page and its total from `count(*) over ()`):
+ * - suppliers: the first page (20) of GET /api/v1/suppliers in the default order, each supplier with
+ *   its two contacts, among SUPPLIER_COUNT suppliers;
+ * - reorder-suggestions: the first page (20) of GET /api/v1/suppliers/reorder-suggestions, among
+ *   REORDER_PRODUCTS products with a reorder level of which every other one is at or below it, each
+ *   with a preferred supplier's terms.
+ * The volumes are inserted straight into the seeded organisation's schema by `seedPurchasing`.
  */
 import type { DatabasePool } from '../src/db/lane-pool.js'
-import { single } from '../src/http/envelopes.js'
-import { stockAsOfQuery } from '../src/modules/manufacturing/stock/ledger.repository.js'
-import { NOTIFICATION_CHANNEL } from '../src/modules/notifications/notifications.repository.js'
-import { scopedReceipts } from '../src/modules/purchasing/purchase-orders/receipts.repository.js'
-import { benchId, compiled, compiler } from './compiled-sql.js'
-import { bearerHeaders, hasData, type Read, withEitherCredential } from './reads.js'
-import {
-  type Fresh,
-  field,
-  type ResolvedSeed,
-  type Scenario,
-  type Seed,
-  type Statement,
-} from './scenario-types.js'
+import { paged } from '../src/http/envelopes.js'
+import type { SuggestionRow } from '../src/modules/purchasing/suppliers/reorder-suggestions.repository.js'
+import { toSuggestion } from '../src/modules/purchasing/suppliers/reorder-suggestions.service.js'
+import type { SupplierRow } from '../src/modules/purchasing/suppliers/suppliers.repository.js'
+import { toSupplier } from '../src/modules/purchasing/suppliers/suppliers.service.js'
+import { listOf, type Read, withEitherCredential } from './reads.js'
+import type { ResolvedSeed, Statement } from './scenario-types.js'
 
-export const PO_LINES = 50
-export const PURCHASE_RECEIPTS = 100_000
+export const SUPPLIER_COUNT = 500
+export const REORDER_PRODUCTS = 1_000
+const PAGE_SIZE = 20
 
-const id = (seed: Seed, label: string) => benchId(seed.businessId, label)
-const purchaseOrder = (seed: Seed) => id(seed, 'po')
-const line = (seed: Seed, i: number) => id(seed, `po-line-${i}`)
-const product = (seed: Seed, i: number) => id(seed, `po-product-${i}`)
-const receivedProduct = (seed: Seed) => id(seed, 'po-stock-product')
-const unitCost = (i: number) => (2 + i / 10).toFixed(6)
-const lines = Array.from({ length: PO_LINES }, (_, i) => i)
-
-// fresh.id(0): the receipt; fresh.id(1 + i): the ledger entry of line i; fresh.id(1 + PO_LINES + i): its receipt line.
-const entryId = (fresh: Fresh, i: number) => fresh.id(1 + i)
-const receiptLineId = (fresh: Fresh, i: number) => fresh.id(1 + PO_LINES + i)
-
-const raw = (sql: string): Statement => ({ sql, params: () => [] })
-const statement = (
-  name: string,
-  sql: (s: string) => string,
-  params: (seed: ResolvedSeed, fresh: Fresh) => unknown[],
-): Statement => ({ name: `bench-po-${name}`, sql: (seed) => sql(seed.schemaName), params })
-
-const lockOrder = statement(
-  'lock-order',
-  (s) =>
-    `SELECT id, number, status, supplier_id, currency, expected_date FROM "${s}".purchase_orders WHERE id = $1 AND business_id = $2 FOR UPDATE`,
-  (seed) => [purchaseOrder(seed), seed.businessId],
-)
-const lockLines = statement(
-  'lock-lines',
-  (s) =>
-    `SELECT id, line_number, product_id, quantity, unit_cost, received_quantity FROM "${s}".purchase_order_lines WHERE purchase_order_id = $1 ORDER BY line_number FOR UPDATE`,
-  (seed) => [purchaseOrder(seed)],
-)
-const tolerance = statement(
-  'tolerance',
-  (s) => `SELECT key, value FROM "${s}".settings WHERE business_id = $1 AND key = $2`,
-  (seed) => [seed.businessId, 'purchasing.receiptTolerancePercent'],
-)
-const lockProducts = statement(
-  'lock-products',
-  (s) =>
-    `SELECT id, sku, name, type, on_hand, average_cost, reorder_level, archived_at FROM "${s}".products WHERE business_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
-  (seed) => [seed.businessId, lines.map((i) => product(seed, i))],
-)
-const insertReceipt = statement(
-  'insert-receipt',
-  (s) =>
-    `INSERT INTO "${s}".purchase_order_receipts (id, business_id, purchase_order_id, effective_date, notes, created_by_user_id) VALUES ($1, $2, $3, $4, NULL, $5)`,
-  (seed, fresh) => [fresh.id(0), seed.businessId, purchaseOrder(seed), fresh.now, seed.userId],
-)
-const insertEntry = (i: number) =>
-  statement(
-    'insert-entry',
-    (s) =>
-      `INSERT INTO "${s}".stock_ledger (id, business_id, product_id, type, quantity, received_cost, effective_date, reference, created_by_user_id) VALUES ($1, $2, $3, 'PurchaseReceipt', 1, $4, $5, $6, $7) RETURNING effective_date, seq`,
-    (seed, fresh) => [
-      entryId(fresh, i),
-      seed.businessId,
-      product(seed, i),
-      unitCost(i),
-      fresh.now,
-      'PO-BENCH',
-      seed.userId,
-    ],
-  )
-const revalue = (i: number) =>
-  statement(
-    'revalue',
-    (s) =>
-      `SELECT r.last_balance, r.last_average FROM "${s}".stock_revalue($1::uuid, $2::timestamptz, $3::bigint, NULL, NULL, false) r`,
-    (seed, fresh) => [product(seed, i), fresh.previous[0]?.effective_date, fresh.previous[0]?.seq],
-  )
-const updateStock = (i: number) =>
-  statement(
-    'update-stock',
-    (s) =>
-      `UPDATE "${s}".products SET on_hand = $2, average_cost = round($3::numeric, 10), date_modified = now() WHERE id = $1`,
-    (seed, fresh) => [product(seed, i), fresh.previous[0]?.last_balance, fresh.previous[0]?.last_average],
-  )
-const insertReceiptLines = statement(
-  'insert-receipt-lines',
-  (s) =>
-    `INSERT INTO "${s}".purchase_order_receipt_lines (id, receipt_id, purchase_order_line_id, product_id, quantity, unit_cost, ledger_entry_id)
-     SELECT x.id, $1, x.line_id, x.product_id, 1, x.unit_cost, x.entry_id
-     FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::numeric[], $6::uuid[]) AS x(id, line_id, product_id, unit_cost, entry_id)`,
-  (seed, fresh) => [
-    fresh.id(0),
-    lines.map((i) => receiptLineId(fresh, i)),
-    lines.map((i) => line(seed, i)),
-    lines.map((i) => product(seed, i)),
-    lines.map(unitCost),
-    lines.map((i) => entryId(fresh, i)),
-  ],
-)
-const addReceived = statement(
-  'add-received',
-  (s) =>
-    `UPDATE "${s}".purchase_order_lines l SET received_quantity = l.received_quantity + 1, date_modified = clock_timestamp() WHERE l.id = ANY($1::uuid[])`,
-  (seed) => [lines.map((i) => line(seed, i))],
-)
-const moveOrder = statement(
-  'move-order',
-  (s) =>
-    `UPDATE "${s}".purchase_orders SET status = 'PartiallyReceived', date_modified = clock_timestamp() WHERE id = $1`,
-  (seed) => [purchaseOrder(seed)],
-)
-const notify = statement(
-  'notify',
-  (s) =>
-    `WITH created AS (
-       INSERT INTO "${s}".notifications (id, business_id, user_id, title, message, level, priority, type, entity_type, entity_id, action_link)
-       SELECT gen_random_uuid(), $1, m.user_id, 'Purchase order partly received', 'Goods of purchase order PO-BENCH were received.',
-         'Info', 'Medium', 'Business', 'PurchaseOrder', $2, $3
-       FROM global.memberships m JOIN global.businesses b ON b.organization_id = m.organization_id
-       WHERE b.id = $1 AND m.status = 'Active' RETURNING 1)
-     SELECT count(*)::int AS n FROM created`,
-  (seed) => [seed.businessId, purchaseOrder(seed), `/api/v1/purchase-orders/${purchaseOrder(seed)}`],
-)
-const announce = statement(
-  'announce',
-  () => 'SELECT pg_notify($1, $2)',
-  (seed) => [NOTIFICATION_CHANNEL, JSON.stringify({ schema: seed.schemaName, businessId: seed.businessId })],
-)
-const receiptQuery = (seed: ResolvedSeed, receiptId: string) =>
-  compiled(
-    scopedReceipts(compiler, seed.schemaName, seed.businessId, purchaseOrder(seed)).where(
-      'r.id',
-      '=',
-      receiptId,
-    ),
-  )
-const readReceipt: Statement = {
-  sql: (seed) => receiptQuery(seed, '00000000-0000-0000-0000-000000000000').sql,
-  params: (seed, fresh) => [...receiptQuery(seed, fresh.id(0)).parameters],
+const suppliersPage: Statement = {
+  name: 'bench-suppliers',
+  sql: ({ schemaName: s }) =>
+    'select s.id, s.business_id, s.code, s.name, s.email, s.phone_number, s.website, s.currency, s.payment_terms, ' +
+    's.lead_time_days, s.tax_number, s.address, s.remittance_address, s.metadata, s.notes, s.is_active, s.deleted_at, ' +
+    's.date_created, s.date_modified, ' +
+    "coalesce((select json_agg(json_build_object('id', sc.id, 'firstName', sc.first_name, 'lastName', sc.last_name, " +
+    "'email', sc.email, 'phoneNumber', sc.phone_number, 'role', sc.role, 'isPrimary', sc.is_primary) " +
+    `order by sc.is_primary desc, sc.date_created, sc.id) from "${s}".supplier_contacts sc where sc.supplier_id = s.id), '[]'::json) as contacts, ` +
+    `count(*) over () as total from "${s}".suppliers s where s.business_id = $1 and s.deleted_at is null ` +
+    'order by s.date_created desc, s.id limit $2 offset $3',
+  params: (seed) => [seed.businessId, PAGE_SIZE, 0],
 }
 
-const receiveSteps: Statement[][] = [
-  [raw('begin')],
-  [lockOrder],
-  [lockLines],
-  [tolerance],
-  [lockProducts],
-  [insertReceipt],
-  ...lines.flatMap((i) => [[insertEntry(i)], [revalue(i)], [updateStock(i)]]),
-  [insertReceiptLines],
-  [addReceived],
-  [moveOrder],
-  [notify],
-  [announce],
-  [readReceipt],
-  [raw('commit')],
-]
-
-const receiveRows = [0, 1, PO_LINES, 0, PO_LINES, 0, ...lines.flatMap(() => [1, 1, 0]), 0, 0, 0, 1, 1, 1, 0]
-
-interface ReceiptRow {
-  id: string
-  purchase_order_id: string
-  number: string
-  status: string
-  effective_date: Date
-  notes: string | null
-  reversed_at: Date | null
-  reversal_effective_date: Date | null
-  date_created: Date
-  lines: Record<string, unknown>[]
-}
-
-const receiveScenario: Scenario = {
-  name: 'receive-po-50-lines',
-  kind: 'write',
-  cartage: {
-    api: 'core',
-    method: 'POST',
-    path: (seed) => `/api/v1/purchase-orders/${purchaseOrder(seed)}/receipts`,
-    headers: bearerHeaders,
-    body: (seed) => ({ lines: lines.map((i) => ({ lineId: line(seed, i), quantity: 1 })) }),
-    check: (json) => hasData(json) && (field(field(json, 'data'), 'lines') as unknown[]).length === PO_LINES,
+const suggestionsPage: Statement = {
+  name: 'bench-reorder-suggestions',
+  sql: ({ schemaName: s }) => {
+    const suggested = 'greatest(coalesce(sp.minimum_order_quantity, 0), 2 * p.reorder_level - p.on_hand)'
+    return (
+      'select p.id as product_id, p.sku, p.name as product_name, p.type, p.unit_of_measure, p.on_hand, p.reorder_level, ' +
+      `${suggested} as suggested_quantity, s.id as supplier_id, s.code as supplier_code, s.name as supplier_name, ` +
+      's.currency, sp.supplier_sku, sp.unit_cost, sp.minimum_order_quantity, ' +
+      'coalesce(sp.lead_time_days, s.lead_time_days) as lead_time_days, ' +
+      `round(${suggested} * sp.unit_cost, 4) as estimated_cost, count(*) over () as total ` +
+      `from "${s}".products p left join "${s}".supplier_products sp on sp.product_id = p.id ` +
+      'and sp.business_id = p.business_id and sp.is_preferred = true ' +
+      `left join "${s}".suppliers s on s.id = sp.supplier_id ` +
+      'where p.business_id = $1 and p.active = true and p.archived_at is null and p.reorder_level is not null ' +
+      'and p.on_hand <= p.reorder_level order by p.sku asc, p.id limit $2 offset $3'
+    )
   },
-  baseline: {
-    steps: receiveSteps,
-    oneConnection: true,
-    rows: receiveRows,
-    respond: (results) => {
-      const row = results.at(-2)?.[0] as unknown as ReceiptRow
-      return single('core', {
-        id: row.id,
-        purchaseOrderId: row.purchase_order_id,
-        purchaseOrderNumber: row.number,
-        purchaseOrderStatus: row.status,
-        effectiveDate: row.effective_date.toISOString(),
-        notes: row.notes,
-        lines: row.lines,
-        reversedAt: row.reversed_at?.toISOString() ?? null,
-        reversalEffectiveDate: row.reversal_effective_date?.toISOString() ?? null,
-        dateCreated: row.date_created.toISOString(),
-      })
-    },
-  },
+  params: (seed) => [seed.businessId, PAGE_SIZE, 0],
 }
 
-const stockRead: Statement = {
-  sql: (seed) =>
-    compiled(stockAsOfQuery(seed.schemaName, seed.businessId, receivedProduct(seed), new Date())).sql,
-  params: (seed, fresh) => [
-    ...compiled(stockAsOfQuery(seed.schemaName, seed.businessId, receivedProduct(seed), fresh.now))
-      .parameters,
-  ],
-  unchecked: [0],
-}
+const pageOf = <T>(rows: Record<string, unknown>[], map: (row: never) => T) =>
+  paged('core', rows.map(map as (row: Record<string, unknown>) => T), Number(rows[0]?.total ?? 0), {
+    page: 1,
+    pageSize: PAGE_SIZE,
+  })
 
 const reads: Read[] = [
   {
-    name: 'stock-after-100k-purchase-receipts',
-    path: (seed) => `/api/v1/products/${receivedProduct(seed)}/stock`,
-    check: (json) => (field(field(json, 'data'), 'onHand') as number) === PURCHASE_RECEIPTS,
-    steps: [[stockRead]],
-    rows: [1],
+    name: 'suppliers',
+    path: () => `/api/v1/suppliers?PageSize=${PAGE_SIZE}`,
+    check: listOf(PAGE_SIZE),
+    steps: [[suppliersPage]],
+    rows: [PAGE_SIZE],
+    respond: (rows) => pageOf(rows, (row: SupplierRow) => toSupplier(row)),
+  },
+  {
+    name: 'reorder-suggestions',
+    path: () => `/api/v1/suppliers/reorder-suggestions?PageSize=${PAGE_SIZE}`,
+    check: listOf(PAGE_SIZE),
+    steps: [[suggestionsPage]],
+    rows: [PAGE_SIZE],
+    respond: (rows) => pageOf(rows, (row: SuggestionRow) => toSuggestion(row)),
   },
 ]
 
-export const purchasingScenarios: Scenario[] = [...withEitherCredential(reads), receiveScenario]
+export const purchasingScenarios = withEitherCredential(reads)
 
 /**
- * Inserts, once per business: a supplier; 50 products on one Submitted purchase order of 10^9 each
- * (so the bench's receipts of 1 per line never complete it); and a product with 100,000
- * PurchaseReceipt entries of 1 at 10 and 12 in turn (on hand 100,000, average 11), re-valued by
- * stock_revalue as postings would leave it.
+ * Inserts, once per business: SUPPLIER_COUNT suppliers with two contacts each (one primary), and
+ * REORDER_PRODUCTS raw materials with a reorder level of 50, every other one at 20 on hand (below)
+ * and the rest at 80, each with terms from two suppliers, one of them preferred.
  */
 export async function seedPurchasing(pool: DatabasePool, seed: ResolvedSeed): Promise<void> {
   const s = seed.schemaName
   const biz = seed.businessId
-  const exists = await pool.query(`SELECT 1 FROM "${s}".purchase_orders WHERE id = $1`, [purchaseOrder(seed)])
+  const exists = await pool.query(`SELECT 1 FROM "${s}".suppliers WHERE business_id = $1 LIMIT 1`, [biz])
   if (exists.rowCount) return
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
-    const supplier = id(seed, 'po-supplier')
     await client.query(
-      `INSERT INTO "${s}".suppliers (id, business_id, code, name, currency) VALUES ($1, $2, 'SUP-BENCH', 'Bench supplier', 'USD')`,
-      [supplier, biz],
+      `INSERT INTO "${s}".suppliers (id, business_id, code, name, email, currency, lead_time_days, tax_number,
+         metadata, date_created)
+       SELECT gen_random_uuid(), $1, 'SUP-' || lpad(g::text, 6, '0'), 'Bench supplier ' || g,
+         'supplier' || g || '@bench.example', 'ZAR', g % 20, 'VAT' || g, '{"tier":"bench"}',
+         timestamptz '2024-01-01' + g * interval '1 minute'
+       FROM generate_series(1, $2::int) AS g`,
+      [biz, SUPPLIER_COUNT],
     )
     await client.query(
-      `INSERT INTO "${s}".products (id, business_id, sku, name, type)
-       SELECT p.id, $1, 'BENCH-PO-' || p.n, 'Bench purchased ' || p.n, 'RawMaterial'
-       FROM unnest($2::uuid[]) WITH ORDINALITY AS p(id, n)`,
-      [biz, [...lines.map((i) => product(seed, i)), receivedProduct(seed)]],
+      `INSERT INTO "${s}".supplier_contacts (id, business_id, supplier_id, first_name, last_name, email, role, is_primary)
+       SELECT gen_random_uuid(), $1, sup.id, 'Contact ' || n, 'Bench', 'c' || n || '@bench.example', 'Sales', n = 1
+       FROM "${s}".suppliers sup CROSS JOIN generate_series(1, 2) AS n WHERE sup.business_id = $1`,
+      [biz],
     )
     await client.query(
-      `INSERT INTO "${s}".purchase_orders (id, business_id, number, supplier_id, status, currency, total, submitted_at)
-       VALUES ($1, $2, 'PO-BENCH', $3, 'Submitted', 'USD', 0, now())`,
-      [purchaseOrder(seed), biz, supplier],
+      `INSERT INTO "${s}".products (id, business_id, sku, name, type, reorder_level, on_hand)
+       SELECT gen_random_uuid(), $1, 'BENCH-RM-' || lpad(g::text, 5, '0'), 'Bench material ' || g, 'RawMaterial', 50,
+         CASE WHEN g % 2 = 0 THEN 20 ELSE 80 END
+       FROM generate_series(1, $2::int) AS g`,
+      [biz, REORDER_PRODUCTS],
     )
     await client.query(
-      `INSERT INTO "${s}".purchase_order_lines (id, business_id, purchase_order_id, line_number, product_id, quantity, unit_cost)
-       SELECT x.id, $1, $2, x.n, x.product_id, 1000000000, x.unit_cost
-       FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) WITH ORDINALITY AS x(id, product_id, unit_cost, n)`,
-      [
-        biz,
-        purchaseOrder(seed),
-        lines.map((i) => line(seed, i)),
-        lines.map((i) => product(seed, i)),
-        lines.map(unitCost),
-      ],
+      `WITH ranked AS (
+         SELECT id, row_number() OVER (ORDER BY sku) AS n FROM "${s}".products
+         WHERE business_id = $1 AND sku LIKE 'BENCH-RM-%'),
+       sups AS (SELECT id, row_number() OVER (ORDER BY code) AS n FROM "${s}".suppliers WHERE business_id = $1)
+       INSERT INTO "${s}".supplier_products (id, business_id, supplier_id, product_id, supplier_sku, unit_cost,
+         minimum_order_quantity, lead_time_days, is_preferred)
+       SELECT gen_random_uuid(), $1, sups.id, ranked.id, 'S-' || ranked.n || '-' || k, 1.25 + k, 10 * k,
+         CASE WHEN k = 1 THEN NULL ELSE 3 END, k = 1
+       FROM ranked CROSS JOIN generate_series(1, 2) AS k
+       JOIN sups ON sups.n = (ranked.n + k) % $2 + 1`,
+      [biz, SUPPLIER_COUNT],
     )
-    await client.query(
-      `UPDATE "${s}".purchase_orders SET total = (SELECT sum(line_total) FROM "${s}".purchase_order_lines WHERE purchase_order_id = $1) WHERE id = $1`,
-      [purchaseOrder(seed)],
-    )
-    await client.query(
-      `INSERT INTO "${s}".stock_ledger (id, business_id, product_id, type, quantity, received_cost, effective_date, reference)
-       SELECT gen_random_uuid(), $1, $2, 'PurchaseReceipt', 1, CASE WHEN g % 2 = 1 THEN 10 ELSE 12 END,
-         timestamptz '2020-01-01' + g * interval '1 minute', 'PO-BENCH-HISTORY'
-       FROM generate_series(1, $3::int) AS g`,
-      [biz, receivedProduct(seed), PURCHASE_RECEIPTS],
-    )
-    await client.query(`SELECT r.* FROM "${s}".stock_revalue($1, '-infinity', 0, NULL, NULL, false) r`, [
-      receivedProduct(seed),
-    ])
-    await client.query(`UPDATE "${s}".products SET on_hand = $2, average_cost = 11 WHERE id = $1`, [
-      receivedProduct(seed),
-      PURCHASE_RECEIPTS,
-    ])
     await client.query('COMMIT')
   } catch (error) {
     await client.query('ROLLBACK')

@@ -7,6 +7,7 @@ import type { Scenario } from './scenario-types.js'
 import { deliveryScenarios } from './scenarios-delivery.js'
 import { manufacturingScenarios } from './scenarios-manufacturing.js'
 import { publicScenarios } from './scenarios-public.js'
+import { purchaseOrderScenarios } from './scenarios-purchase-orders.js'
 import { purchasingScenarios } from './scenarios-purchasing.js'
 import { tenantScenarios } from './scenarios-tenant.js'
 import { transferScenarios } from './scenarios-transfers.js'
@@ -24,6 +25,7 @@ export const scenarios: Scenario[] = [
   ...deliveryScenarios,
   ...purchasingScenarios,
   ...transferScenarios,
+  ...purchaseOrderScenarios,
 ].sort((a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'))
 
 /** BENCH_ONLY=a,b runs only the scenarios so named (e.g. to profile one route). */

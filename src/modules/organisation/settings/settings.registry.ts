@@ -106,7 +106,7 @@ export const KNOWN_SETTINGS = [
     module: 'PurchaseOrders',
     default: '0',
     description:
-      'How much more than ordered a purchase order line may receive, in percent of its quantity (0: never more)',
+      'How much more than ordered a purchase order line may receive, in percent of its quantity (0: never more; at most 1000 counts)',
   },
 ] as const satisfies readonly SettingDefinition[]
 

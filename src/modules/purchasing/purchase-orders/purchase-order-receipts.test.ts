@@ -257,6 +257,18 @@ describe('purchase order receipts', () => {
     const early = await receiveGoods(core, draft.id, { lines: [{ productId: shop.steel.id, quantity: 1 }] })
     expect([early.statusCode, early.json().code]).toEqual([409, 'invalid_status_transition'])
     expect(early.json().message).toContain('Draft')
+    // Steel has no stock movement yet, so it may still become a Service, which holds no stock.
+    await ok(core, 'PUT', `/api/v1/products/${shop.steel.id}`, {
+      sku: shop.steel.sku,
+      name: shop.steel.name,
+      type: 'Service',
+    })
+    const service = await receiveGoods(core, order.id, { lines: [{ productId: shop.steel.id, quantity: 1 }] })
+    expect([service.statusCode, service.json().code, fieldsOf(service)]).toEqual([
+      409,
+      'service_holds_no_stock',
+      ['lines.0.quantity'],
+    ])
     await ok(core, 'DELETE', `/api/v1/products/${shop.bolt.id}`)
     const archived = await receiveGoods(core, order.id, { lines: [{ productId: shop.bolt.id, quantity: 1 }] })
     expect([archived.statusCode, archived.json().code, fieldsOf(archived)]).toEqual([

@@ -45,3 +45,7 @@ export const overReceipt = (reasons: readonly Reason[]) =>
 /** Lines naming a product that no longer takes stock (archived since the order was made). */
 export const productsNotReceivable = (reasons: readonly Reason[]) =>
   new AppError(409, 'product_archived', 'An archived product takes no stock movements.', reasons)
+
+/** Lines naming a product that became a Service since the order was made: a Service holds no stock. */
+export const servicesNotReceivable = (reasons: readonly Reason[]) =>
+  new AppError(409, 'service_holds_no_stock', 'A Service product holds no stock.', reasons)

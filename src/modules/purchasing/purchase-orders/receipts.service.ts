@@ -16,6 +16,7 @@ import {
   purchaseOrderNotFound,
   receiptAlreadyReversed,
   receiptNotFound,
+  servicesNotReceivable,
 } from './purchase-orders.errors.js'
 import * as orders from './purchase-orders.repository.js'
 import type { PurchaseOrderStatus } from './purchase-orders.schemas.js'
@@ -26,6 +27,8 @@ import type { ReceiptRequest, ReceiptResponse, ReverseReceiptRequest } from './r
 const units = (value: number | string) => Math.round(Number(value) * 10_000)
 const fromUnits = (value: number) => value / 10_000
 const FUTURE_SKEW_MS = 60_000
+/** A tolerance setting above this counts as this: received quantities stay well within numeric(18, 4). */
+const MAX_TOLERANCE_PERCENT = 1000
 
 const RECEIVING: readonly PurchaseOrderStatus[] = ['Submitted', 'PartiallyReceived']
 const REVERSING: readonly PurchaseOrderStatus[] = ['PartiallyReceived', 'Received']
@@ -151,13 +154,12 @@ export async function receive(
     }))
     const to = statusOf(after)
     if (!RECEIVING.includes(from)) throw invalidPurchaseOrderTransition(from, to, RECEIVING)
-    const tolerance = Math.max(
-      0,
-      Number(await readSetting(trx, schema, businessId, 'purchasing.receiptTolerancePercent')) || 0,
-    )
+    const setting = Number(await readSetting(trx, schema, businessId, 'purchasing.receiptTolerancePercent'))
+    const tolerance = Math.min(MAX_TOLERANCE_PERCENT, Math.max(0, setting || 0))
     const over: Reason[] = []
     for (const { index, line, quantity } of picked) {
-      const allowed = Math.floor(units(line!.quantity) * (1 + tolerance / 100))
+      // The epsilon keeps a product like 100000 × 1.1 = 109999.99999… from refusing exactly 110%.
+      const allowed = Math.floor(units(line!.quantity) * (1 + tolerance / 100) + 1e-6)
       const total = units(line!.received_quantity) + units(quantity)
       if (total > allowed)
         over.push({
@@ -175,6 +177,10 @@ export async function receive(
       .filter((p) => products.get(p.line!.product_id)?.archived_at !== null)
       .map((p) => ({ field: `lines.${p.index}.quantity`, message: 'the product is archived' }))
     if (refused.length > 0) throw productsNotReceivable(refused)
+    const services = picked
+      .filter((p) => products.get(p.line!.product_id)?.type === 'Service')
+      .map((p) => ({ field: `lines.${p.index}.quantity`, message: 'the product is a Service' }))
+    if (services.length > 0) throw servicesNotReceivable(services)
     const receiptId = newId()
     await repository.insertReceipt(trx, schema, {
       id: receiptId,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Executor } from '../../../db/tables.js'
 
 /**
@@ -15,7 +16,7 @@ export function scopedSuggestions(db: Executor, schemaName: string, businessId: 
       join
         .onRef('sp.product_id', '=', 'p.id')
         .onRef('sp.business_id', '=', 'p.business_id')
-        .on('sp.is_preferred', '=', true),
+        .on('sp.is_preferred', '=', sql<boolean>`true`),
     )
     .leftJoin('suppliers as s', 's.id', 'sp.supplier_id')
     .where('p.business_id', '=', businessId)
@@ -47,3 +48,20 @@ export function scopedSuggestions(db: Executor, schemaName: string, businessId: 
 export type SuggestionRow = Awaited<
   ReturnType<ReturnType<typeof scopedSuggestions>['executeTakeFirstOrThrow']>
 >
+
+/** The first pages in the default order (by SKU) with the total, compiled once per schema and prepared. */
+const defaultPage = new SchemaStatement(
+  (db, schemaName, v: { businessId: string; limit: number; offset: number }) =>
+    scopedSuggestions(db, schemaName, v.businessId)
+      .select(sql<number>`count(*) over ()`.as('__total'))
+      .orderBy('p.sku')
+      .orderBy('p.id')
+      .limit(v.limit)
+      .offset(v.offset),
+)
+
+export const suggestionsInDefaultOrder = (
+  db: Executor,
+  schemaName: string,
+  values: { businessId: string; limit: number; offset: number },
+) => defaultPage.execute(db, schemaName, values)

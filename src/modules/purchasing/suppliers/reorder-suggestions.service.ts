@@ -1,10 +1,15 @@
 import type { Executor } from '../../../db/tables.js'
 import { paged } from '../../../http/envelopes.js'
-import type { ListQuery } from '../../../http/list-params.js'
+import { type ListQuery, pageOffset, pageRequest } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { type SuggestionRow, scopedSuggestions } from './reorder-suggestions.repository.js'
+import {
+  type SuggestionRow,
+  scopedSuggestions,
+  suggestionsInDefaultOrder,
+} from './reorder-suggestions.repository.js'
 import type { ReorderSuggestion } from './reorder-suggestions.schemas.js'
+import { isDefaultListQuery } from './suppliers.service.js'
 
 const LIST: ListSpec = {
   fields: {
@@ -24,7 +29,7 @@ const LIST: ListSpec = {
 
 const num = (value: string | null) => (value === null ? null : Number(value))
 
-function toSuggestion(row: SuggestionRow): ReorderSuggestion {
+export function toSuggestion(row: SuggestionRow): ReorderSuggestion {
   return {
     productId: row.product_id,
     productSku: row.sku,
@@ -48,6 +53,16 @@ function toSuggestion(row: SuggestionRow): ReorderSuggestion {
 
 /** Products at or below their reorder level with what to order from whom: one statement per page. */
 export async function listReorderSuggestions(db: Executor, auth: BusinessAuth, query: ListQuery) {
+  if (isDefaultListQuery(query)) {
+    const page = pageRequest(query)
+    const rows = await suggestionsInDefaultOrder(db, auth.schemaName, {
+      businessId: auth.businessId,
+      limit: page.pageSize,
+      offset: pageOffset(page),
+    })
+    if (rows.length > 0 || page.page === 1)
+      return paged('core', rows.map(toSuggestion), Number(rows[0]?.__total ?? 0), page)
+  }
   const { rows, total, page } = await runList(
     scopedSuggestions(db, auth.schemaName, auth.businessId),
     query,

@@ -73,6 +73,26 @@ export function findSupplier(
   return liveSupplierById.takeFirst(db, schemaName, { businessId, id })
 }
 
+/**
+ * The first pages in the default order (no `$filter`, `$search` or `$orderby`) with the total, the
+ * list's common shape, compiled once per schema and prepared like `findSupplier`.
+ */
+const defaultPage = new SchemaStatement(
+  (db, schemaName, v: { businessId: string; limit: number; offset: number }) =>
+    scopedSuppliers(db, schemaName, v.businessId)
+      .select(sql<number>`count(*) over ()`.as('__total'))
+      .orderBy('s.date_created', 'desc')
+      .orderBy('s.id')
+      .limit(v.limit)
+      .offset(v.offset),
+)
+
+export const suppliersInDefaultOrder = (
+  db: Executor,
+  schemaName: string,
+  values: { businessId: string; limit: number; offset: number },
+) => defaultPage.execute(db, schemaName, values)
+
 /** Locks a live supplier of the business until the transaction ends: `update` to change it, `share` to add terms. */
 export function lockSupplier(
   trx: Transaction<Tables>,

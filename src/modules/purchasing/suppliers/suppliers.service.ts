@@ -3,7 +3,7 @@ import { nextCode } from '../../../db/sequences.js'
 import type { Executor } from '../../../db/tables.js'
 import { readAddress } from '../../../http/address.js'
 import { paged } from '../../../http/envelopes.js'
-import type { ListQuery } from '../../../http/list-params.js'
+import { type ListQuery, pageOffset, pageRequest } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
@@ -68,7 +68,22 @@ async function loadSupplier(db: Executor, auth: BusinessAuth, id: string, includ
   return toSupplier(row)
 }
 
+/** True when nothing but the page is asked for: the shape a prepared statement serves. */
+export const isDefaultListQuery = (query: ListQuery) =>
+  !query.$filter?.trim() && !query.$search?.trim() && !query.$orderby?.trim()
+
 export async function listSuppliers(db: Executor, auth: BusinessAuth, query: ListQuery) {
+  if (isDefaultListQuery(query)) {
+    // A page past the end falls through to runList, which counts the total.
+    const page = pageRequest(query)
+    const rows = await repository.suppliersInDefaultOrder(db, auth.schemaName, {
+      businessId: auth.businessId,
+      limit: page.pageSize,
+      offset: pageOffset(page),
+    })
+    if (rows.length > 0 || page.page === 1)
+      return paged('core', rows.map(toSupplier), Number(rows[0]?.__total ?? 0), page)
+  }
   const { rows, total, page } = await runList(
     repository.scopedSuppliers(db, auth.schemaName, auth.businessId),
     query,

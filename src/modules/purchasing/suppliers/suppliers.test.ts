@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addBusiness, fieldsOf } from '../../../../test/fixtures.js'
+import { addBusiness, addMember, fieldsOf } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../../manufacturing/access.fixtures.js'
 import { call, createSupplier, purchasingSetup, supplierBody } from '../purchasing.fixtures.js'
@@ -116,6 +116,14 @@ describe('suppliers', () => {
     const list = (await core({ url: '/api/v1/suppliers?$orderby=name asc&PageSize=2' })).json()
     expect(list.data.map((s: { name: string }) => s.name)).toEqual(['Anvil Supplies', 'Bolt Works'])
     expect(list).toMatchObject({ totalCount: 3, page: 1, pageSize: 2 })
+    const first = (await core({ url: '/api/v1/suppliers?PageSize=2' })).json()
+    expect(first.data.map((s: { name: string }) => s.name)).toEqual(['Cog & Co', 'Anvil Supplies'])
+    expect(first.totalCount).toBe(3)
+    const second = (await core({ url: '/api/v1/suppliers?PageSize=2&Page=2' })).json()
+    expect(second.data.map((s: { name: string }) => s.name)).toEqual(['Bolt Works'])
+    const past = (await core({ url: '/api/v1/suppliers?PageSize=2&Page=9' })).json()
+    expect(past).toMatchObject({ data: [], totalCount: 3, page: 9 })
+    expect(fieldsOf(await core({ url: '/api/v1/suppliers?Page=99999999999' }))).toEqual(['Page'])
     const names = async (query: string) =>
       (await call<{ name: string }[]>(core, 'GET', `/api/v1/suppliers?${query}`)).map((s) => s.name)
     expect(await names('$filter=isActive eq false')).toEqual(['Anvil Supplies'])
@@ -177,6 +185,11 @@ describe('suppliers', () => {
     })
     expect(huge.statusCode).toBeLessThan(500)
     expect(huge.statusCode).toBeGreaterThanOrEqual(400)
+    const flag = await core({ url: `/api/v1/suppliers/${randomUUID()}?includeDeleted=maybe` })
+    expect({ status: flag.statusCode, fields: fieldsOf(flag) }).toEqual({
+      status: 400,
+      fields: ['includeDeleted'],
+    })
     const notUuid = await core({ url: '/api/v1/suppliers/not-a-uuid' })
     expect({ status: notUuid.statusCode, fields: fieldsOf(notUuid) }).toEqual({
       status: 400,
@@ -196,6 +209,22 @@ describe('suppliers', () => {
       { method: 'PUT', url: `/api/v1/suppliers/${id}`, payload: { name: 'Renamed' } },
     ])
     await expectAccess(ctx, owner, 'Suppliers', 4, [{ method: 'DELETE', url: `/api/v1/suppliers/${id}` }])
+
+    // A signed-in Member views but may not change or delete.
+    const member = await addMember(ctx, owner.org.businessId, { role: 'Member' })
+    const live = (await createSupplier(owner.core)).id
+    expect((await member.core({ url: `/api/v1/suppliers/${live}` })).statusCode).toBe(200)
+    for (const request of [
+      { method: 'POST' as const, url: '/api/v1/suppliers', payload: { name: 'x' } },
+      { method: 'PUT' as const, url: `/api/v1/suppliers/${live}`, payload: { name: 'x' } },
+      { method: 'DELETE' as const, url: `/api/v1/suppliers/${live}` },
+    ]) {
+      const refused = await member.core(request)
+      expect({ status: refused.statusCode, code: refused.json().code }).toEqual({
+        status: 403,
+        code: 'permission_denied',
+      })
+    }
 
     const other = await purchasingSetup(ctx)
     const secondBusiness = await addBusiness(ctx, owner.org.businessId)
