@@ -235,7 +235,9 @@ describe('GET /api/v1/Customers', () => {
     const schema = await schemaOf(ctx, c.org.businessId)
     const { rows } = await sql<{ relname: string; reloptions: string[] | null }>`
       SELECT i.relname, i.reloptions FROM pg_class i JOIN pg_namespace n ON n.oid = i.relnamespace
-       WHERE n.nspname = ${schema} AND i.relname LIKE 'customer%trgm_idx' ORDER BY i.relname`.execute(ctx.database.db)
+       WHERE n.nspname = ${schema} AND i.relname LIKE 'customer%trgm_idx' ORDER BY i.relname`.execute(
+      ctx.database.db,
+    )
     expect(rows.map((r) => [r.relname, r.reloptions])).toEqual(
       [
         'customer_contacts_name_trgm_idx',
