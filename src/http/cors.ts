@@ -14,7 +14,7 @@ export async function installCors(app: FastifyInstance, flavor: ApiFlavor, origi
     credentials: flavor === 'global',
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     // Request headers are reflected from the preflight, so X-Business-Id and x-dispatch-api-key pass.
-    exposedHeaders: ['x-request-id', 'retry-after', 'content-disposition', 'location'],
+    exposedHeaders: ['x-request-id', 'retry-after', 'content-disposition', 'location', 'idempotent-replayed'],
     maxAge: 600,
     preflight: true,
     strictPreflight: false,

@@ -46,6 +46,8 @@ describe('with CORS_ORIGINS set', () => {
     expect(actual.headers['access-control-allow-origin']).toBe(APP)
     expect(actual.headers['access-control-allow-credentials']).toBe('true')
     expect(String(actual.headers['access-control-expose-headers'])).toContain('x-request-id')
+    // A browser client can tell a replayed answer (Idempotency-Key) from a new one.
+    expect(String(actual.headers['access-control-expose-headers'])).toContain('idempotent-replayed')
   })
 
   it('gives an unlisted origin no CORS headers', async () => {

@@ -5,6 +5,7 @@ import { createApiKey, fieldsOf } from '../../../test/fixtures.js'
 import { type Core, coreAs, globalAs, ownerSession, useTestContext } from '../../../test/harness.js'
 import { testDatabaseUrl } from '../../../test/test-database.js'
 import { CUSTOMERS } from '../../modules/customers/customers/customers.fixtures.js'
+import { purgeExpiredKeys } from './idempotency.repository.js'
 
 const ctx = useTestContext()
 
@@ -138,6 +139,20 @@ describe('Idempotency-Key', () => {
     const afterStale = await createWithKey(core, key, { name })
     expect(afterStale.headers['idempotent-replayed']).toBeUndefined()
     expect(await customersNamed(core, name)).toBe(3)
+  })
+
+  it('purges expired keys', async () => {
+    const { core, org } = await ownerSession(ctx)
+    expect((await createWithKey(core, randomUUID(), { name: 'Purged' })).statusCode).toBe(200)
+    const kept = () =>
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM global.idempotency_keys
+        WHERE organization_id = (SELECT organization_id FROM global.businesses WHERE id = ${org.businessId})`.execute(
+        ctx.database.db,
+      )
+    expect((await kept()).rows[0]?.n).toBe(1)
+    await ageKeys(org.businessId, 24 * 60 + 1)
+    while ((await purgeExpiredKeys(ctx.database.db)) > 0);
+    expect((await kept()).rows[0]?.n).toBe(0)
   })
 
   it('makes a retry wait for a first request still running, then answers 409 idempotency_key_in_use', async () => {

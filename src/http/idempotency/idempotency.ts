@@ -49,6 +49,8 @@ interface KeyState {
  * Server errors (5xx, 429) and answers too large to keep release the key, so a retry runs again;
  * other 4xx answers are kept, as the request did run. Public POSTs (registration, sign-in) and
  * uploads (multipart) ignore the header: a public answer (tokens) must never go to another caller.
+ * Only a digest of the key is stored, and the answer is encrypted with a key derived from it: an
+ * answer may hold a secret (a new API key's value) that only the caller holding the key may read.
  */
 export function installIdempotency(
   app: FastifyInstance,
