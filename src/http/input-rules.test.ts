@@ -160,6 +160,19 @@ describe('empty bodies', () => {
     }
   })
 
+  it('are read as {} by an action whose body has only optional fields', async () => {
+    // Drafting purchase orders from the reorder suggestions takes an optional supplierId.
+    for (const headers of [{ 'content-type': 'application/json' }, {}]) {
+      const response = await owner.core({
+        method: 'POST',
+        url: '/api/v1/purchase-orders/from-reorder-suggestions',
+        headers,
+      })
+      expect(response.statusCode, response.body).toBe(200)
+      expect(response.json().data).toEqual({ purchaseOrders: [] })
+    }
+  })
+
   it('with content on a bodiless operation keep the media type rules', async () => {
     const session = await signIn(ctx, owner.org)
     for (const [type, payload] of [

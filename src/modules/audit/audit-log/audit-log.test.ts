@@ -6,6 +6,7 @@ import { type Core, coreAs, globalAs, ownerSession, useTestContext } from '../..
 import { MIGRATIONS } from '../../../apps/modules.js'
 import { applyTenantMigrations } from '../../../db/migrator.js'
 import { CUSTOMERS, createCustomer } from '../../customers/customers/customers.fixtures.js'
+import { createProduct, move } from '../../manufacturing/manufacturing.fixtures.js'
 import { createOrder, line } from '../../sales/orders/orders.fixtures.js'
 
 const ctx = useTestContext()
@@ -31,6 +32,23 @@ async function entriesOf(core: Core, entityType: string, entityId: string): Prom
 }
 
 describe('GET /api/v1/audit-log', () => {
+  it('leaves stock movements to the ledger: a receipt adds no product entry, a rename does', async () => {
+    const owner = await ownerSession(ctx)
+    const product = await createProduct(owner.core, { name: 'Audited rod' })
+    await move(owner.core, product.id, { type: 'Receipt', quantity: 10, unitCost: 2 })
+    await move(owner.core, product.id, { type: 'Issue', quantity: 3 })
+    const renamed = await owner.core({
+      method: 'PUT',
+      url: `/api/v1/products/${product.id}`,
+      payload: { sku: product.sku, name: 'Audited rod, 8 mm', type: 'RawMaterial' },
+    })
+    expect(renamed.statusCode, renamed.body).toBe(200)
+    const entries = await entriesOf(owner.core, 'Product', product.id)
+    expect(entries.map((e) => e.action)).toEqual(['Created', 'Updated'])
+    expect(entries[1]?.changes).toMatchObject({ name: { before: 'Audited rod', after: 'Audited rod, 8 mm' } })
+    expect(entries[1]?.changes).not.toHaveProperty('on_hand')
+  })
+
   it('shows a customer’s changes with the fields before and after, and who made them (user, then API key)', async () => {
     const owner = await ownerSession(ctx)
     const customer = await createCustomer(owner.core, { name: 'Audit Stores', email: 'old@example.com' })

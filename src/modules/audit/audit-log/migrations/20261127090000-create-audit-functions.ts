@@ -5,7 +5,9 @@
  *
  * - audit_entity_type: `delivery_plans` -> `DeliveryPlan` (the entity a table holds).
  * - audit_diff: the changed columns as {column: {before, after}}, without the columns that hold
- *   secrets (matched by name) or only bookkeeping; null when nothing worth recording changed.
+ *   secrets (matched by name) or only bookkeeping: timestamps, a product's on_hand and average_cost
+ *   (derived from its stock ledger, which is the history of every movement), a webhook endpoint's
+ *   consecutive_failures (its delivery log says why); null when nothing worth recording changed.
  * - audit_action: Created, Updated, StatusChanged (status changed), Deleted (also a soft delete).
  * - audit_global_row_change: writes into the organisation's own audit_log (found from the row's
  *   organization_id), when that schema has one yet (a registration writes its membership first).
@@ -30,7 +32,7 @@ CREATE FUNCTION audit_diff(before jsonb, after jsonb) RETURNS jsonb LANGUAGE sql
   FROM jsonb_object_keys(coalesce(before, '{}') || coalesce(after, '{}')) AS k
   WHERE before -> k IS DISTINCT FROM after -> k
     AND k !~ '(password|secret|token|credential|key_hash|private_key|signature|salt|_hash$)'
-    AND k NOT IN ('date_modified', 'updated_at', 'last_used_at', 'seq')
+    AND k NOT IN ('date_modified', 'updated_at', 'last_used_at', 'seq', 'on_hand', 'average_cost', 'consecutive_failures')
 $f$;
 
 CREATE FUNCTION audit_action(op text, changes jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $f$

@@ -6,8 +6,9 @@
  *
  * Not audited: the log itself, counters and derived tables (sequences, customer_counts,
  * stock_checkpoints), and records that are themselves a history (stock_ledger: each movement with
- * its date and reference; activity_traces; notifications; webhook_deliveries). A module whose new
- * table is such a history adds its name here.
+ * its date and reference; activity_traces; notifications; the webhook outbox: webhook_events,
+ * webhook_deliveries and webhook_attempts, its own delivery log). A module whose new table is such a
+ * history adds its name here.
  *
  * Each trigger is given the entity's name (`order_lines` -> OrderLine), the column that identifies
  * a row (id, else the first primary-key column other than business_id) and, for a table without business_id, the foreign
@@ -23,7 +24,9 @@ export const UNAUDITED_TABLES = [
   'stock_ledger',
   'activity_traces',
   'notifications',
+  'webhook_events',
   'webhook_deliveries',
+  'webhook_attempts',
 ] as const
 
 export const sql = `
