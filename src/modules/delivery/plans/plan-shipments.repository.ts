@@ -80,14 +80,19 @@ export async function releaseShipments(
 }
 
 /** The plan's Pending and Assigned shipments go InTransit, stamped `at`. */
+/**
+ * Puts the plan's Pending and Assigned shipments InTransit; answers each one moved with the status
+ * it left, for its ShipmentStatusChanged event.
+ */
 export async function dispatchShipments(trx: Transaction<Tables>, schema: string, planId: string, at: Date) {
-  await trx
-    .withSchema(schema)
-    .updateTable('shipments')
-    .set({ status: 'InTransit', dispatched_at: at, date_modified: at })
-    .where('delivery_plan_id', '=', planId)
-    .where('status', 'in', ['Pending', 'Assigned'])
-    .execute()
+  const shipments = sql.table(`${schema}.shipments`)
+  const { rows } = await sql<{ id: string; code: string; from: string }>`
+    UPDATE ${shipments} AS s SET status = 'InTransit', dispatched_at = ${at}, date_modified = ${at}
+    FROM (SELECT id, status FROM ${shipments}
+          WHERE delivery_plan_id = ${planId} AND status IN ('Pending', 'Assigned') FOR UPDATE) AS before
+    WHERE s.id = before.id
+    RETURNING s.id, s.code, before.status AS "from"`.execute(trx)
+  return rows
 }
 
 /** The codes of the plan's shipments not in one of `finished`, in code order. */

@@ -20,7 +20,7 @@ const FINISHED = ['Delivered', 'Failed', 'Returned']
 /**
  * Moves a plan with its row locked. Dispatching puts its shipments InTransit; completing needs
  * every shipment Delivered, Failed or Returned; cancelling releases them. Dispatched and
- * Completed publish domain events in the same transaction.
+ * Completed publish domain events in the same transaction, and so does each dispatched shipment.
  */
 export async function movePlan(
   { database, services }: AppDeps,
@@ -37,13 +37,28 @@ export async function movePlan(
     if (!allowedFrom.includes(from)) throw invalidPlanTransition(from, to, allowedFrom)
     // One instant for the plan and its shipments, read from the database after the plan's lock.
     const at = await lockedAt(trx)
-    if (to === 'Dispatched') await dispatchShipments(trx, schema, id, at)
+    const dispatched = to === 'Dispatched' ? await dispatchShipments(trx, schema, id, at) : []
     if (to === 'Completed') {
       const open = await openShipmentCodes(trx, schema, id, FINISHED)
       if (open.length > 0) throw planHasOpenShipments(open)
     }
     if (to === 'Cancelled') await releaseShipments(trx, schema, id)
     await repository.setPlanStatus(trx, schema, id, to, at)
+    // Each shipment's move is announced as its own status routes announce it (webhooks, for one).
+    for (const shipment of dispatched) {
+      await services.events.publish(trx, schema, {
+        type: 'ShipmentStatusChanged',
+        businessId,
+        userId: auth.userId,
+        payload: {
+          shipmentId: shipment.id,
+          code: shipment.code,
+          deliveryPlanId: id,
+          from: shipment.from,
+          to: 'InTransit',
+        },
+      })
+    }
     if (to === 'Dispatched' || to === 'Completed') {
       await services.events.publish(trx, schema, {
         type: to === 'Dispatched' ? 'PlanDispatched' : 'PlanCompleted',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { insertShipment } from '../../../modules/sales/orders/orders.fixtures.js'
+import { movePlan, plan, shipment } from '../../delivery/plans/plans.fixtures.js'
 import { createEndpoint, createOrder, post, webhookSetup } from './webhooks.fixtures.js'
 
 // Private targets are not allowed here (the default): what an operator gets out of the box.
@@ -221,5 +222,24 @@ describe('the outbox', () => {
       ['Assigned', 'Cancelled'],
     ])
     expect(events[0]).toMatchObject({ type: 'shipment.status_changed', resource: `shipmentId:${shipmentId}` })
+  })
+
+  it('writes shipment.status_changed for each shipment a plan’s dispatch puts in transit', async () => {
+    const { core } = await webhookSetup(ctx)
+    await createEndpoint(ctx, core, { ...hook, eventTypes: ['shipment.status_changed'] })
+    const first = await shipment(core)
+    const second = await shipment(core)
+    const planned = await plan(core, { shipmentIds: [first.id, second.id] })
+    expect((await movePlan(core, planned.id, 'schedule')).statusCode).toBe(200)
+    expect((await movePlan(core, planned.id, 'dispatch')).statusCode).toBe(200)
+    const events = (await core({ url: '/api/v1/webhooks/events?$orderby=dateCreated asc' })).json().data
+    const moves = events.map((e: { resource: string; data: { from: string; to: string } }) => [
+      e.resource,
+      e.data.from,
+      e.data.to,
+    ])
+    expect(moves).toHaveLength(2)
+    for (const s of [first, second])
+      expect(moves).toContainEqual([`shipmentId:${s.id}`, 'Assigned', 'InTransit'])
   })
 })
