@@ -18,7 +18,7 @@ const LIST: ListSpec = {
   },
   search: ['entity_type', 'entity_id', 'action'],
   defaultOrder: [{ column: 'occurred_at', direction: 'desc' }],
-  tiebreak: 'id',
+  tiebreak: 'seq',
 }
 
 const camel = (column: string) => column.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())

@@ -4,6 +4,8 @@ import type { Stamp } from '../../../db/column-types.js'
 /** One change of one row, written by the audit trigger in the transaction of the change. */
 export interface AuditLogTable {
   id: Generated<string>
+  /** The order entries were written in, among entries of one instant. */
+  seq: Generated<number>
   occurred_at: Stamp
   /** The business the row belongs to; null for organisation-wide rows (roles, members). */
   business_id: string | null
