@@ -322,13 +322,16 @@ describe('notifications', () => {
     await heading('Notifications').waitFor()
     // Someone else issues glass jars to below their reorder level while the page is open.
     const calls = await api(server)
-    const jars = await calls.core<{ id: string }[]>(
+    const jars = await calls.core<{ id: string; onHand: number; reorderLevel: number }[]>(
       'GET',
       '/api/v1/products?Page=1&PageSize=5&$search=PK-JAR',
     )
-    await calls.core('POST', `/api/v1/products/${jars[0]?.id}/stock-movements`, {
+    const jar = jars[0]
+    if (!jar) throw new Error('the demo has no glass jars')
+    // From above the reorder level to 10 below it, whatever the demo left in stock.
+    await calls.core('POST', `/api/v1/products/${jar.id}/stock-movements`, {
       type: 'Issue',
-      quantity: 140,
+      quantity: jar.onHand - (jar.reorderLevel - 10),
     })
     const note = page.locator('ul.notifications li').filter({ hasText: 'Glass jar 500 ml' })
     await note.first().waitFor({ timeout: 20_000 })
