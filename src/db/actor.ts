@@ -36,27 +36,38 @@ type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown
 const SET_ACTOR = "SELECT set_config('cartage.actor', $1, false)"
 /** A rollback undoes a setting made inside the transaction: the connection's value is then unknown. */
 const ROLLBACK = /^\s*rollback\b/i
+const BEGIN = /^\s*(begin|start\s+transaction)\b/i
+const END = /^\s*(commit|end|rollback)\b/i
+/** A statement on its own that reads: it writes no row, so no trigger needs the actor. */
+const READ = /^\s*(select|show)\b/i
 
 /**
  * Wraps each new connection's `query` so the connection carries the current actor. Set at session
- * level (a round trip only when the actor changes on that connection, which on a pool whose
- * connections each serve a few organisations is rare), not per transaction.
+ * level, and only where a row can change: before a transaction begins, and before a statement on
+ * its own that is not a read. The actor names the request, so it changes with every request; a read
+ * (most requests) sends nothing more than before. (A function called by a bare SELECT outside a
+ * transaction must not write audited rows: the platform's writing functions run in transactions.)
  */
 export function useActorSetting(pool: DatabasePool): void {
   pool.on('connect', (client) => {
     let carried: string | undefined
+    let inTransaction = false
     const target = client as unknown as { query: Query }
     const query = target.query.bind(client) as Query
     target.query = (text, values, callback) => {
       const sqlText = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
-      if (typeof sqlText === 'string' && ROLLBACK.test(sqlText)) {
-        carried = undefined
+      if (typeof sqlText === 'string' && END.test(sqlText)) {
+        if (ROLLBACK.test(sqlText)) carried = undefined
+        inTransaction = false
         return query(text, values, callback)
       }
+      const begins = typeof sqlText === 'string' && BEGIN.test(sqlText)
       const wanted = currentActor()
       // A callback or a submittable (a cursor: reads only) goes as it is: the caller needs what query returns.
       const submittable = typeof (text as { submit?: unknown } | null)?.submit === 'function'
-      if (carried === wanted || callback !== undefined || submittable || typeof sqlText !== 'string')
+      const needed = typeof sqlText === 'string' && (begins || (!inTransaction && !READ.test(sqlText)))
+      if (begins) inTransaction = true
+      if (!needed || carried === wanted || callback !== undefined || submittable)
         return query(text, values, callback)
       carried = wanted
       const setting = (query(SET_ACTOR, [wanted]) as Promise<unknown>).catch(() => {
