@@ -32,6 +32,8 @@ export {
   type PostedEntry,
   /** Where a posting runs: the organisation's schema, the business, the user, and the events bus. */
   type PostingScope,
+  /** The PostingScope of a request (its schema, business and user) with the process's events. */
+  postingScopeOf,
   /** Posts one movement of a locked product, re-values later entries; 409 stock_shortfall unless negative stock is allowed. */
   postMovement,
   /** Posts many movements of one locked product with one re-valuation, all or nothing (a shortfall names the row). */
@@ -41,3 +43,7 @@ export {
   /** The 409 stock_shortfall (date and shortfall, one reason naming the field) a posting answers. */
   stockShortfall,
 } from './stock/stock.errors.js'
+export {
+  /** An effective date sent by a client: default now, never in the future (400 naming the field). */
+  effectiveDateOf,
+} from './stock/stock-movement.rules.js'

@@ -1,5 +1,6 @@
 import { createApiKey } from '../../../test/fixtures.js'
 import { type Core, coreAs, ownerSession, type TestContext } from '../../../test/harness.js'
+import { ok } from '../manufacturing/manufacturing.fixtures.js'
 
 /** An organisation with its owner (bearer) and an unrestricted API key of its business. */
 export async function purchasingSetup(ctx: TestContext) {
@@ -25,21 +26,8 @@ export const supplierBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 })
 
-export async function call<T = Record<string, unknown>>(
-  core: Core,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: unknown,
-): Promise<T> {
-  const response = await core({
-    method,
-    url,
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  })
-  if (response.statusCode !== 200)
-    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
-  return response.json().data as T
-}
+/** A call that must answer 200, its data (the manufacturing fixtures' `ok`). */
+export const call = ok
 
 export interface Supplier {
   id: string

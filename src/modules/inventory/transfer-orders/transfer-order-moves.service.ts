@@ -4,7 +4,14 @@ import type { Tables } from '../../../db/tables.js'
 import { AppError, type Reason, validationFailed } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { lockProducts, type PostingScope, type ProductRow, postMovement } from '../../manufacturing/index.js'
+import {
+  effectiveDateOf,
+  lockProducts,
+  type PostingScope,
+  type ProductRow,
+  postingScopeOf,
+  postMovement,
+} from '../../manufacturing/index.js'
 import {
   invalidTransferTransition,
   lineProductUnusable,
@@ -14,7 +21,7 @@ import {
 } from './transfer-orders.errors.js'
 import { round } from './transfer-orders.mapper.js'
 import * as repository from './transfer-orders.repository.js'
-import { effectiveDateOf, quantityReasons } from './transfer-orders.rules.js'
+import { quantityReasons } from './transfer-orders.rules.js'
 import type {
   ReceiveTransferOrderRequest,
   ShipTransferOrderRequest,
@@ -71,13 +78,6 @@ async function postLine(
   }
 }
 
-const scopeOf = ({ services }: AppDeps, auth: BusinessAuth): PostingScope => ({
-  events: services.events,
-  schemaName: auth.schemaName,
-  businessId: auth.businessId,
-  userId: auth.userId,
-})
-
 /**
  * Draft -> Shipped, by the source business, in one transaction: the order row is locked first (so
  * two ships at once ship once), then its products in id order; each line is issued at the
@@ -90,7 +90,7 @@ export async function shipTransferOrder(
   request: ShipTransferOrderRequest,
 ): Promise<TransferOrderResponse> {
   const effectiveDate = effectiveDateOf(request.effectiveDate)
-  const scope = scopeOf(deps, auth)
+  const scope = postingScopeOf(deps.services.events, auth)
   return deps.database.db.transaction().execute(async (trx) => {
     const order = await lockOrder(trx, auth, id)
     if (order.source_business_id !== auth.businessId) throw wrongSide('ship', 'source')
@@ -192,7 +192,7 @@ export async function receiveTransferOrder(
   request: ReceiveTransferOrderRequest,
 ): Promise<TransferOrderResponse> {
   const effectiveDate = effectiveDateOf(request.effectiveDate)
-  const scope = scopeOf(deps, auth)
+  const scope = postingScopeOf(deps.services.events, auth)
   return deps.database.db.transaction().execute(async (trx) => {
     const order = await lockOrder(trx, auth, id)
     if (order.destination_business_id !== auth.businessId) throw wrongSide('receive', 'destination')

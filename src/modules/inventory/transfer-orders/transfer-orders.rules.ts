@@ -1,16 +1,4 @@
-import { type Reason, validationFailed } from '../../../errors.js'
-
-/** Clock skew tolerated on "now" for an effective date sent by a client. */
-const FUTURE_SKEW_MS = 60_000
-
-/** An effective date sent by a client: default now, never in the future (400 naming the field). */
-export function effectiveDateOf(value: string | undefined, field = 'effectiveDate'): Date {
-  if (value === undefined) return new Date()
-  const date = new Date(value)
-  if (date.getTime() > Date.now() + FUTURE_SKEW_MS)
-    throw validationFailed([{ field, message: 'must not lie in the future' }])
-  return date
-}
+import type { Reason } from '../../../errors.js'
 
 /** True when `value` has at most `places` decimal places (what numeric(18, 4) stores as sent). */
 const hasPlaces = (value: number, places: number) => Number(value.toFixed(places)) === value

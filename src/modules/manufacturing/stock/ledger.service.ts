@@ -46,6 +46,12 @@ export interface PostedEntry {
   unit_cost: string
 }
 
+/** Where a request's postings run: its organisation schema, business and user, with the process's events. */
+export const postingScopeOf = (
+  events: DomainEventPublisher,
+  auth: { schemaName: string; businessId: string; userId: string | null },
+): PostingScope => ({ events, schemaName: auth.schemaName, businessId: auth.businessId, userId: auth.userId })
+
 export const allowsNegative = (trx: Transaction<Tables>, scope: PostingScope) =>
   readSetting(trx, scope.schemaName, scope.businessId, 'stock.allowNegative')
 

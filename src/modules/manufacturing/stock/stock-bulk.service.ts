@@ -2,7 +2,7 @@ import type { Reason } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { lockProducts } from '../products/products.repository.js'
-import { type Movement, postMovements } from './ledger.service.js'
+import { type Movement, postingScopeOf, postMovements } from './ledger.service.js'
 import {
   rowsNotValid,
   rowsOfArchivedProducts,
@@ -40,7 +40,7 @@ export async function postStockMovementsBulk(
   if (reasons.length > 0) throw rowsNotValid(reasons)
 
   const { schemaName, businessId } = auth
-  const scope = { events: services.events, schemaName, businessId, userId: auth.userId }
+  const scope = postingScopeOf(services.events, auth)
   const rowsOf = (productId: string, message: string) =>
     (byProduct.get(productId)?.rows ?? []).map((row) => ({ field: `${rowField(row)}.productId`, message }))
   return database.db.transaction().execute(async (trx) => {

@@ -9,7 +9,7 @@ import { asOfInstant } from '../as-of.js'
 import { productNotFound } from '../products/products.errors.js'
 import { findProduct, lockProduct } from '../products/products.repository.js'
 import { entryValues, stockAsOf } from './ledger.repository.js'
-import { postMovement } from './ledger.service.js'
+import { postingScopeOf, postMovement } from './ledger.service.js'
 import { productArchived, serviceHoldsNoStock } from './stock.errors.js'
 import { toEntry } from './stock.mapper.js'
 import { findEntry, scopedLedger } from './stock.repository.js'
@@ -36,12 +36,7 @@ export async function postStockMovement(
     if (!product) throw productNotFound()
     if (product.type === 'Service') throw serviceHoldsNoStock()
     if (product.archived_at !== null) throw productArchived()
-    const entry = await postMovement(
-      trx,
-      { events: services.events, schemaName, businessId, userId: auth.userId },
-      product,
-      movement,
-    )
+    const entry = await postMovement(trx, postingScopeOf(services.events, auth), product, movement)
     const values = await entryValues(trx, schemaName, productId, [entry.id])
     return toEntry(await findEntry(trx, schemaName, businessId, productId, entry.id), values.get(entry.id))
   })

@@ -5,7 +5,7 @@ import { costBom } from '../boms/bom-cost.service.js'
 import { round } from '../decimals.js'
 import { lockProducts } from '../products/products.repository.js'
 import { availableAt } from '../stock/ledger.repository.js'
-import { allowsNegative, postMovement } from '../stock/ledger.service.js'
+import { allowsNegative, postingScopeOf, postMovement } from '../stock/ledger.service.js'
 import { effectiveDateOf } from '../stock/stock-movement.rules.js'
 import { componentShortfall, invalidWorkOrderTransition, workOrderNotFound } from './work-orders.errors.js'
 import * as repository from './work-orders.repository.js'
@@ -56,12 +56,7 @@ export async function completeWorkOrder(
   request: CompleteWorkOrderRequest,
 ): Promise<WorkOrderResponse> {
   const effectiveDate = effectiveDateOf(request.effectiveDate)
-  const scope = {
-    events: services.events,
-    schemaName: auth.schemaName,
-    businessId: auth.businessId,
-    userId: auth.userId,
-  }
+  const scope = postingScopeOf(services.events, auth)
   return database.db.transaction().execute(async (trx) => {
     const order = await repository.lockWorkOrder(trx, auth.schemaName, auth.businessId, id)
     if (!order) throw workOrderNotFound()

@@ -7,7 +7,7 @@ import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { FieldMap } from '../../../http/odata/index.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { lockProducts, type PostingScope, postMovement } from '../../manufacturing/index.js'
+import { effectiveDateOf, lockProducts, postingScopeOf, postMovement } from '../../manufacturing/index.js'
 import { readSetting } from '../../organisation/index.js'
 import {
   invalidPurchaseOrderTransition,
@@ -26,7 +26,6 @@ import type { ReceiptRequest, ReceiptResponse, ReverseReceiptRequest } from './r
 /** Quantities are numeric(18, 4): compared and summed as whole 0.0001 units, so exactly. */
 const units = (value: number | string) => Math.round(Number(value) * 10_000)
 const fromUnits = (value: number) => value / 10_000
-const FUTURE_SKEW_MS = 60_000
 /** A tolerance setting above this counts as this: received quantities stay well within numeric(18, 4). */
 const MAX_TOLERANCE_PERCENT = 1000
 
@@ -65,15 +64,6 @@ function toReceipt(row: repository.ReceiptRow): ReceiptResponse {
   }
 }
 
-/** An effective date sent by a client: default now, never in the future. */
-function effectiveDateOf(value: string | undefined): Date {
-  if (value === undefined) return new Date()
-  const date = new Date(value)
-  if (date.getTime() > Date.now() + FUTURE_SKEW_MS)
-    throw validationFailed([{ field: 'effectiveDate', message: 'must not lie in the future' }])
-  return date
-}
-
 /** The status the lines leave the order in: Received when every line has all it ordered. */
 function statusOf(lines: readonly { quantity: number; received: number }[]): PurchaseOrderStatus {
   if (lines.every((l) => l.received >= l.quantity)) return 'Received'
@@ -99,13 +89,6 @@ async function loadReceipt(db: Executor, auth: BusinessAuth, poId: string, id: s
   if (!row) throw receiptNotFound()
   return toReceipt(row)
 }
-
-const scopeOf = ({ services }: AppDeps, auth: BusinessAuth): PostingScope => ({
-  events: services.events,
-  schemaName: auth.schemaName,
-  businessId: auth.businessId,
-  userId: auth.userId,
-})
 
 /**
  * Receives part or all of some lines. Under the order's and its lines' row locks (so two receipts
@@ -190,7 +173,7 @@ export async function receive(
       notes: request.notes?.trim() || null,
       created_by_user_id: auth.userId,
     })
-    const scope = scopeOf(deps, auth)
+    const scope = postingScopeOf(deps.services.events, auth)
     const received = []
     for (const { line, quantity } of picked) {
       const entry = await postMovement(trx, scope, products.get(line!.product_id)!, {
@@ -279,7 +262,7 @@ export async function reverseReceipt(
         (p) => [p.id, p],
       ),
     )
-    const scope = scopeOf(deps, auth)
+    const scope = postingScopeOf(deps.services.events, auth)
     for (const line of receipt.lines) {
       const quantity = Number(line.quantity)
       const entry = await postMovement(trx, scope, products.get(line.product_id)!, {
