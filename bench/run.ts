@@ -116,7 +116,8 @@ function shapeOf(json: unknown): string {
 
 async function runScenario(scenario: Scenario, cartage: Target, baseline: Target): Promise<ScenarioResult> {
   await check(scenario, cartage, baseline)
-  const { seconds, rounds, warmup, connections } = settings
+  const { rounds, warmup, connections } = settings
+  const seconds = Math.max(settings.seconds, scenario.minRoundSeconds ?? 0)
   // One request each in check().
   const served = { cartage: 1, baseline: 1 }
   if (warmup > 0) {
@@ -316,7 +317,7 @@ const summary =
   (against
     ? `Cartage vs Cartage with ${process.env.BENCH_AGAINST?.trim()} (in the baseline's column); `
     : `Cartage vs a bare Fastify + pg route (hand-written, prepared, one statement per item or page, same JSON); `) +
-  `${settings.rounds} interleaved round(s) of ${settings.seconds} s each, order alternating, ${settings.connections} connections; ` +
+  `${settings.rounds} interleaved round(s) of ${settings.seconds} s each (longer where a scenario says so), order alternating, ${settings.connections} connections; ` +
   `req/s and latencies are medians over the rounds, the ratio is the median of the per-round ratios\n`
 process.stdout.write(`\n${summary}`)
 for (const result of results) printDatabase(result)

@@ -47,6 +47,11 @@ export interface Statement {
 
 export interface Scenario {
   name: string
+  /**
+   * The shortest round for this scenario (BENCH_SECONDS when longer): a write that serialises on
+   * one row answers about ten a second, too few in a 2 s round for a ratio that means anything.
+   */
+  minRoundSeconds?: number
   /** A p50 goal for one request at a time (latency, not throughput): measured at 1 connection too. */
   latencyGoalMs?: number
   /** Reads are held to READ_GOAL, writes to WRITE_GOAL (bench/report.ts). */

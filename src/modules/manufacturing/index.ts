@@ -18,7 +18,7 @@ export {
   type ProductRow,
 } from './products/products.repository.js'
 export {
-  /** What postMovements re-valued, and the product's stock after its last entry. */
+  /** What postProductMovements re-valued of a product, and its stock after its last entry. */
   type Revaluation,
   /** A product's balance, moving-average cost and value as of an instant (undefined: not the business's product). */
   stockAsOf,
@@ -32,12 +32,14 @@ export {
   type PostedEntry,
   /** Where a posting runs: the organisation's schema, the business, the user, and the events bus. */
   type PostingScope,
+  /** One product's movement in postProductMovements. */
+  type ProductMovement,
   /** The PostingScope of a request (its schema, business and user) with the process's events. */
   postingScopeOf,
   /** Posts one movement of a locked product, re-values later entries; 409 stock_shortfall unless negative stock is allowed. */
   postMovement,
-  /** Posts many movements of one locked product with one re-valuation, all or nothing (a shortfall names the row). */
-  postMovements,
+  /** Posts movements of several locked products, one re-valuation each, all or nothing (a shortfall names the row). */
+  postProductMovements,
 } from './stock/ledger.service.js'
 export {
   /** The 409 stock_shortfall (date and shortfall, one reason naming the field) a posting answers. */

@@ -47,14 +47,29 @@ export interface LedgerKey {
   seq: string
 }
 
+/** Where one product's re-valuation starts, and from where its balances may not fall below zero. */
+export interface ProductStart {
+  product_id: string
+  /** the earliest of its new entries in ledger order */
+  from: LedgerKey
+  /** the earliest of its new entries that takes stock out, if any */
+  check: LedgerKey | null
+}
+
 /**
- * Inserts the entries in the order given, so `seq` follows it: entries of one instant keep the
- * order they were sent in. Returns the earliest of them in ledger order (where re-valuation must
- * start) and the earliest that takes stock out (from where no balance may fall below zero).
+ * Inserts the entries (of one or many products) in one statement, in the order given, so `seq`
+ * follows it: entries of one instant keep the order they were sent in. Returns, per product, the
+ * earliest of its new entries in ledger order (where re-valuation must start) and the earliest that
+ * takes stock out (from where no balance may fall below zero).
  */
-export async function insertEntries(trx: Transaction<Tables>, schema: string, entries: readonly NewEntry[]) {
+export async function insertEntries(
+  trx: Transaction<Tables>,
+  schema: string,
+  entries: readonly NewEntry[],
+): Promise<ProductStart[]> {
   const column = <K extends keyof NewEntry>(key: K) => entries.map((e) => e[key])
   const { rows } = await sql<{
+    product_id: string
     from_date: Date
     from_seq: string
     check_date: Date | null
@@ -72,43 +87,52 @@ export async function insertEntries(trx: Transaction<Tables>, schema: string, en
         WITH ORDINALITY AS x(id, business_id, product_id, type, quantity, received_cost, effective_date,
           reason, reference, work_order_id, created_by_user_id, n)
       ORDER BY x.n
-      RETURNING effective_date, seq, quantity
+      RETURNING product_id, effective_date, seq, quantity
     )
-    SELECT f.effective_date AS from_date, f.seq AS from_seq, c.effective_date AS check_date, c.seq AS check_seq
-    FROM (SELECT effective_date, seq FROM ins ORDER BY effective_date, seq LIMIT 1) f
-    LEFT JOIN (SELECT effective_date, seq FROM ins WHERE quantity < 0 ORDER BY effective_date, seq LIMIT 1) c
-      ON true`.execute(trx)
-  const row = rows[0]!
-  const from: LedgerKey = { effective_date: row.from_date, seq: row.from_seq }
-  const check: LedgerKey | null =
-    row.check_date === null || row.check_seq === null
-      ? null
-      : { effective_date: row.check_date, seq: row.check_seq }
-  return { from, check }
+    SELECT f.product_id, f.effective_date AS from_date, f.seq AS from_seq, c.effective_date AS check_date,
+      c.seq AS check_seq
+    FROM (SELECT DISTINCT ON (product_id) product_id, effective_date, seq FROM ins
+          ORDER BY product_id, effective_date, seq) f
+    LEFT JOIN (SELECT DISTINCT ON (product_id) product_id, effective_date, seq FROM ins WHERE quantity < 0
+               ORDER BY product_id, effective_date, seq) c
+      ON c.product_id = f.product_id`.execute(trx)
+  return rows.map((row) => ({
+    product_id: row.product_id,
+    from: { effective_date: row.from_date, seq: row.from_seq },
+    check:
+      row.check_date === null || row.check_seq === null
+        ? null
+        : { effective_date: row.check_date, seq: row.check_seq },
+  }))
 }
 
 /**
- * Re-values the product from `from` to its last entry in one pass and replaces its checkpoints
- * after that point (`stock_revalue`), the caller holding the product's row lock. With `check`,
- * reports the first entry from there whose balance is below zero; with `stopAtShortfall` it then
- * writes nothing.
+ * Re-values each product from its start to its last entry in one pass and replaces its checkpoints
+ * after that point (`stock_revalue`, once per product, all in one statement), the caller holding
+ * the products' row locks. With a start's `check`, reports the first entry from there whose
+ * balance is below zero; with `stopAtShortfall` that product's re-valuation then writes nothing.
+ * Results come in the order of `starts`.
  */
 export async function revalue(
   trx: Transaction<Tables>,
   schema: string,
-  productId: string,
-  from: LedgerKey,
-  check: LedgerKey | null,
+  starts: readonly ProductStart[],
   stopAtShortfall: boolean,
-): Promise<Revaluation> {
-  const { rows } = await sql<Revaluation>`
-    SELECT r.revalued, r.first_balance, r.first_average, r.first_unit_cost, r.last_balance, r.last_average, r.last_value,
-      round(r.last_average, 10) AS shown_average, round(r.last_value, 4) AS shown_value,
-      r.short_id, r.short_date, r.short_balance
-    FROM ${sql.table(`${schema}.stock_revalue`)}(${productId}::uuid, ${from.effective_date}::timestamptz,
-      ${from.seq}::bigint, ${check?.effective_date ?? null}::timestamptz, ${check?.seq ?? null}::bigint,
-      ${stopAtShortfall}) r`.execute(trx)
-  return rows[0]!
+): Promise<(Revaluation & { product_id: string })[]> {
+  const { rows } = await sql<Revaluation & { product_id: string }>`
+    SELECT x.product_id, r.revalued, r.first_balance, r.first_average, r.first_unit_cost, r.last_balance,
+      r.last_average, r.last_value, round(r.last_average, 10) AS shown_average,
+      round(r.last_value, 4) AS shown_value, r.short_id, r.short_date, r.short_balance
+    FROM unnest(${sql.val(starts.map((s) => s.product_id))}::uuid[],
+        ${sql.val(starts.map((s) => s.from.effective_date))}::timestamptz[],
+        ${sql.val(starts.map((s) => s.from.seq))}::bigint[],
+        ${sql.val(starts.map((s) => s.check?.effective_date ?? null))}::timestamptz[],
+        ${sql.val(starts.map((s) => s.check?.seq ?? null))}::bigint[])
+      WITH ORDINALITY AS x(product_id, from_date, from_seq, check_date, check_seq, n)
+    CROSS JOIN LATERAL ${sql.table(`${schema}.stock_revalue`)}(x.product_id, x.from_date, x.from_seq,
+      x.check_date, x.check_seq, ${stopAtShortfall}) r
+    ORDER BY x.n`.execute(trx)
+  return rows
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Reason } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { lockProducts } from '../products/products.repository.js'
-import { type Movement, postingScopeOf, postMovements } from './ledger.service.js'
+import { type Movement, postingScopeOf, postProductMovements } from './ledger.service.js'
 import {
   rowsNotValid,
   rowsOfArchivedProducts,
@@ -59,21 +59,24 @@ export async function postStockMovementsBulk(
       throw rowsOfArchivedProducts(
         archived.flatMap((p) => rowsOf(p.id, 'an archived product takes no stock movements')),
       )
-    const stock: BulkStockMovementsResponse['products'] = []
-    for (const product of products) {
+    const postings = products.flatMap((product) => {
       const group = byProduct.get(product.id)!
-      const result = await postMovements(trx, scope, product, group.movements, (k) =>
-        rowField(group.rows[k] ?? 0),
-      )
-      stock.push({
+      return group.movements.map((movement, k) => ({ product, movement, row: group.rows[k] ?? 0 }))
+    })
+    const { stock: results } = await postProductMovements(trx, scope, postings, (k) =>
+      rowField(postings[k]?.row ?? 0),
+    )
+    const stock: BulkStockMovementsResponse['products'] = products.map((product) => {
+      const result = results.get(product.id)!
+      return {
         productId: product.id,
-        posted: group.movements.length,
+        posted: byProduct.get(product.id)!.movements.length,
         revalued: result.revalued ?? 0,
         onHand: Number(result.last_balance),
         averageCost: Number(result.shown_average),
         value: Number(result.shown_value),
-      })
-    }
+      }
+    })
     return { posted: request.movements.length, products: stock }
   })
 }

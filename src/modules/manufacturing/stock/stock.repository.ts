@@ -1,24 +1,18 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
 
-/** The product's current stock, as shown with it (the average to 10 places). */
-export async function updateStockSummary(
+/** The products' current stock, as shown with them (the average to 10 places), in one statement. */
+export async function updateStockSummaries(
   trx: Transaction<Tables>,
   schema: string,
-  productId: string,
-  onHand: string,
-  averageCost: string,
+  stock: readonly { productId: string; onHand: string; averageCost: string }[],
 ) {
-  await trx
-    .withSchema(schema)
-    .updateTable('products')
-    .set({
-      on_hand: onHand,
-      average_cost: sql<string>`round(${averageCost}::numeric, 10)`,
-      date_modified: sql<Date>`now()`,
-    })
-    .where('id', '=', productId)
-    .execute()
+  await sql`
+    UPDATE ${sql.table(`${schema}.products`)} p
+    SET on_hand = x.on_hand, average_cost = round(x.average_cost, 10), date_modified = now()
+    FROM unnest(${sql.val(stock.map((s) => s.productId))}::uuid[], ${sql.val(stock.map((s) => s.onHand))}::numeric[],
+      ${sql.val(stock.map((s) => s.averageCost))}::numeric[]) AS x(id, on_hand, average_cost)
+    WHERE p.id = x.id`.execute(trx)
 }
 
 /**

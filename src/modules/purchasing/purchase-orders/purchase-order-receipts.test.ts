@@ -204,7 +204,11 @@ describe('purchase order receipts', () => {
     expect(full.purchaseOrderStatus).toBe('Received')
     await issue(core, shop.steel.id, 8)
     const short = await reverse(full.id)
-    expect([short.statusCode, short.json().code]).toEqual([409, 'stock_shortfall'])
+    expect([short.statusCode, short.json().code, fieldsOf(short)]).toEqual([
+      409,
+      'stock_shortfall',
+      ['lines.0.quantity'],
+    ])
     expect(await getOrder(core, order.id)).toMatchObject({ status: 'Received' })
     await receive(core, shop.steel.id, 8, 4.5)
     expect(((await reverse(full.id)).json().data as Receipt).purchaseOrderStatus).toBe('PartiallyReceived')

@@ -102,28 +102,29 @@ export async function lockReceipt(
     .forUpdate()
     .executeTakeFirst()
   if (!receipt) return undefined
+  // In the order of the receipt's `lines` as shown, so a reason's lines.<n> names the same line.
   const lines = await trx
     .withSchema(schema)
-    .selectFrom('purchase_order_receipt_lines')
-    .select(['id', 'purchase_order_line_id', 'product_id', 'quantity'])
-    .where('receipt_id', '=', receiptId)
-    .orderBy('product_id')
+    .selectFrom('purchase_order_receipt_lines as rl')
+    .innerJoin('purchase_order_lines as l', 'l.id', 'rl.purchase_order_line_id')
+    .select(['rl.id', 'rl.purchase_order_line_id', 'rl.product_id', 'rl.quantity'])
+    .where('rl.receipt_id', '=', receiptId)
+    .orderBy('l.line_number')
     .execute()
   return { ...receipt, lines }
 }
 
-export async function setReversalEntry(
+/** Links each reversed receipt line to the ledger entry that reversed it, in one statement. */
+export async function setReversalEntries(
   trx: Transaction<Tables>,
   schema: string,
-  lineId: string,
-  entryId: string,
+  links: readonly { lineId: string; entryId: string }[],
 ) {
-  await trx
-    .withSchema(schema)
-    .updateTable('purchase_order_receipt_lines')
-    .set({ reversal_entry_id: entryId })
-    .where('id', '=', lineId)
-    .execute()
+  await sql`
+    UPDATE ${sql.table(`${schema}.purchase_order_receipt_lines`)} rl SET reversal_entry_id = x.entry_id
+    FROM unnest(${sql.val(links.map((l) => l.lineId))}::uuid[], ${sql.val(links.map((l) => l.entryId))}::uuid[])
+      AS x(id, entry_id)
+    WHERE rl.id = x.id`.execute(trx)
 }
 
 export async function markReversed(

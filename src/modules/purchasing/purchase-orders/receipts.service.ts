@@ -7,7 +7,12 @@ import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { FieldMap } from '../../../http/odata/index.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { effectiveDateOf, lockProducts, postingScopeOf, postMovement } from '../../manufacturing/index.js'
+import {
+  effectiveDateOf,
+  lockProducts,
+  postingScopeOf,
+  postProductMovements,
+} from '../../manufacturing/index.js'
 import { readSetting } from '../../organisation/index.js'
 import {
   invalidPurchaseOrderTransition,
@@ -174,27 +179,32 @@ export async function receive(
       created_by_user_id: auth.userId,
     })
     const scope = postingScopeOf(deps.services.events, auth)
-    const received = []
-    for (const { line, quantity } of picked) {
-      const entry = await postMovement(trx, scope, products.get(line!.product_id)!, {
-        type: 'PurchaseReceipt',
-        quantity,
-        receivedCost: Number(line!.unit_cost),
-        effectiveDate,
-        reason: null,
-        reference: order.number,
-        workOrderId: null,
-      })
-      received.push({
-        id: newId(),
-        receipt_id: receiptId,
-        purchase_order_line_id: line!.id,
-        product_id: line!.product_id,
-        quantity,
-        unit_cost: line!.unit_cost,
-        ledger_entry_id: entry.id,
-      })
-    }
+    const { entryIds } = await postProductMovements(
+      trx,
+      scope,
+      picked.map(({ line, quantity }) => ({
+        product: products.get(line!.product_id)!,
+        movement: {
+          type: 'PurchaseReceipt',
+          quantity,
+          receivedCost: Number(line!.unit_cost),
+          effectiveDate,
+          reason: null,
+          reference: order.number,
+          workOrderId: null,
+        },
+      })),
+      (index) => `lines.${picked[index]?.index ?? index}`,
+    )
+    const received = picked.map(({ line, quantity }, k) => ({
+      id: newId(),
+      receipt_id: receiptId,
+      purchase_order_line_id: line!.id,
+      product_id: line!.product_id,
+      quantity,
+      unit_cost: line!.unit_cost,
+      ledger_entry_id: entryIds[k]!,
+    }))
     await repository.insertReceiptLines(trx, schema, received)
     await orders.addReceived(
       trx,
@@ -263,19 +273,29 @@ export async function reverseReceipt(
       ),
     )
     const scope = postingScopeOf(deps.services.events, auth)
-    for (const line of receipt.lines) {
-      const quantity = Number(line.quantity)
-      const entry = await postMovement(trx, scope, products.get(line.product_id)!, {
-        type: 'PurchaseReceiptReversal',
-        quantity: -quantity,
-        receivedCost: null,
-        effectiveDate,
-        reason: null,
-        reference: order.number,
-        workOrderId: null,
-      })
-      await repository.setReversalEntry(trx, schema, line.id, entry.id)
-    }
+    // A shortfall names the receipt's line (lines.<n>.quantity) whose reversal takes stock below zero.
+    const { entryIds } = await postProductMovements(
+      trx,
+      scope,
+      receipt.lines.map((line) => ({
+        product: products.get(line.product_id)!,
+        movement: {
+          type: 'PurchaseReceiptReversal',
+          quantity: -Number(line.quantity),
+          receivedCost: null,
+          effectiveDate,
+          reason: null,
+          reference: order.number,
+          workOrderId: null,
+        },
+      })),
+      (index) => `lines.${index}`,
+    )
+    await repository.setReversalEntries(
+      trx,
+      schema,
+      receipt.lines.map((line, k) => ({ lineId: line.id, entryId: entryIds[k]! })),
+    )
     await orders.addReceived(
       trx,
       schema,
