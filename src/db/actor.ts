@@ -4,7 +4,9 @@ import type { DatabasePool } from './lane-pool.js'
 /**
  * Who a request acts as, for the audit log: the database triggers that write it
  * (modules/audit/audit-log) read the `cartage.actor` setting of the session that makes the change.
- * The HTTP kernel opens a holder per request; the auth hook fills it once the credential is known.
+ * The HTTP kernel opens a holder per request that may write (any method but GET, HEAD and OPTIONS:
+ * what a read writes, such as a notification it raises, is the system's); the auth hook fills it
+ * once the credential is known.
  * Every statement is preceded, on its connection, by setting `cartage.actor` when the connection
  * last carried another actor, so no service has to pass the actor to its transactions: a change
  * made in any transaction, by any module, is attributed to the request that made it.
@@ -16,11 +18,30 @@ interface ActorHolder {
 
 const requestActor = new AsyncLocalStorage<ActorHolder>()
 
+/**
+ * Before Node 24, AsyncLocalStorage propagates through async hooks, which slow every promise of the
+ * process while any storage is enabled (a tenth of a read's throughput, bench/RESULTS.md); Node 24
+ * propagates it at no such cost. So only requests that may write get a holder, and before Node 24
+ * the storage is disabled again whenever none of them is in flight.
+ */
+const DISABLE_WHEN_IDLE = Number(process.versions.node.split('.')[0]) < 24
+/** The requests holding an actor, by identity (a client may send the same request id twice). */
+const holding = new Set<object>()
+
 export type ActorKind = 'User' | 'ApiKey'
 
-/** Runs `next` (the rest of a request) with a holder for its actor. */
-export function withActorHolder<T>(requestId: string, next: () => T): T {
+/** Runs `next` (the rest of the request `request`, which may write) with a holder for its actor. */
+export function withActorHolder<T>(request: object, requestId: string, next: () => T): T {
+  holding.add(request)
   return requestActor.run({ actor: `||${requestId}` }, next)
+}
+
+/**
+ * Ends a request's holder once its handler is done (its response is being sent): its changes are
+ * committed by then. A request whose client went away keeps its holder until its handler answers.
+ */
+export function releaseActorHolder(request: object): void {
+  if (holding.delete(request) && holding.size === 0 && DISABLE_WHEN_IDLE) requestActor.disable()
 }
 
 /** Names the actor of the current request (no-op outside one). */

@@ -11,7 +11,7 @@ import Fastify, {
   type RawServerDefault,
   type RouteOptions,
 } from 'fastify'
-import { withActorHolder } from '../db/actor.js'
+import { releaseActorHolder, withActorHolder } from '../db/actor.js'
 import type { Database } from '../db/database.js'
 import { AppError } from '../errors.js'
 import type { Authenticator } from '../security/authenticator.js'
@@ -73,6 +73,8 @@ const trustHops = (hops: number) => (_address: string, hop: number) => hop < hop
 
 /** Incoming ids are kept for tracing across services when they look sane; otherwise we mint one. */
 const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/
+/** Requests that write nothing of their own: no audit actor (db/actor.ts). */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * The shared HTTP kernel both APIs are built on: JSON parsing for every JSON media type,
@@ -116,9 +118,16 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addHook('preClose', async () => {
     closing = true
   })
-  // First of all hooks: the rest of the request runs with a holder for its actor (db/actor.ts),
-  // which the auth hook fills and the audit log's triggers read.
-  app.addHook('onRequest', (request, _reply, done) => withActorHolder(request.id, done))
+  // First of all hooks: the rest of a request that may write runs with a holder for its actor
+  // (db/actor.ts), which the auth hook fills and the audit log's triggers read; released once the
+  // handler has answered (onSend comes after it, errors included; onResponse in case it did not).
+  app.addHook('onRequest', (request, _reply, done) =>
+    READ_METHODS.has(request.method) ? done() : withActorHolder(request, request.id, done),
+  )
+  app.addHook('onResponse', (request, _reply, done) => {
+    releaseActorHolder(request)
+    done()
+  })
   // Callback hooks here and in security-headers.ts: they run on every request.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id)
@@ -127,7 +136,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // Answered here: the hook does not call done, so the route never runs.
     sendError(options.flavor, reply, new AppError(503, 'shutting_down', 'The service is shutting down.'))
   })
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    releaseActorHolder(request)
     if (closing) void reply.header('connection', 'close')
     done(null, payload)
   })

@@ -108,6 +108,34 @@ describe('GET /api/v1/audit-log', () => {
     expect(filtered.json().data.map((e: Entry) => e.entityId)).toEqual([customer.id])
   })
 
+  it('names the writer of each of many concurrent writes among reads, and of a write after they are done', async () => {
+    const owner = await ownerSession(ctx)
+    const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId)
+    const byKey = coreAs(ctx, { apiKey })
+    const customers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => createCustomer(owner.core, { name: `Concurrent ${i}` })),
+    )
+    const rename = (i: number, name = `Concurrent ${i}, renamed`) =>
+      (i % 2 === 0 ? owner.core : byKey)({
+        method: 'PUT',
+        url: `${CUSTOMERS}/${customers[i]!.id}`,
+        payload: { name },
+      })
+    const read = () => owner.core({ url: CUSTOMERS })
+    const responses = await Promise.all(customers.flatMap((_, i) => [read(), rename(i), read()]))
+    expect(responses.map((r) => r.statusCode)).toEqual(responses.map(() => 200))
+    const later = await rename(1, 'Concurrent 1, renamed again')
+    for (const [i, customer] of customers.entries()) {
+      const updated = (await entriesOf(owner.core, 'Customer', customer.id)).filter(
+        (e) => e.action === 'Updated',
+      )
+      const renamedBy = i === 1 ? [responses[3 * i + 1]!, later] : [responses[3 * i + 1]!]
+      expect(updated.map((e) => [e.actorType, e.requestId])).toEqual(
+        renamedBy.map((r) => [i % 2 === 0 ? 'User' : 'ApiKey', r.headers['x-request-id']]),
+      )
+    }
+  })
+
   it('records an order’s status move as StatusChanged', async () => {
     const { core, org } = await ownerSession(ctx)
     const customer = await createCustomer(core)
