@@ -22,13 +22,12 @@ const isEmpty = (request: FastifyRequest) =>
 export function installEmptyBodyRule(app: FastifyInstance) {
   // Callback hooks: they run on every request, and need no promise.
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    const body = request.routeOptions.schema?.body
-    if (
-      request.headers['content-type'] !== undefined &&
-      (body === undefined || (request.method === 'POST' && asksNothing(body))) &&
-      isEmpty(request)
-    )
-      delete request.headers['content-type']
+    // The header checks first: request.routeOptions builds a new object on every read.
+    if (request.headers['content-type'] !== undefined && isEmpty(request)) {
+      const body = request.routeOptions.schema?.body
+      if (body === undefined || (request.method === 'POST' && asksNothing(body)))
+        delete request.headers['content-type']
+    }
     done(null, payload)
   })
   app.addHook('preValidation', (request, _reply, done) => {

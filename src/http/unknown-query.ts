@@ -32,10 +32,13 @@ export function installUnknownQueryRule(app: FastifyInstance) {
   // A callback hook: it runs on every request, and needs no promise.
   app.addHook('preValidation', (request, _reply, done) => {
     const query = request.query as Record<string, unknown> | undefined
-    if (!request.routeOptions.config.access || !query) return done()
+    if (!query) return done()
     const given = Object.keys(query)
     if (given.length === 0) return done()
-    const schema = request.routeOptions.schema?.querystring
+    // Read once: request.routeOptions builds a new object on every read.
+    const route = request.routeOptions
+    if (!route.config.access) return done()
+    const schema = route.schema?.querystring
     const names = namesOf(schema)
     if (names === 'any') return done()
     const unknown = given.filter((name) => !names.has(name.toLowerCase()))
