@@ -132,7 +132,7 @@ describe('transfer orders', () => {
         'SELECT direction, quantity, quantity_received, quantity_in_transit FROM transfer_order_lines',
       ),
     ).toEqual([['Incoming', '8.0000', '8.0000', '0']])
-    // Each side is told of its own step.
+    // Both sides are told of every step.
     const notes = async (core: typeof head) =>
       (
         (await core({ url: '/api/notifications/user' })).json().data as {
@@ -143,11 +143,13 @@ describe('transfer orders', () => {
       )
         .filter((n) => n.entityType === 'TransferOrder')
         .map((n) => [n.title, n.entityId])
-    expect(await notes(head)).toEqual([['Transfer shipped', draft.id]])
-    expect(await notes(branch)).toEqual([
+    const steps = [
       ['Transfer received', draft.id],
       ['Transfer partly received', draft.id],
-    ])
+      ['Transfer shipped', draft.id],
+    ]
+    expect(await notes(head)).toEqual(steps)
+    expect(await notes(branch)).toEqual(steps)
     const payload = {
       transferOrderId: draft.id,
       number: 'TO-000001',
