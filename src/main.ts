@@ -127,7 +127,7 @@ async function serve(api: 'core' | 'global' | 'both') {
       apps.push({
         api: 'core',
         name: 'Core API',
-        app: await buildCoreApp(deps, logger, { webhookWorker: true }),
+        app: await buildCoreApp(deps, logger, { workers: true }),
         port: config.corePort,
       })
     if (api !== 'core')

@@ -4,6 +4,7 @@ import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import type { HttpApp } from '../../http/kernel.js'
 import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
 import { WebhookWorker } from '../../modules/integrations/index.js'
+import { OverdueSweep } from '../../modules/purchasing/index.js'
 import type { AppDeps } from '../../platform/deps.js'
 import { buildApi } from '../build-app.js'
 import { MODULES } from '../modules.js'
@@ -12,8 +13,11 @@ import { MODULES } from '../modules.js'
 export async function buildCoreApp(
   deps: AppDeps,
   logger: FastifyBaseLogger | false,
-  /** A served Core API (`cartage serve`) also delivers webhooks while it listens. */
-  background: { webhookWorker?: boolean } = {},
+  /**
+   * A served Core API (`cartage serve`) also runs the background work while it listens: webhook
+   * deliveries and the sweep that announces overdue purchase orders.
+   */
+  background: { workers?: boolean } = {},
 ): Promise<HttpApp> {
   const app = await buildApi(
     'core',
@@ -31,10 +35,11 @@ export async function buildCoreApp(
   )
   // The web console at / (console/console.ts), beside the API's own paths.
   await registerConsole(app, deps.config)
-  if (background.webhookWorker) {
-    const worker = new WebhookWorker(deps, {}, logger)
-    app.addHook('onReady', async () => worker.start())
-    app.addHook('onClose', () => worker.stop())
+  if (background.workers) {
+    for (const worker of [new WebhookWorker(deps, {}, logger), new OverdueSweep(deps, logger)]) {
+      app.addHook('onReady', async () => worker.start())
+      app.addHook('onClose', () => worker.stop())
+    }
   }
   return app
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDeps } from '../../../platform/deps.js'
+import { PeriodicTask } from '../../../platform/periodic-task.js'
 import * as outbox from './outbox.repository.js'
 import { signingSecrets } from './webhook-secrets.js'
 import { type SendResult, sendWebhook } from './webhook-sender.js'
@@ -56,41 +57,31 @@ const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4))
  * settling leaves the claim to expire, and the delivery is sent again with the same webhook-id.
  */
 export class WebhookWorker {
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<unknown> | undefined
-  private stopped = false
+  private readonly task: PeriodicTask
   readonly options: WorkerOptions
 
   constructor(
     private readonly deps: AppDeps,
     overrides: Partial<WorkerOptions> = {},
-    private readonly logger: FastifyBaseLogger | false = false,
+    logger: FastifyBaseLogger | false = false,
   ) {
     this.options = workerOptions(deps, overrides)
+    this.task = new PeriodicTask(
+      () => this.runOnce(),
+      this.options.pollIntervalMs,
+      (error) => {
+        if (logger) logger.warn({ err: error }, 'webhook delivery round failed')
+      },
+    )
   }
 
   start() {
-    this.schedule(0)
+    this.task.start()
   }
 
   /** Stops polling and waits for the round in progress (its sends are bounded by the timeout). */
-  async stop() {
-    this.stopped = true
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = undefined
-    await this.running?.catch(() => {})
-  }
-
-  private schedule(delay: number) {
-    if (this.stopped) return
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .catch((error: unknown) => {
-          if (this.logger) this.logger.warn({ err: error }, 'webhook delivery round failed')
-        })
-        .finally(() => this.schedule(this.options.pollIntervalMs))
-    }, delay)
-    this.timer.unref()
+  stop() {
+    return this.task.stop()
   }
 
   /** One round over every schema with endpoints; the number of deliveries attempted. */
@@ -98,7 +89,7 @@ export class WebhookWorker {
     let attempted = 0
     const schemas = this.options.schemas ?? (await outbox.schemasWithEndpoints(this.deps.database.db))
     for (const schema of schemas) {
-      if (this.stopped) break
+      if (this.task.isStopped) break
       attempted += await this.runSchema(schema)
     }
     return attempted

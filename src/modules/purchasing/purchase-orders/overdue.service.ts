@@ -1,20 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { AppDeps } from '../../../platform/deps.js'
+import { PeriodicTask } from '../../../platform/periodic-task.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { claimOverdue } from './purchase-orders.repository.js'
+import { claimOverdue, organisationSchemas } from './purchase-orders.repository.js'
+
+/** How often `cartage serve` looks for purchase orders that became overdue. */
+export const OVERDUE_SWEEP_INTERVAL_MS = 10 * 60_000
 
 /**
- * Publishes PurchaseOrderOverdue for each Submitted or PartiallyReceived purchase order of the
- * business past its expected date that was not announced yet, once per order. The platform runs no
- * periodic jobs, so this runs when the purchase orders are listed (and when the dashboard is read):
- * an order becomes overdue as a day passes, and someone looking is when it matters.
+ * Claims the schema's newly overdue purchase orders (one business's, or with `businessId` null
+ * all of them) and publishes PurchaseOrderOverdue for each, in one transaction: once per order.
  */
-export async function notifyOverdue({ database, services }: AppDeps, auth: BusinessAuth): Promise<number> {
-  return database.db.transaction().execute(async (trx) => {
-    const overdue = await claimOverdue(trx, auth.schemaName, auth.businessId)
+async function announceOverdue(deps: AppDeps, schema: string, businessId: string | null): Promise<number> {
+  return deps.database.db.transaction().execute(async (trx) => {
+    const overdue = await claimOverdue(trx, schema, businessId)
     for (const order of overdue) {
-      await services.events.publish(trx, auth.schemaName, {
+      await deps.services.events.publish(trx, schema, {
         type: 'PurchaseOrderOverdue',
-        businessId: auth.businessId,
+        businessId: order.business_id,
         userId: null,
         payload: {
           purchaseOrderId: order.id,
@@ -26,4 +29,59 @@ export async function notifyOverdue({ database, services }: AppDeps, auth: Busin
     }
     return overdue.length
   })
+}
+
+/**
+ * Announces the business's newly overdue purchase orders. Run when its purchase orders or the
+ * dashboard figures are read, so someone looking sees an order overdue at once; the sweep below
+ * announces the rest within its interval.
+ */
+export function notifyOverdue(deps: AppDeps, auth: BusinessAuth): Promise<number> {
+  return announceOverdue(deps, auth.schemaName, auth.businessId)
+}
+
+/**
+ * Every OVERDUE_SWEEP_INTERVAL_MS while `cartage serve` runs, announces the newly overdue purchase
+ * orders of every organisation, so an order becomes overdue without anyone reading it. Several
+ * processes may sweep at once: each order is claimed once.
+ */
+export class OverdueSweep {
+  private readonly task: PeriodicTask
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly logger: FastifyBaseLogger | false = false,
+    intervalMs = OVERDUE_SWEEP_INTERVAL_MS,
+  ) {
+    this.task = new PeriodicTask(
+      () => this.runOnce(),
+      intervalMs,
+      (error) => {
+        if (logger) logger.warn({ err: error }, 'overdue sweep failed')
+      },
+    )
+  }
+
+  start() {
+    this.task.start()
+  }
+
+  stop() {
+    return this.task.stop()
+  }
+
+  /** One sweep over every organisation (or `schemas`); the number of orders announced. */
+  async runOnce(schemas?: readonly string[]): Promise<number> {
+    let announced = 0
+    for (const schema of schemas ?? (await organisationSchemas(this.deps.database.db))) {
+      if (this.task.isStopped) break
+      try {
+        announced += await announceOverdue(this.deps, schema, null)
+      } catch (error) {
+        // One organisation's failure (its schema dropped since it was listed) leaves the others swept.
+        if (this.logger) this.logger.warn({ err: error, schema }, 'overdue sweep of a schema failed')
+      }
+    }
+    return announced
+  }
 }

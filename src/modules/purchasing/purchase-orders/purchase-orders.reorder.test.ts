@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import { loadConfig } from '../../../config.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { createProduct, ok, receive } from '../../manufacturing/manufacturing.fixtures.js'
+import { OverdueSweep } from './overdue.service.js'
 import {
   createPurchaseOrder,
   insertSupplier,
@@ -64,6 +66,40 @@ describe('purchase orders: overdue and reorder drafts', () => {
       url: `/api/v1/purchase-orders?$filter=expectedDate lt ${todayPlus(0)} and status eq 'Submitted'`,
     })
     expect(filtered.json()).toMatchObject({ totalCount: 1, data: [{ id: overdue.id }] })
+  })
+
+  it('announces an overdue order nobody reads, by the sweep that cartage serve runs, once', async () => {
+    const events: DomainEvent[] = []
+    onTestFinished(
+      ctx.services.events.on(`overdue-sweep-test-${randomUUID()}`, async (_db, _schema, event) => {
+        if (event.type === 'PurchaseOrderOverdue') events.push(event)
+      }),
+    )
+    const owner = await ownerSession(ctx)
+    const shop = await supplierShop(ctx, owner)
+    const order = await createPurchaseOrder(owner.core, {
+      supplierId: shop.supplierId,
+      expectedDate: '2021-06-30',
+      lines: [{ productId: shop.steel.id, quantity: 2 }],
+    })
+    await step(owner.core, order.id, 'submit')
+    // Only this test's organisation: other files share a PostgreSQL database.
+    const sweep = new OverdueSweep({ config: loadConfig({}), database: ctx.database, services: ctx.services })
+    const schema = await schemaOf(ctx, owner.org.businessId)
+    expect(await sweep.runOnce([schema])).toBe(1)
+    expect(await sweep.runOnce([schema])).toBe(0)
+    expect(events.map((e) => [e.businessId, e.payload.purchaseOrderId, e.payload.expectedDate])).toEqual([
+      [owner.org.businessId, order.id, '2021-06-30'],
+    ])
+    const titles = (
+      (await owner.core({ url: '/api/notifications/user' })).json().data as {
+        title: string
+        entityId: string
+      }[]
+    ).filter((n) => n.entityId === order.id)
+    expect(titles.map((n) => n.title)).toEqual(['Purchase order overdue', 'Purchase order submitted'])
+    // A schema that no longer exists is skipped; the others are still swept.
+    expect(await sweep.runOnce(['org_gone_missing', schema])).toBe(0)
   })
 
   it('drafts one order per preferred supplier from the products at or below their reorder level', async () => {

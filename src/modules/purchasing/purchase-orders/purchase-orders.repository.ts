@@ -242,22 +242,39 @@ export async function addReceived(
 }
 
 /**
- * Marks the business's awaited purchase orders past their expected date (today in its time zone)
- * as notified, and returns them. Rows locked by a change in flight are skipped (the next check
+ * Marks the awaited purchase orders past their expected date (today in their business's time
+ * zone) as notified, and returns them: the business's, or with `businessId` null every business's
+ * of the schema (the periodic sweep). Rows locked by a change in flight are skipped (the next check
  * takes them) so a read never waits; of two concurrent checks only one claims a given order, so
  * PurchaseOrderOverdue is published once per order.
  */
-export async function claimOverdue(db: Executor, schema: string, businessId: string) {
+export async function claimOverdue(db: Executor, schema: string, businessId: string | null) {
   const orders = sql.table(`${schema}.purchase_orders`)
-  const { rows } = await sql<{ id: string; number: string; supplier_id: string; expected_date: string }>`
+  const { rows } = await sql<{
+    id: string
+    business_id: string
+    number: string
+    supplier_id: string
+    expected_date: string
+  }>`
     UPDATE ${orders} po SET overdue_notified_at = clock_timestamp()
     WHERE po.id IN (
       SELECT p.id FROM ${orders} p JOIN ${sql.table(`${schema}.businesses`)} b ON b.id = p.business_id
-      WHERE p.business_id = ${businessId} AND p.status IN ('Submitted', 'PartiallyReceived')
+      WHERE (${businessId}::uuid IS NULL OR p.business_id = ${businessId}::uuid)
+        AND p.status IN ('Submitted', 'PartiallyReceived')
         AND p.overdue_notified_at IS NULL AND p.expected_date < ${businessToday}
       FOR UPDATE OF p SKIP LOCKED)
-    RETURNING po.id, po.number, po.supplier_id, to_char(po.expected_date, 'YYYY-MM-DD') AS expected_date`.execute(
-    db,
-  )
+    RETURNING po.id, po.business_id, po.number, po.supplier_id,
+      to_char(po.expected_date, 'YYYY-MM-DD') AS expected_date`.execute(db)
   return rows
+}
+
+/** Every organisation's schema, for the overdue sweep. */
+export async function organisationSchemas(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('global.organizations')
+    .select('schema_name')
+    .orderBy('schema_name')
+    .execute()
+  return rows.map((row) => row.schema_name)
 }

@@ -28,7 +28,7 @@ const ONE = SingleResult('core', PurchaseOrderResponse)
 const VIEW = ['PurchaseOrders', 'View'] as const
 const MODIFY = ['PurchaseOrders', 'Modify'] as const
 const LIST_NOTE =
-  '$filter and $orderby over number, status, supplierId, currency, total, expectedDate (a date), submittedAt, receivedAt, closedAt, dateCreated, dateModified; $search over number, notes and the supplier name. Newest first. Reading the list announces (once per order) the Submitted or PartiallyReceived orders past their expected date: PurchaseOrderOverdue, a notification.'
+  '$filter and $orderby over number, status, supplierId, currency, total, expectedDate (a date), submittedAt, receivedAt, closedAt, dateCreated, dateModified; $search over number, notes and the supplier name. Newest first. Submitted or PartiallyReceived orders past their expected date are announced once each (PurchaseOrderOverdue, a notification): by the server every ten minutes, and at once when this list is read.'
 
 const MOVES = [
   {

@@ -1,0 +1,42 @@
+/**
+ * Runs `round` now and then `intervalMs` after each round ends (never two at once), until
+ * stopped; a failed round is reported and the next one still comes. The timer does not keep the
+ * process alive. Background work of `cartage serve` (webhook deliveries, the overdue sweep).
+ */
+export class PeriodicTask {
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<unknown> | undefined
+  private stopped = false
+
+  constructor(
+    private readonly round: () => Promise<unknown>,
+    private readonly intervalMs: number,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  get isStopped(): boolean {
+    return this.stopped
+  }
+
+  start() {
+    this.schedule(0)
+  }
+
+  /** Stops scheduling and waits for the round in progress. */
+  async stop() {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    await this.running?.catch(() => {})
+  }
+
+  private schedule(delay: number) {
+    if (this.stopped) return
+    this.timer = setTimeout(() => {
+      this.running = this.round()
+        .catch(this.onError)
+        .finally(() => this.schedule(this.intervalMs))
+    }, delay)
+    this.timer.unref()
+  }
+}
