@@ -1,5 +1,5 @@
 /**
- * Runs `round` now and then `intervalMs` after each round ends (never two at once), until
+ * Runs `round` once started and then `intervalMs` after each round ends (never two at once), until
  * stopped; a failed round is reported and the next one still comes. The timer does not keep the
  * process alive. Background work of `cartage serve` (webhook deliveries, the overdue sweep).
  */
@@ -18,8 +18,9 @@ export class PeriodicTask {
     return this.stopped
   }
 
-  start() {
-    this.schedule(0)
+  /** The first round after `delayMs` (default: at once). */
+  start(delayMs = 0) {
+    this.schedule(delayMs)
   }
 
   /** Stops scheduling and waits for the round in progress. */

@@ -51,7 +51,7 @@ export class OverdueSweep {
   constructor(
     private readonly deps: AppDeps,
     private readonly logger: FastifyBaseLogger | false = false,
-    intervalMs = OVERDUE_SWEEP_INTERVAL_MS,
+    private readonly intervalMs = OVERDUE_SWEEP_INTERVAL_MS,
   ) {
     this.task = new PeriodicTask(
       () => this.runOnce(),
@@ -62,8 +62,12 @@ export class OverdueSweep {
     )
   }
 
+  /**
+   * The first sweep comes one interval after start, not at once: a process that starts visits every
+   * organisation's schema otherwise, and reads of the list announce what is overdue meanwhile.
+   */
   start() {
-    this.task.start()
+    this.task.start(this.intervalMs)
   }
 
   stop() {
