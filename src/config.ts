@@ -215,7 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     metricsEnabled: read('METRICS_ENABLED', false, boolean),
     metricsPort: read<number | undefined>('METRICS_PORT', undefined, integer(0, 65535)),
-    shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', 10_000, integer(100, 600_000)),
+    shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', 15_000, integer(100, 600_000)),
     carrierCredentialsKey: aesKey('CARRIER_CREDENTIALS_KEY', env.CARRIER_CREDENTIALS_KEY, problems),
     geocoderUrl: read('GEOCODER_URL', '', url).replace(/\/+$/, '') || undefined,
     geocoderTimeoutMs: read('GEOCODER_TIMEOUT_MS', 2_000, integer(100, 30_000)),
