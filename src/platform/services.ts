@@ -4,6 +4,7 @@ import { ChangeListener } from '../db/change-listener.js'
 import type { Database } from '../db/database.js'
 import { createMailer, type Mailer, type MailMessage } from '../mail/mailer.js'
 import { Authenticator, CREDENTIAL_CHANNEL } from '../security/authenticator.js'
+import { PasswordWork } from '../security/password-work.js'
 import { limitInstance, RateLimiter } from '../security/rate-limiter.js'
 import { loadSecretHasher, type SecretHasher } from '../security/secrets.js'
 import { signingKeyFile, TokenSigner } from '../security/signing.js'
@@ -16,6 +17,8 @@ export interface Services {
   authenticator: Authenticator
   mailer: Mailer
   rateLimiter: RateLimiter
+  /** Sign-in password checks, shared fairly between accounts (security/password-work.ts). */
+  passwordWork: PasswordWork
   /** Every module's event handlers, whichever API this process serves. */
   events: DomainEvents
   /** Stops listening for credential changes (the database's own close does it too). */
@@ -53,6 +56,7 @@ export async function createServices(
       if (logger) logger.warn(message)
     }),
     rateLimiter,
+    passwordWork: new PasswordWork(),
     events: new DomainEvents(wiring.eventHandlers),
     close: () => credentialChanges.close(),
   }
