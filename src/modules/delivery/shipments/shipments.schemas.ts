@@ -37,7 +37,14 @@ export const ShipmentRequest = Type.Object({
   deliveryAddress: Type.Optional(Nullable(AddressInput)),
   weight: amount('kg'),
   volume: amount('cubic metres'),
-  dimensionPresetId: Type.Optional(Nullable(Uuid({ description: 'a package size preset (by id)' }))),
+  dimensionPresetId: Type.Optional(
+    Nullable(
+      Uuid({
+        description:
+          'a package size preset of this business (by id); another business’s or an unknown one: 404 dimension_preset_not_found naming this field',
+      }),
+    ),
+  ),
   scheduledDate: Type.Optional(
     Nullable(
       DateTime({

@@ -9,6 +9,7 @@ import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { Geocoder } from '../../geo/index.js'
+import { lockPresetForReference, presetNotFound } from '../../manufacturing/index.js'
 import { readSetting } from '../../organisation/index.js'
 import { type ShipmentAddresses, shipmentAddresses } from './shipment-addresses.js'
 import { shipmentNotEditable, shipmentNotFound } from './shipments.errors.js'
@@ -51,7 +52,7 @@ export const getShipment = (database: Database, auth: BusinessAuth, id: string) 
   loadShipment(database.db, auth, id)
 
 /**
- * Checks the references (400 naming the field) and takes the customer from the order; the
+ * Checks the references (400 naming the field; 404 naming dimensionPresetId) and takes the customer from the order; the
  * addresses come settled (shipment-addresses.ts).
  */
 async function valuesOf(
@@ -65,6 +66,10 @@ async function valuesOf(
   const customerId = request.customerId ?? order?.customer_id ?? null
   if (customerId && !(await repository.liveCustomerExists(db, schema, businessId, customerId)))
     throw invalidField('customerId', 'must be a customer of this business that is not deleted')
+  // Presets belong to one business (as the dimensions routes do): another business's is not found.
+  const presetId = request.dimensionPresetId ?? null
+  if (presetId && !(await lockPresetForReference(db, schema, businessId, presetId)))
+    throw presetNotFound('dimensionPresetId')
   return {
     order_id: order?.id ?? null,
     customer_id: customerId,
@@ -72,7 +77,7 @@ async function valuesOf(
     delivery_address: delivery ? JSON.stringify(delivery) : null,
     weight: request.weight ?? null,
     volume: request.volume ?? null,
-    dimension_preset_id: request.dimensionPresetId ?? null,
+    dimension_preset_id: presetId,
     scheduled_date: request.scheduledDate ? new Date(request.scheduledDate) : null,
     notes: request.notes?.trim() || null,
   }
