@@ -54,6 +54,6 @@ export {
   stockShortfall,
 } from './stock/stock.errors.js'
 export {
-  /** An effective date sent by a client: default now, never in the future (400 naming the field). */
+  /** An effective date sent by a client: default now; from 1970-01-01, never in the future (400 naming the field). */
   effectiveDateOf,
 } from './stock/stock-movement.rules.js'

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { AddressInput, AddressOutput } from '../../../http/address.js'
+import { BUSINESS_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 
@@ -48,8 +49,7 @@ export const ShipmentRequest = Type.Object({
   scheduledDate: Type.Optional(
     Nullable(
       DateTime({
-        description:
-          "when it should be delivered; autobatch takes it onto a plan of that day in the business's time zone (a date-time without an offset is UTC)",
+        description: `when it should be delivered; autobatch takes it onto a plan of that day in the business's time zone (a date-time without an offset is UTC); ${BUSINESS_DATE_RULE}`,
       }),
     ),
   ),

@@ -4,6 +4,7 @@ import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
+import { businessDateProblem } from '../../../http/business-dates.js'
 import { type MessageEntry, paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
@@ -62,6 +63,9 @@ async function valuesOf(
   { order, delivery, pickup }: ShipmentAddresses,
 ): Promise<repository.ShipmentValues> {
   const { schemaName: schema, businessId } = auth
+  const scheduled = request.scheduledDate ? new Date(request.scheduledDate) : null
+  const dateProblem = scheduled && businessDateProblem(scheduled)
+  if (dateProblem) throw invalidField('scheduledDate', dateProblem)
   if (request.orderId && !order) throw invalidField('orderId', 'must be an order of this business')
   const customerId = request.customerId ?? order?.customer_id ?? null
   if (customerId && !(await repository.liveCustomerExists(db, schema, businessId, customerId)))
@@ -78,7 +82,7 @@ async function valuesOf(
     weight: request.weight ?? null,
     volume: request.volume ?? null,
     dimension_preset_id: presetId,
-    scheduled_date: request.scheduledDate ? new Date(request.scheduledDate) : null,
+    scheduled_date: scheduled,
     notes: request.notes?.trim() || null,
   }
 }
