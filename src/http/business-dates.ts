@@ -1,4 +1,5 @@
 import type { Reason } from '../errors.js'
+import { isDateOnly } from './schema-helpers.js'
 
 /**
  * The range every date a client sets on a business record must fall in (docs/api-guide.md, "Dates").
@@ -34,8 +35,16 @@ export function ledgerDateProblem(date: Date): string | null {
   return null
 }
 
-/** Why a business date (a date-time, or a date `yyyy-mm-dd` read as its UTC midnight) is out of range, or null. */
+/**
+ * Why a business date is out of range, or null. A date alone (`yyyy-mm-dd`) is compared as a day:
+ * from 1970-01-01 to the day before today's date ten years on (UTC).
+ */
 export function businessDateProblem(value: Date | string, latest = planningHorizon()): string | null {
+  if (typeof value === 'string' && isDateOnly(value)) {
+    if (value < '1970-01-01') return 'must not be before 1970-01-01'
+    if (value >= latest.toISOString().slice(0, 10)) return 'must be less than ten years from now'
+    return null
+  }
   const date = typeof value === 'string' ? new Date(value) : value
   if (date < EARLIEST_DATE) return 'must not be before 1970-01-01T00:00:00Z'
   if (date >= latest) return 'must be less than ten years from now'
