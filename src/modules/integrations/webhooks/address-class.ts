@@ -130,7 +130,12 @@ export function classifyAddress(text: string): AddressClass | null {
   if (family !== 6) return null
   // The WHATWG URL parser's reading (the one fetch uses); ipaddr.js would take `::1.2.3.4` as
   // `::ffff:1.2.3.4`.
-  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1)
+  let canonical: string
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1)
+  } catch {
+    return null
+  }
   return classifyIPv6(ipaddr.IPv6.parse(canonical))
 }
 
