@@ -1,5 +1,6 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
+import * as presetReference from './migrations/20261202090000-shipment-preset-reference.js'
 import { registerShipmentRoutes } from './shipments.routes.js'
 
 /** Shipments (M2) and their status moves. */
@@ -22,4 +23,7 @@ export const shipmentsModule = defineModule({
     'FailShipment',
     'GetUnassignedShipments',
   ]),
+  migrations: {
+    tenant: [{ name: '20261202090000-shipment-preset-reference', sql: presetReference.sql }],
+  },
 })
