@@ -4,17 +4,31 @@ import { assertSchemaName } from '../../../db/migrator.js'
 import { EXPOSED } from './sql-console.gate.js'
 
 /**
- * On PostgreSQL a console query runs as its organisation's own role: a NOLOGIN role that belongs to
- * no other role and may read only the views of its organisation's console schema. The views run
- * with their owner's rights, so the role needs (and has) no right on any table of any schema.
+ * A console query runs as its organisation's own role (on PostgreSQL and on the embedded database
+ * alike): a NOLOGIN role that belongs to no other role and may read only the views of its
+ * organisation's console schema. The views run with their owner's rights, so the role needs (and
+ * has) no right on any table of any schema.
  */
 export interface ConsoleSurface {
   role: string
   schema: string
 }
 
-export const consoleRoleOf = (schema: string) => `cartage_console_${assertSchemaName(schema)}`
-export const consoleSchemaOf = (schema: string) => `${assertSchemaName(schema)}_console`
+/**
+ * The role and the console schema share one opaque name: a query reads it back (`current_user`,
+ * `current_schema`), so it must not name the organisation's schema.
+ */
+const opaqueName = (schema: string) =>
+  `console_${createHash('sha256')
+    .update(`cartage console of ${assertSchemaName(schema)}`)
+    .digest('hex')
+    .slice(0, 24)}`
+export const consoleRoleOf = opaqueName
+export const consoleSchemaOf = opaqueName
+
+/** The names of earlier releases, which named the schema; replaced on the organisation's next query. */
+const legacyRoleOf = (schema: string) => `cartage_console_${assertSchemaName(schema)}`
+const legacySchemaOf = (schema: string) => `${assertSchemaName(schema)}_console`
 
 /** The views of one organisation; `business_id` stays so the console can scope to the caller's business. */
 function viewsSql(schema: string): string {
@@ -39,6 +53,13 @@ function surfaceSql(schema: string): string {
   const role = consoleRoleOf(schema)
   const target = consoleSchemaOf(schema)
   return `
+-- The surface of an earlier release, under names that told the organisation's schema.
+DROP SCHEMA IF EXISTS "${legacySchemaOf(schema)}" CASCADE;
+DO $$ BEGIN
+  DROP ROLE IF EXISTS "${legacyRoleOf(schema)}";
+-- Still granted something in another database of the cluster: it can reach nothing here any more.
+EXCEPTION WHEN dependent_objects_still_exist THEN NULL;
+END $$;
 DO $$ BEGIN
   CREATE ROLE "${role}" NOLOGIN NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
 EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../platform/module.js'
+import * as hideCatalogueFromConsole from './migrations/20261202090000-hide-catalogue-from-console.js'
 import { registerSqlConsoleRoutes } from './sql-console.routes.js'
 
 /** Ad-hoc read-only SQL over console views of the business tables. */
@@ -7,5 +8,8 @@ export const sqlConsoleModule = defineModule({
   core: {
     tags: [{ name: 'SqlConsole', description: 'Ad-hoc read-only SQL over the business tables (Insights)' }],
     routes: registerSqlConsoleRoutes,
+  },
+  migrations: {
+    global: [{ name: '20261202090000-hide-catalogue-from-console', sql: hideCatalogueFromConsole.sql }],
   },
 })

@@ -12,24 +12,22 @@ const UUID = /^[0-9a-f-]{36}$/i
 
 /**
  * The exposed tables become CTEs in front of the user's query: the plain names resolve to the
- * caller's business rows with the documented columns only, whatever the search_path. On
- * PostgreSQL they read the organisation's console views (all its role may read); on the embedded
- * database, which has no roles to switch to, the tables themselves with the views' filters.
+ * caller's business rows with the documented columns only, whatever the search_path. They read
+ * the organisation's console views, all its role may read.
  */
 export function overConsoleTables(
   auth: BusinessAuth,
-  surface: ConsoleSurface | null,
+  surface: ConsoleSurface,
   query: string,
   limit: number,
 ): string {
   if (!SCHEMA_NAME.test(auth.schemaName) || !UUID.test(auth.businessId))
     throw new Error('unexpected tenant identifiers')
-  const ctes = Object.entries(EXPOSED).map(([name, table]) => {
-    const source = surface
-      ? `"${surface.schema}"."${name}" WHERE business_id = '${auth.businessId}'`
-      : `"${auth.schemaName}"."${table.source}" WHERE business_id = '${auth.businessId}' AND ${table.filter}`
-    return `"${name}" AS (SELECT ${table.columns.map((c) => `"${c}"`).join(', ')} FROM ${source})`
-  })
+  const ctes = Object.entries(EXPOSED).map(
+    ([name, table]) =>
+      `"${name}" AS (SELECT ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
+      `FROM "${surface.schema}"."${name}" WHERE business_id = '${auth.businessId}')`,
+  )
   return `WITH ${ctes.join(', ')} SELECT * FROM (${query}\n) AS console_result LIMIT ${limit}`
 }
 
