@@ -3,6 +3,7 @@ import { addMember, insertCustomer } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { consoleRoleOf, consoleSchemaOf, ensureConsoleSurface } from './console-role.js'
+import { sql as dropConsoleNamesTellingTheSchema } from './migrations/20261202090100-drop-console-names-telling-the-schema.js'
 import { EXPOSED } from './sql-console.gate.js'
 import { inReadOnlyTransaction, overConsoleTables, runArrayQuery } from './sql-console.repository.js'
 
@@ -97,29 +98,42 @@ describe('the SQL console database layer (gate bypassed)', () => {
   })
 
   it('replaces the role and schema of an earlier release, whose names told the schema', async () => {
+    const legacy = async (schema: string) => {
+      const names = { role: `cartage_console_${schema}`, schema: `${schema}_console` }
+      await ctx.database.pool.query(`
+        CREATE ROLE "${names.role}" NOLOGIN;
+        GRANT "${names.role}" TO CURRENT_USER;
+        CREATE SCHEMA "${names.schema}";
+        CREATE VIEW "${names.schema}".customers AS SELECT * FROM "${schema}".customers;
+        GRANT USAGE ON SCHEMA "${names.schema}" TO "${names.role}";
+        GRANT SELECT ON "${names.schema}".customers TO "${names.role}";`)
+      return names
+    }
+    const left = async (names: { role: string; schema: string }) =>
+      (
+        await ctx.database.pool.query(
+          `SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = $1
+           UNION ALL SELECT nspname FROM pg_catalog.pg_namespace WHERE nspname = $2`,
+          [names.role, names.schema],
+        )
+      ).rows
+    // Built again on the organisation's next query...
     const { core, org } = await ownerSession(ctx)
     await insertCustomer(ctx, org.businessId, { name: 'Alice' })
     const schema = await schemaOf(org.businessId)
-    const legacyRole = `cartage_console_${schema}`
-    const legacySchema = `${schema}_console`
-    await ctx.database.pool.query(`
-      CREATE ROLE "${legacyRole}" NOLOGIN;
-      CREATE SCHEMA "${legacySchema}";
-      CREATE VIEW "${legacySchema}".customers AS SELECT * FROM "${schema}".customers;
-      GRANT USAGE ON SCHEMA "${legacySchema}" TO "${legacyRole}";
-      GRANT SELECT ON "${legacySchema}".customers TO "${legacyRole}";`)
+    const names = await legacy(schema)
     const response = await core({
       method: 'POST',
       url: '/api/ai-studio/query',
       payload: { query: 'SELECT current_user, name FROM customers' },
     })
     expect(response.json().data.rows).toEqual([[consoleRoleOf(schema), 'Alice']])
-    const left = await ctx.database.pool.query(
-      `SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = $1
-       UNION ALL SELECT nspname FROM pg_catalog.pg_namespace WHERE nspname = $2`,
-      [legacyRole, legacySchema],
-    )
-    expect(left.rows).toEqual([])
+    expect(await left(names)).toEqual([])
+    // ...and dropped for every organisation by the migration, whether it queries again or not.
+    const quiet = await ownerSession(ctx)
+    const quietNames = await legacy(await schemaOf(quiet.org.businessId))
+    await ctx.database.pool.query(dropConsoleNamesTellingTheSchema)
+    expect(await left(quietNames)).toEqual([])
   })
 
   it('lets the role read its own console views and nothing else of any organisation', async () => {

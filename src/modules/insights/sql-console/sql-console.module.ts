@@ -1,5 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
 import * as hideCatalogueFromConsole from './migrations/20261202090000-hide-catalogue-from-console.js'
+import * as dropConsoleNamesTellingTheSchema from './migrations/20261202090100-drop-console-names-telling-the-schema.js'
 import { registerSqlConsoleRoutes } from './sql-console.routes.js'
 
 /** Ad-hoc read-only SQL over console views of the business tables. */
@@ -10,6 +11,12 @@ export const sqlConsoleModule = defineModule({
     routes: registerSqlConsoleRoutes,
   },
   migrations: {
-    global: [{ name: '20261202090000-hide-catalogue-from-console', sql: hideCatalogueFromConsole.sql }],
+    global: [
+      { name: '20261202090000-hide-catalogue-from-console', sql: hideCatalogueFromConsole.sql },
+      {
+        name: '20261202090100-drop-console-names-telling-the-schema',
+        sql: dropConsoleNamesTellingTheSchema.sql,
+      },
+    ],
   },
 })
