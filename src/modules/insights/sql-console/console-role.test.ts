@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { addMember, insertCustomer } from '../../../../test/fixtures.js'
+import { addBusiness, addMember, insertCustomer } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { consoleRoleOf, consoleSchemaOf, ensureConsoleSurface } from './console-role.js'
+import {
+  CONSOLE_BUSINESS_SETTING,
+  consoleRoleOf,
+  consoleSchemaOf,
+  ensureConsoleSurface,
+} from './console-role.js'
 import { sql as dropConsoleNamesTellingTheSchema } from './migrations/20261202090100-drop-console-names-telling-the-schema.js'
 import { EXPOSED } from './sql-console.gate.js'
 import { inReadOnlyTransaction, overConsoleTables, runArrayQuery } from './sql-console.repository.js'
@@ -22,10 +27,15 @@ async function schemaOf(businessId: string): Promise<string> {
  * Runs `text` as `role` the way the console does (READ ONLY, SET LOCAL ROLE), without the parser
  * gate in front: what the database layer alone allows. Returns the rows or the SQLSTATE.
  */
-async function asRole(role: string, text: string): Promise<{ rows?: unknown[]; code?: string }> {
+async function asRole(
+  role: string,
+  text: string,
+  businessId?: string,
+): Promise<{ rows?: unknown[]; code?: string }> {
   const client = await ctx.database.pool.connect()
   try {
     await client.query('BEGIN TRANSACTION READ ONLY')
+    if (businessId) await client.query(`SET LOCAL ${CONSOLE_BUSINESS_SETTING} = '${businessId}'`)
     await client.query(`SET LOCAL ROLE "${role}"`)
     return { rows: (await client.query(text)).rows }
   } catch (error) {
@@ -45,7 +55,7 @@ async function wrapped(businessId: string, statement: string): Promise<{ rows?: 
   const surface = await ensureConsoleSurface(ctx.database, auth.schemaName)
   const sql = overConsoleTables(auth, surface, statement, 10)
   try {
-    const session = { searchPath: surface.schema, role: surface.role }
+    const session = { searchPath: surface.schema, role: surface.role, businessId }
     const result = await inReadOnlyTransaction(ctx.database, session, (client) =>
       runArrayQuery(client, sql, []),
     )
@@ -148,8 +158,14 @@ describe('the SQL console database layer (gate bypassed)', () => {
     await ensureConsoleSurface(ctx.database, schemaB)
     const roleA = consoleRoleOf(schemaA)
 
-    const own = await asRole(roleA, `SELECT name FROM "${consoleSchemaOf(schemaA)}".customers`)
+    const own = await asRole(
+      roleA,
+      `SELECT name FROM "${consoleSchemaOf(schemaA)}".customers`,
+      a.org.businessId,
+    )
     expect(own.rows).toEqual([{ name: 'Only A' }])
+    // Without the business the application sets, the views show nothing.
+    expect((await asRole(roleA, `SELECT name FROM "${consoleSchemaOf(schemaA)}".customers`)).rows).toEqual([])
     const denied = [
       `SELECT * FROM "${schemaA}".customers`,
       `SELECT * FROM "${schemaA}".settings`,
@@ -162,6 +178,21 @@ describe('the SQL console database layer (gate bypassed)', () => {
     // Writing through a view fails twice over: the transaction is read only and the role may only read.
     const write = await asRole(roleA, `DELETE FROM "${consoleSchemaOf(schemaA)}".customers`)
     expect(['25006', '42501']).toContain(write.code)
+  })
+
+  it("shows the role only the caller business's rows of its organisation's views, with the parser skipped", async () => {
+    const { org } = await ownerSession(ctx)
+    const branch = await addBusiness(ctx, org.businessId)
+    await insertCustomer(ctx, org.businessId, { name: 'Head office customer' })
+    await insertCustomer(ctx, branch, { name: 'Branch customer' })
+    const views = consoleSchemaOf(await schemaOf(org.businessId))
+    // The views themselves, not the console's CTEs in front of them, which filter by business too.
+    const direct = `SELECT name FROM "${views}".customers`
+    expect((await wrapped(org.businessId, direct)).rows).toEqual([['Head office customer']])
+    expect((await wrapped(branch, direct)).rows).toEqual([['Branch customer']])
+    // The role cannot point the views at another business.
+    const moved = `SELECT pg_catalog.set_config('${CONSOLE_BUSINESS_SETTING}', '${branch}', true), name FROM "${views}".customers`
+    expect((await wrapped(org.businessId, moved)).code).toBe('42501')
   })
 
   it('denies the wrapped statement every hidden table and the catalogue, with the parser skipped', async () => {

@@ -30,17 +30,32 @@ export const consoleSchemaOf = opaqueName
 const legacyRoleOf = (schema: string) => `cartage_console_${assertSchemaName(schema)}`
 const legacySchemaOf = (schema: string) => `${assertSchemaName(schema)}_console`
 
-/** The views of one organisation; `business_id` stays so the console can scope to the caller's business. */
+/**
+ * The business a console statement is for: the application sets it (`SET LOCAL`) in the console's
+ * transaction, before it takes the console role, which can neither read nor change a setting.
+ */
+export const CONSOLE_BUSINESS_SETTING = 'cartage.console_business'
+
+/**
+ * The views of one organisation, each showing the rows of the business named by the setting only
+ * (none when it is not set), so the role reaches no other business's rows whatever SQL it runs.
+ * The function runs as its owner: the console role may not call `current_setting` itself.
+ */
 function viewsSql(schema: string): string {
   const target = consoleSchemaOf(schema)
-  return Object.entries(EXPOSED)
-    .map(
-      ([name, table]) =>
-        `DROP VIEW IF EXISTS "${target}"."${name}";\n` +
-        `CREATE VIEW "${target}"."${name}" WITH (security_barrier) AS SELECT business_id, ` +
-        `${table.columns.map((c) => `"${c}"`).join(', ')} FROM "${schema}"."${table.source}" WHERE ${table.filter};`,
-    )
-    .join('\n')
+  const views = Object.entries(EXPOSED).map(
+    ([name, table]) =>
+      `DROP VIEW IF EXISTS "${target}"."${name}";\n` +
+      `CREATE VIEW "${target}"."${name}" WITH (security_barrier) AS SELECT business_id, ` +
+      `${table.columns.map((c) => `"${c}"`).join(', ')} FROM "${schema}"."${table.source}" ` +
+      `WHERE ${table.filter} AND business_id = "${target}".console_business();`,
+  )
+  return `
+CREATE OR REPLACE FUNCTION "${target}".console_business() RETURNS uuid
+  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog
+  AS $fn$ SELECT nullif(current_setting('${CONSOLE_BUSINESS_SETTING}', true), '')::uuid $fn$;
+REVOKE ALL ON FUNCTION "${target}".console_business() FROM PUBLIC;
+${views.join('\n')}`
 }
 
 /** Changes whenever the views change, so every schema's surface is rebuilt once after an upgrade. */
@@ -71,6 +86,7 @@ REVOKE ALL ON SCHEMA "${target}" FROM PUBLIC;
 ${viewsSql(schema)}
 GRANT USAGE ON SCHEMA "${target}" TO "${role}";
 GRANT SELECT ON ALL TABLES IN SCHEMA "${target}" TO "${role}";
+GRANT EXECUTE ON FUNCTION "${target}".console_business() TO "${role}";
 COMMENT ON SCHEMA "${target}" IS '${SURFACE_VERSION}';`
 }
 

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { Database } from '../../../db/database.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import type { ConsoleSurface } from './console-role.js'
+import { CONSOLE_BUSINESS_SETTING, type ConsoleSurface } from './console-role.js'
 import { EXPOSED } from './sql-console.gate.js'
 
 export type ConsoleConnection = pg.PoolClient
@@ -33,10 +33,12 @@ export function overConsoleTables(
 
 const STATEMENT_TIMEOUT_MS = 5_000
 
-/** Where a console query runs: its search_path, and on PostgreSQL the organisation's console role. */
+/** Where a console query runs: its search_path, the organisation's console role and the business. */
 export interface ConsoleSession {
   searchPath: string
   role: string | null
+  /** What the console views show (CONSOLE_BUSINESS_SETTING); without it they show nothing. */
+  businessId?: string
 }
 
 /**
@@ -66,6 +68,8 @@ export async function inReadOnlyTransaction<T>(
         .then(() => client.query('RELEASE SAVEPOINT temp_limit'))
         .catch(() => client.query('ROLLBACK TO SAVEPOINT temp_limit'))
     }
+    if (session.businessId && UUID.test(session.businessId))
+      await client.query(`SET LOCAL ${CONSOLE_BUSINESS_SETTING} = '${session.businessId}'`)
     if (session.role) await client.query(`SET LOCAL ROLE "${session.role}"`)
     return await work(client)
   } catch (error) {

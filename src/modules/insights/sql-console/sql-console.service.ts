@@ -31,7 +31,7 @@ export async function executeQuery(
   const surface = await ensureConsoleSurface(database, auth.schemaName)
   const sql = repository.overConsoleTables(auth, surface, statement, maxRows + 1)
   const started = performance.now()
-  const session = { searchPath: surface.schema, role: surface.role }
+  const session = { searchPath: surface.schema, role: surface.role, businessId: auth.businessId }
   return repository.inReadOnlyTransaction(database, session, async (client) => {
     const cost = await userStatement(() => repository.planCost(client, sql, parameters))
     if (cost > MAX_PLAN_COST)
