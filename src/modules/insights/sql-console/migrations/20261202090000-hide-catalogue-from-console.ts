@@ -13,8 +13,9 @@
  *
  * Only a superuser may change catalogue rights (the embedded database runs as one): under another
  * role this is skipped with a notice, and the parser is the console's only wall over the catalogue
- * (docs/sql-console.md). Rerunning it is harmless; it is written to be applied again after a major
- * upgrade, which brings the catalogue's default rights back.
+ * (docs/sql-console.md). Running it again is harmless. Catalogue relations or functions that a later
+ * PostgreSQL adds keep their default rights: console-role.test.ts lists what a console role can
+ * read and fails on them.
  */
 export const sql = `
 DO $$
