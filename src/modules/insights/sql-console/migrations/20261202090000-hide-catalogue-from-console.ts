@@ -14,8 +14,8 @@
  * Only a superuser may change catalogue rights (the embedded database runs as one): under another
  * role this is skipped with a notice, and the parser is the console's only wall over the catalogue
  * (docs/sql-console.md). Running it again is harmless. Catalogue relations or functions that a later
- * PostgreSQL adds keep their default rights: console-role.test.ts lists what a console role can
- * read and fails on them.
+ * PostgreSQL adds keep their default rights: console-role.test.ts fails on a catalogue relation or
+ * set-returning function a console role can use beyond the allowed ones.
  */
 export const sql = `
 DO $$
