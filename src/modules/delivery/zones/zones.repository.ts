@@ -27,6 +27,9 @@ export function scopedZones(db: Executor, schema: string, businessId: string) {
 
 export type ZoneRow = NonNullable<Awaited<ReturnType<typeof findZone>>>
 
+/** What a write returns: everything but the geometry, which the caller has (a large one is 0.5 MB of JSON). */
+const WRITTEN = [...COLUMNS.filter((column) => column !== 'geometry'), 'revision'] as const
+
 /** Zones up to this many positions come inline with a lookup: parsing them costs less than a round trip. */
 export const INLINE_POSITIONS = 1_000
 
@@ -80,7 +83,7 @@ export function insertZone(db: Executor, schema: string, id: string, businessId:
     .withSchema(schema)
     .insertInto('delivery_zones')
     .values({ id, business_id: businessId, ...columnsOf(values) })
-    .returning([...COLUMNS, 'revision'])
+    .returning(WRITTEN)
     .executeTakeFirstOrThrow()
 }
 
@@ -91,7 +94,7 @@ export function updateZone(db: Executor, schema: string, businessId: string, id:
     .set({ ...columnsOf(values), revision: sql<number>`revision + 1`, date_modified: sql<Date>`now()` })
     .where('id', '=', id)
     .where('business_id', '=', businessId)
-    .returning([...COLUMNS, 'revision'])
+    .returning(WRITTEN)
     .executeTakeFirst()
 }
 

@@ -50,7 +50,11 @@ export function toZone(row: repository.ZoneRow): DeliveryZoneResponse {
   }
 }
 
-function valuesOf(request: ZoneRequest): { values: repository.ZoneValues; prepared: PreparedZone } {
+function valuesOf(request: ZoneRequest): {
+  values: repository.ZoneValues
+  geometry: ZoneGeometry
+  prepared: PreparedZone
+} {
   const name = request.name.trim()
   if (!name) throw invalidField('name', 'must not be blank')
   const parsed = parseGeometry(request.polygon, 'polygon')
@@ -68,7 +72,7 @@ function valuesOf(request: ZoneRequest): { values: repository.ZoneValues; prepar
     active: request.active ?? true,
     bbox: parsed.bbox,
   }
-  return { values, prepared }
+  return { values, geometry, prepared }
 }
 
 /** The index validation built serves this process's next lookups of a large zone. */
@@ -90,18 +94,18 @@ export async function getZone(database: Database, auth: BusinessAuth, id: string
 }
 
 export async function createZone(database: Database, auth: BusinessAuth, request: ZoneRequest) {
-  const { values, prepared } = valuesOf(request)
+  const { values, geometry, prepared } = valuesOf(request)
   const row = await repository.insertZone(database.db, auth.schemaName, newId(), auth.businessId, values)
   keepPrepared(auth.schemaName, row, prepared)
-  return toZone(row)
+  return toZone({ ...row, geometry })
 }
 
 export async function updateZone(database: Database, auth: BusinessAuth, id: string, request: ZoneRequest) {
-  const { values, prepared } = valuesOf(request)
+  const { values, geometry, prepared } = valuesOf(request)
   const row = await repository.updateZone(database.db, auth.schemaName, auth.businessId, id, values)
   if (!row) throw zoneNotFound()
   keepPrepared(auth.schemaName, row, prepared)
-  return toZone(row)
+  return toZone({ ...row, geometry })
 }
 
 export async function deleteZone(database: Database, auth: BusinessAuth, id: string) {
