@@ -12,30 +12,9 @@ import {
   type ZoneGeometry,
 } from './geometry.js'
 import { PreparedZone, PreparedZoneCache } from './prepared-zone.js'
-import { square } from './zones.fixtures.js'
+import { circle, largestZone, spikyStar, square } from './zones.fixtures.js'
 
-/** A closed ring of n positions on a circle. */
-const circle = (n: number, cx: number, cy: number, r: number): [number, number][] => {
-  const ring: [number, number][] = []
-  for (let i = 0; i < n - 1; i++) {
-    const a = (2 * Math.PI * i) / (n - 1)
-    ring.push([cx + r * Math.cos(a), cy + r * Math.sin(a)])
-  }
-  ring.push(ring[0] as [number, number])
-  return ring
-}
-
-/** The size limit: an outer ring of 4,000 positions and four holes of 4,000. */
-const LARGEST = {
-  type: 'Polygon',
-  coordinates: [
-    circle(4000, 0, 0, 1),
-    circle(4000, -0.5, 0, 0.2),
-    circle(4000, 0.5, 0, 0.2),
-    circle(4000, 0, -0.5, 0.2),
-    circle(4000, 0, 0.5, 0.2),
-  ],
-}
+const LARGEST = largestZone()
 
 /** The scan of every pair of edges that the index replaces: the reference for which pair comes first. */
 function everyPair(ring: readonly Position[]): [number, number] | undefined {
@@ -142,13 +121,7 @@ describe('zone geometry at the size limit', () => {
   })
 
   it('refuses a ring whose edges all overlap (a star of long spikes) once it has spent its edge tests', () => {
-    const star: [number, number][] = []
-    for (let i = 0; i < 3999; i++) {
-      const a = (2 * Math.PI * i) / 3999
-      const r = i % 2 ? 10 : 0.001
-      star.push([r * Math.cos(a), r * Math.sin(a)])
-    }
-    star.push(star[0] as [number, number])
+    const star = spikyStar()
     const work: GeometryWork = { edgeTests: 0 }
     expect(parseGeometry({ type: 'Polygon', coordinates: [star] }, 'polygon', work)).toEqual({
       reasons: [{ field: 'polygon.coordinates[0]', message: expect.stringContaining('too intricate') }],
