@@ -118,7 +118,21 @@ async function organisation(core: HttpApp, global: HttpApp, label: string) {
       throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
     return response.json().data
   }
-  return { businessId, call }
+  /**
+   * A request whose body is sent as prepared text and whose answer is not parsed: this process is
+   * also the server, so the client's own JSON work on 0.8 MB bodies would count as the server's.
+   */
+  const raw = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: string) => {
+    const response = await core.inject({
+      method,
+      url,
+      headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
+      ...(body ? { payload: body } : {}),
+    })
+    if (response.statusCode !== 200) throw new Error(`${method} ${url}: ${response.statusCode}`)
+    return response.body
+  }
+  return { businessId, call, raw }
 }
 
 /** Times `run`; milliseconds. */
@@ -222,12 +236,16 @@ export async function runLargeZones(database: 'postgres' | 'embedded'): Promise<
     let planId = ''
     let assigned = 0
     for (let round = 0; round < ROUNDS; round++) {
+      const bodies = Array.from({ length: 10 }, (_, k) =>
+        JSON.stringify({ name: `Large ${k}`, polygon: largeZone(k, round / 10_000) }),
+      )
       for (let k = 0; k < 10; k++) {
-        const body = { name: `Large ${k}`, polygon: largeZone(k, round / 10_000) }
         figures.saveMs.push(
           await timed(async () => {
-            if (round === 0) zoneIds.push((await a.call('POST', '/api/v1/DeliveryZones', body)).id)
-            else await a.call('PUT', `/api/v1/DeliveryZones/${zoneIds[k]}`, body)
+            if (round > 0) return a.raw('PUT', `/api/v1/DeliveryZones/${zoneIds[k]}`, bodies[k])
+            // The zone's id is the first field of the answer.
+            const answer = await a.raw('POST', '/api/v1/DeliveryZones', bodies[k])
+            zoneIds.push(/"id":"([^"]+)"/.exec(answer)?.[1] ?? '')
           }),
         )
       }
@@ -246,7 +264,9 @@ export async function runLargeZones(database: 'postgres' | 'embedded'): Promise<
         const url = `/api/v1/DeliveryZones/coordinates?latitude=${point.latitude}&longitude=${point.longitude}`
         for (let i = 0; i < LOOKUPS; i++) {
           let found = -1
-          into.push(await timed(async () => (found = (await a.call('GET', url)).length)))
+          into.push(
+            await timed(async () => (found = Number(/"count":(\d+)/.exec(await a.raw('GET', url))?.[1]))),
+          )
           if (found !== expected) throw new Error(`lookup at ${url}: ${found} zones, expected ${expected}`)
         }
       }

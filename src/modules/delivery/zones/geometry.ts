@@ -46,11 +46,35 @@ const isNumber = (value: unknown): value is number => typeof value === 'number' 
  * longitude -180..180, latitude -90..90, no ring crossing itself. Returns the polygons and their
  * bounding box, or one reason per problem, each naming where it is (`polygon.coordinates[0][2]`).
  */
-export function parseGeometry(
-  value: unknown,
-  field: string,
-  work?: GeometryWork,
-): { polygons: Polygon[]; rings: IndexedRing[][]; bbox: BoundingBox } | { reasons: Reason[] } {
+export function parseGeometry(value: unknown, field: string, work?: GeometryWork): ParsedGeometry {
+  const run = validate(value, field, work)
+  let step = run.next()
+  while (!step.done) step = run.next()
+  return step.value
+}
+
+/**
+ * parseGeometry that lets other requests run between large rings (each at most 4,000 positions,
+ * a few milliseconds), so one zone at the size limit never holds the event loop for its whole check.
+ */
+export async function parseGeometryYielding(value: unknown, field: string): Promise<ParsedGeometry> {
+  const run = validate(value, field)
+  let step = run.next()
+  while (!step.done) {
+    await new Promise((resolve) => setImmediate(resolve))
+    step = run.next()
+  }
+  return step.value
+}
+
+export type ParsedGeometry =
+  | { polygons: Polygon[]; rings: IndexedRing[][]; bbox: BoundingBox }
+  | { reasons: Reason[] }
+
+/** Rings of at least this many positions are worth a pause after them (parseGeometryYielding). */
+const PAUSE_AFTER_POSITIONS = 500
+
+function* validate(value: unknown, field: string, work?: GeometryWork): Generator<void, ParsedGeometry> {
   const geometry = value as Partial<ZoneGeometry> | null
   if (geometry === null || typeof geometry !== 'object' || Array.isArray(geometry))
     return { reasons: [{ field, message: 'must be a GeoJSON Polygon or MultiPolygon object' }] }
@@ -94,9 +118,11 @@ export function parseGeometry(
         polygon.push(checked.positions)
         polygonRings.push(checked.ring)
       }
+      if (Array.isArray(ring) && ring.length >= PAUSE_AFTER_POSITIONS) yield
     }
     const before = reasons.length
     if (polygon.length === rings.length) checkHoles(polygonRings, polygonAt, reasons, budget)
+    if (polygonRings.length > 1 && (polygonRings[0]?.positions ?? 0) >= PAUSE_AFTER_POSITIONS) yield
     if (exhausted(budget))
       return { reasons: [...reasons.slice(0, before), { field: polygonAt, message: TOO_INTRICATE }] }
     polygons.push(polygon)

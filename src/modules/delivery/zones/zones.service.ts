@@ -5,7 +5,7 @@ import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { parseGeometry, type ZoneGeometry } from './geometry.js'
+import { parseGeometryYielding, type ZoneGeometry } from './geometry.js'
 import { PreparedZone, preparedZones } from './prepared-zone.js'
 import { boundingBoxLocator, type ZoneLocator } from './zone-locator.js'
 import { zoneNotFound } from './zones.errors.js'
@@ -50,14 +50,14 @@ export function toZone(row: repository.ZoneRow): DeliveryZoneResponse {
   }
 }
 
-function valuesOf(request: ZoneRequest): {
+async function valuesOf(request: ZoneRequest): Promise<{
   values: repository.ZoneValues
   geometry: ZoneGeometry
   prepared: PreparedZone
-} {
+}> {
   const name = request.name.trim()
   if (!name) throw invalidField('name', 'must not be blank')
-  const parsed = parseGeometry(request.polygon, 'polygon')
+  const parsed = await parseGeometryYielding(request.polygon, 'polygon')
   if ('reasons' in parsed) throw validationFailed(parsed.reasons, 'The zone polygon is not valid GeoJSON.')
   const geometry: ZoneGeometry = {
     type: request.polygon.type as ZoneGeometry['type'],
@@ -94,14 +94,14 @@ export async function getZone(database: Database, auth: BusinessAuth, id: string
 }
 
 export async function createZone(database: Database, auth: BusinessAuth, request: ZoneRequest) {
-  const { values, geometry, prepared } = valuesOf(request)
+  const { values, geometry, prepared } = await valuesOf(request)
   const row = await repository.insertZone(database.db, auth.schemaName, newId(), auth.businessId, values)
   keepPrepared(auth.schemaName, row, prepared)
   return toZone({ ...row, geometry })
 }
 
 export async function updateZone(database: Database, auth: BusinessAuth, id: string, request: ZoneRequest) {
-  const { values, geometry, prepared } = valuesOf(request)
+  const { values, geometry, prepared } = await valuesOf(request)
   const row = await repository.updateZone(database.db, auth.schemaName, auth.businessId, id, values)
   if (!row) throw zoneNotFound()
   keepPrepared(auth.schemaName, row, prepared)
