@@ -167,7 +167,8 @@ function checkRing(
       reasons.push({ field: `${at}[${i}][1]`, message: 'latitude must be between -90 and 90' })
       valid = false
     }
-    positions.push([longitude, latitude])
+    // A pair is kept as sent (no copy for each of up to 20,000 positions); a third value (altitude) is dropped.
+    positions.push(pair.length === 2 ? (pair as unknown as Position) : [longitude, latitude])
   })
   if (!valid) return undefined
   const first = positions[0] as Position
