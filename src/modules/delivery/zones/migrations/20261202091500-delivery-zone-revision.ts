@@ -7,6 +7,6 @@
  */
 export const sql = `
 ALTER TABLE delivery_zones
-  ADD COLUMN revision integer NOT NULL DEFAULT 0,
-  ADD COLUMN positions integer;
+  ADD COLUMN IF NOT EXISTS revision integer NOT NULL DEFAULT 0,
+  ADD COLUMN IF NOT EXISTS positions integer;
 `
