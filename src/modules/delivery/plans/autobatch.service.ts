@@ -4,7 +4,7 @@ import type { MessageEntry } from '../../../http/envelopes.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { vehicleCapacity } from '../vehicles/vehicles.repository.js'
-import { containsPoint, polygonsOf, type ZoneGeometry } from '../zones/geometry.js'
+import { prepareZones } from '../zones/zone-locator.js'
 import { activeZones } from '../zones/zones.repository.js'
 import { type Candidate, type LeftOut, leftOutMessage, unroutedMessage } from './autobatch.messages.js'
 import { autobatchShipments, markAutobatched, setStops } from './autobatch.repository.js'
@@ -66,10 +66,12 @@ export async function autobatch(
     const maxWeight = vehicle?.max_weight == null ? Number.POSITIVE_INFINITY : Number(vehicle.max_weight)
     const maxVolume = vehicle?.max_volume == null ? Number.POSITIVE_INFINITY : Number(vehicle.max_volume)
     const zoneIds = plan.delivery_zone_ids.length > 0 ? plan.delivery_zone_ids : null
-    const zones = (await activeZones(trx, schema, businessId, zoneIds)).map((z) => ({
-      bbox: z,
-      polygons: polygonsOf(z.geometry as ZoneGeometry),
-    }))
+    const heads = await activeZones(trx, schema, businessId, zoneIds)
+    const { prepared } = await prepareZones(trx, schema, businessId, heads)
+    const zones = heads.flatMap((bbox) => {
+      const zone = prepared.get(bbox.id)
+      return zone ? [{ bbox, zone }] : []
+    })
     const { onPlan, unassigned, firstPickup } = await loadShipments(
       trx,
       schema,
@@ -89,7 +91,7 @@ export async function autobatch(
           p.longitude <= z.bbox.max_longitude &&
           p.latitude >= z.bbox.min_latitude &&
           p.latitude <= z.bbox.max_latitude &&
-          containsPoint(z.polygons, p.longitude, p.latitude),
+          z.zone.contains(p.longitude, p.latitude),
       )
     const left: LeftOut[] = []
     const eligible: (Candidate & { point: Point; fromDepot: number })[] = []

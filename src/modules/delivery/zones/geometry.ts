@@ -1,7 +1,14 @@
 import type { Reason } from '../../../errors.js'
+import {
+  exhausted,
+  firstCrossing,
+  firstSelfIntersection,
+  type GeometryWork,
+  IndexedRing,
+  type Position,
+} from './rings.js'
 
-/** [longitude, latitude] in WGS84, as GeoJSON writes it. */
-export type Position = readonly [number, number]
+export type { GeometryWork, Position }
 /** Outer ring first, then holes; each ring closed (first position = last). */
 export type Polygon = readonly (readonly Position[])[]
 
@@ -17,9 +24,20 @@ export interface ZoneGeometry {
   coordinates: unknown
 }
 
-/** Upper bounds that keep validation (quadratic in a ring's size) well under a few milliseconds. */
-const MAX_RING_POSITIONS = 4_000
-const MAX_TOTAL_POSITIONS = 20_000
+/**
+ * Upper bounds on a zone's size (docs/api-guide.md). Validation and the point test go through an
+ * edge index (rings.ts), so a zone at both limits costs milliseconds, not seconds; the limits keep
+ * the request body, the stored row and the cached index of one zone bounded.
+ */
+export const MAX_RING_POSITIONS = 4_000
+export const MAX_TOTAL_POSITIONS = 20_000
+/**
+ * Edge visits one zone's validation may spend. Real boundaries visit a handful of edges per edge;
+ * a shape whose edges' bounding boxes all overlap (thousands of long thin spikes from one centre)
+ * would need millions, so it is refused rather than checked for a quarter of a second.
+ */
+export const MAX_EDGE_TESTS = 1_000_000
+const TOO_INTRICATE = `is too intricate to check (its edges' bounding boxes overlap too much: over ${MAX_EDGE_TESTS} edge tests); simplify it`
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
 
@@ -28,10 +46,35 @@ const isNumber = (value: unknown): value is number => typeof value === 'number' 
  * longitude -180..180, latitude -90..90, no ring crossing itself. Returns the polygons and their
  * bounding box, or one reason per problem, each naming where it is (`polygon.coordinates[0][2]`).
  */
-export function parseGeometry(
-  value: unknown,
-  field: string,
-): { polygons: Polygon[]; bbox: BoundingBox } | { reasons: Reason[] } {
+export function parseGeometry(value: unknown, field: string, work?: GeometryWork): ParsedGeometry {
+  const run = validate(value, field, work)
+  let step = run.next()
+  while (!step.done) step = run.next()
+  return step.value
+}
+
+/**
+ * parseGeometry that lets other requests run between large rings (each at most 4,000 positions,
+ * a few milliseconds), so one zone at the size limit never holds the event loop for its whole check.
+ */
+export async function parseGeometryYielding(value: unknown, field: string): Promise<ParsedGeometry> {
+  const run = validate(value, field)
+  let step = run.next()
+  while (!step.done) {
+    await new Promise((resolve) => setImmediate(resolve))
+    step = run.next()
+  }
+  return step.value
+}
+
+export type ParsedGeometry =
+  | { polygons: Polygon[]; rings: IndexedRing[][]; bbox: BoundingBox }
+  | { reasons: Reason[] }
+
+/** Rings of at least this many positions are worth a pause after them (parseGeometryYielding). */
+const PAUSE_AFTER_POSITIONS = 500
+
+function* validate(value: unknown, field: string, work?: GeometryWork): Generator<void, ParsedGeometry> {
   const geometry = value as Partial<ZoneGeometry> | null
   if (geometry === null || typeof geometry !== 'object' || Array.isArray(geometry))
     return { reasons: [{ field, message: 'must be a GeoJSON Polygon or MultiPolygon object' }] }
@@ -50,29 +93,51 @@ export function parseGeometry(
       ],
     }
   const reasons: Reason[] = []
-  const polygons: Polygon[] = []
+  // Counted before any ring is checked, so an oversized zone costs one pass over its arrays.
   let total = 0
-  list.forEach((rings: unknown[], p) => {
+  for (const rings of list as unknown[][]) {
+    for (const ring of rings) total += Array.isArray(ring) ? ring.length : 0
+  }
+  if (total > MAX_TOTAL_POSITIONS)
+    return { reasons: [{ field: at, message: `must have at most ${MAX_TOTAL_POSITIONS} positions in all` }] }
+  const budget: GeometryWork = work ?? { edgeTests: 0 }
+  budget.limit = MAX_EDGE_TESTS
+  const polygons: Polygon[] = []
+  const indexed: IndexedRing[][] = []
+  for (const [p, rings] of (list as unknown[][]).entries()) {
     const polygonAt = geometry.type === 'Polygon' ? at : `${at}[${p}]`
     const polygon: Position[][] = []
-    rings.forEach((ring, r) => {
+    const polygonRings: IndexedRing[] = []
+    for (const [r, ring] of rings.entries()) {
       const ringAt = `${polygonAt}[${r}]`
-      const checked = checkRing(ring, ringAt, reasons)
+      const before = reasons.length
+      const checked = checkRing(ring, ringAt, reasons, budget)
+      if (exhausted(budget))
+        return { reasons: [...reasons.slice(0, before), { field: ringAt, message: TOO_INTRICATE }] }
       if (checked) {
-        total += checked.length
-        polygon.push(checked)
+        polygon.push(checked.positions)
+        polygonRings.push(checked.ring)
       }
-    })
-    if (polygon.length === rings.length) checkHoles(polygon, polygonAt, reasons)
+      if (Array.isArray(ring) && ring.length >= PAUSE_AFTER_POSITIONS) yield
+    }
+    const before = reasons.length
+    if (polygon.length === rings.length) checkHoles(polygonRings, polygonAt, reasons, budget)
+    if (polygonRings.length > 1 && (polygonRings[0]?.positions ?? 0) >= PAUSE_AFTER_POSITIONS) yield
+    if (exhausted(budget))
+      return { reasons: [...reasons.slice(0, before), { field: polygonAt, message: TOO_INTRICATE }] }
     polygons.push(polygon)
-  })
-  if (total > MAX_TOTAL_POSITIONS)
-    reasons.push({ field: at, message: `must have at most ${MAX_TOTAL_POSITIONS} positions in all` })
+    indexed.push(polygonRings)
+  }
   if (reasons.length > 0) return { reasons }
-  return { polygons, bbox: boundingBox(polygons) }
+  return { polygons, rings: indexed, bbox: boundingBox(polygons) }
 }
 
-function checkRing(ring: unknown, at: string, reasons: Reason[]): Position[] | undefined {
+function checkRing(
+  ring: unknown,
+  at: string,
+  reasons: Reason[],
+  work?: GeometryWork,
+): { positions: Position[]; ring: IndexedRing } | undefined {
   if (!Array.isArray(ring) || ring.length < 4) {
     reasons.push({
       field: at,
@@ -102,7 +167,8 @@ function checkRing(ring: unknown, at: string, reasons: Reason[]): Position[] | u
       reasons.push({ field: `${at}[${i}][1]`, message: 'latitude must be between -90 and 90' })
       valid = false
     }
-    positions.push([longitude, latitude])
+    // A pair is kept as sent (no copy for each of up to 20,000 positions); a third value (altitude) is dropped.
+    positions.push(pair.length === 2 ? (pair as unknown as Position) : [longitude, latitude])
   })
   if (!valid) return undefined
   const first = positions[0] as Position
@@ -111,7 +177,8 @@ function checkRing(ring: unknown, at: string, reasons: Reason[]): Position[] | u
     reasons.push({ field: at, message: 'the ring is not closed: the last position must equal the first' })
     return undefined
   }
-  const crossing = selfIntersection(positions)
+  const indexed = new IndexedRing(positions)
+  const crossing = ringProblem(indexed, work)
   if (crossing) {
     reasons.push({
       field: at,
@@ -119,57 +186,24 @@ function checkRing(ring: unknown, at: string, reasons: Reason[]): Position[] | u
     })
     return undefined
   }
-  return positions
-}
-
-const orientation = (a: Position, b: Position, c: Position) =>
-  Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]))
-
-const onSegment = (a: Position, b: Position, p: Position) =>
-  Math.min(a[0], b[0]) <= p[0] &&
-  p[0] <= Math.max(a[0], b[0]) &&
-  Math.min(a[1], b[1]) <= p[1] &&
-  p[1] <= Math.max(a[1], b[1])
-
-function segmentsIntersect(a: Position, b: Position, c: Position, d: Position): boolean {
-  const o1 = orientation(a, b, c)
-  const o2 = orientation(a, b, d)
-  const o3 = orientation(c, d, a)
-  const o4 = orientation(c, d, b)
-  if (o1 !== o2 && o3 !== o4 && o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0) return true
-  return (
-    (o1 === 0 && onSegment(a, b, c)) ||
-    (o2 === 0 && onSegment(a, b, d)) ||
-    (o3 === 0 && onSegment(c, d, a)) ||
-    (o4 === 0 && onSegment(c, d, b))
-  )
+  return { positions, ring: indexed }
 }
 
 /** The first pair of non-adjacent edges that touch or cross (edge i runs from position i to i+1), if any. */
-export function selfIntersection(ring: readonly Position[]): [number, number] | undefined {
-  const edges = ring.length - 1
-  for (let i = 0; i < edges; i++) {
-    const a = ring[i] as Position
-    const b = ring[i + 1] as Position
-    const minX = Math.min(a[0], b[0])
-    const maxX = Math.max(a[0], b[0])
-    const minY = Math.min(a[1], b[1])
-    const maxY = Math.max(a[1], b[1])
-    for (let j = i + 1; j < edges; j++) {
-      // Adjacent edges share a position by construction; the closing edge is adjacent to the first.
-      if (j === i + 1 || (i === 0 && j === edges - 1)) continue
-      const c = ring[j] as Position
-      const d = ring[j + 1] as Position
-      if (Math.max(c[0], d[0]) < minX || Math.min(c[0], d[0]) > maxX) continue
-      if (Math.max(c[1], d[1]) < minY || Math.min(c[1], d[1]) > maxY) continue
-      if (segmentsIntersect(a, b, c, d)) return [i, j]
-    }
-  }
+export function selfIntersection(
+  ring: readonly Position[],
+  work?: GeometryWork,
+): [number, number] | undefined {
+  return ringProblem(new IndexedRing(ring), work)
+}
+
+function ringProblem(ring: IndexedRing, work?: GeometryWork): [number, number] | undefined {
+  const crossing = firstSelfIntersection(ring, work)
+  if (crossing) return crossing
   // A zero-length edge (a repeated position) is a degenerate ring too.
-  for (let i = 0; i < edges; i++) {
-    const a = ring[i] as Position
-    const b = ring[i + 1] as Position
-    if (a[0] === b[0] && a[1] === b[1]) return [i, i + 1]
+  const { xs, ys } = ring
+  for (let i = 0; i < ring.edges; i++) {
+    if (xs[i] === xs[i + 1] && ys[i] === ys[i + 1]) return [i, i + 1]
   }
   return undefined
 }
@@ -180,21 +214,18 @@ export function selfIntersection(ring: readonly Position[]): [number, number] | 
  * simple-features model). A hole outside its shell would make the even-odd test disagree with
  * what the map shows.
  */
-function checkHoles(polygon: readonly Position[][], at: string, reasons: Reason[]) {
+function checkHoles(polygon: readonly IndexedRing[], at: string, reasons: Reason[], work?: GeometryWork) {
   const [outer, ...holes] = polygon
   if (!outer) return
   holes.forEach((hole, h) => {
     const ringAt = `${at}[${h + 1}]`
-    const outside = hole.findIndex(
-      (p) =>
-        !inRing(outer, p[0], p[1]) &&
-        !outer.some(
-          (a, i) =>
-            i > 0 &&
-            orientation(outer[i - 1] as Position, a, p) === 0 &&
-            onSegment(outer[i - 1] as Position, a, p),
-        ),
-    )
+    let outside = -1
+    for (let i = 0; i < hole.positions && outside < 0 && !exhausted(work); i++) {
+      const x = hole.xs[i] as number
+      const y = hole.ys[i] as number
+      if (!outer.contains(x, y, work) && !outer.onBoundary(x, y, work)) outside = i
+    }
+    if (exhausted(work)) return
     if (outside >= 0) {
       reasons.push({
         field: `${ringAt}[${outside}]`,
@@ -202,34 +233,14 @@ function checkHoles(polygon: readonly Position[][], at: string, reasons: Reason[
       })
       return
     }
-    for (let i = 1; i < hole.length; i++) {
-      for (let j = 1; j < outer.length; j++) {
-        if (
-          properlyCross(
-            hole[i - 1] as Position,
-            hole[i] as Position,
-            outer[j - 1] as Position,
-            outer[j] as Position,
-          )
-        ) {
-          reasons.push({
-            field: ringAt,
-            message: `edge ${i - 1} of this hole crosses edge ${j - 1} of the outer ring`,
-          })
-          return
-        }
-      }
+    const crossing = firstCrossing(hole, outer, work)
+    if (crossing) {
+      reasons.push({
+        field: ringAt,
+        message: `edge ${crossing[0]} of this hole crosses edge ${crossing[1]} of the outer ring`,
+      })
     }
   })
-}
-
-/** The segments cross at a point interior to both (touching at an end or along a line does not count). */
-function properlyCross(a: Position, b: Position, c: Position, d: Position): boolean {
-  const o1 = orientation(a, b, c)
-  const o2 = orientation(a, b, d)
-  const o3 = orientation(c, d, a)
-  const o4 = orientation(c, d, b)
-  return o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0 && o1 !== o2 && o3 !== o4
 }
 
 export function boundingBox(polygons: readonly Polygon[]): BoundingBox {

@@ -1,12 +1,14 @@
 import type { Executor } from '../../../db/tables.js'
-import { containsPoint, polygonsOf, type ZoneGeometry } from './geometry.js'
-import { type ZoneRow, zonesAroundPoint } from './zones.repository.js'
+import type { ZoneGeometry } from './geometry.js'
+import { PreparedZone, preparedZones } from './prepared-zone.js'
+import { type ZoneHead, type ZoneRow, zonesAroundPoint, zonesByIds } from './zones.repository.js'
 
 /**
  * Which active zones of a business contain a point. This is the seam for PostGIS: on a server that
  * has it, an implementation can store a geometry column with a GiST index and answer with one
  * `ST_Covers` query. The default works on PostgreSQL and on PGlite (which has no PostGIS): a bounding-box
- * prefilter in SQL (GiST on box()), then the exact even-odd test with holes, over every polygon.
+ * prefilter in SQL (GiST on box()), then the exact even-odd test with holes, over every polygon,
+ * through each zone's prepared edge index.
  */
 export interface ZoneLocator {
   zonesContaining(
@@ -18,11 +20,60 @@ export interface ZoneLocator {
   ): Promise<ZoneRow[]>
 }
 
+/**
+ * The prepared geometry of each zone read by a lookup: small zones from the geometry that came
+ * inline, large ones from this process's cache when it holds their revision, the rest read in one
+ * statement (whole rows, returned too) and prepared. A zone deleted meanwhile is left out.
+ */
+export async function prepareZones(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  heads: readonly ZoneHead[],
+): Promise<{ prepared: Map<string, PreparedZone>; read: Map<string, ZoneRow> }> {
+  const prepared = new Map<string, PreparedZone>()
+  const missing: string[] = []
+  for (const head of heads) {
+    if (head.geometry != null) {
+      prepared.set(head.id, PreparedZone.fromGeometry(head.geometry as ZoneGeometry))
+      continue
+    }
+    const cached = preparedZones.get(schema, head.id, head.revision)
+    if (cached) prepared.set(head.id, cached)
+    else missing.push(head.id)
+  }
+  const read = new Map<string, ZoneRow>()
+  for (const row of await zonesByIds(db, schema, businessId, missing)) {
+    const zone = PreparedZone.fromGeometry(row.geometry as ZoneGeometry)
+    // Kept under the revision read with this geometry, which may be newer than the head's.
+    preparedZones.set(schema, row.id, row.revision, zone)
+    prepared.set(row.id, zone)
+    read.set(row.id, row)
+  }
+  return { prepared, read }
+}
+
 export const boundingBoxLocator: ZoneLocator = {
   async zonesContaining(db, schema, businessId, longitude, latitude) {
-    const candidates = await zonesAroundPoint(db, schema, businessId, longitude, latitude)
-    return candidates.filter((zone) =>
-      containsPoint(polygonsOf(zone.geometry as ZoneGeometry), longitude, latitude),
-    )
+    const heads = await zonesAroundPoint(db, schema, businessId, longitude, latitude)
+    const { prepared, read } = await prepareZones(db, schema, businessId, heads)
+    const inside = heads.filter((head) => prepared.get(head.id)?.contains(longitude, latitude))
+    // A large zone's answer needs its geometry, which its head did not carry.
+    const unread = inside.filter((head) => head.geometry == null && !read.has(head.id)).map((head) => head.id)
+    for (const row of await zonesByIds(db, schema, businessId, unread)) {
+      const head = heads.find((h) => h.id === row.id)
+      // Changed since its head was read: the answer holds the new geometry, so test that.
+      if (head && row.revision !== head.revision) {
+        const zone = PreparedZone.fromGeometry(row.geometry as ZoneGeometry)
+        preparedZones.set(schema, row.id, row.revision, zone)
+        if (!zone.contains(longitude, latitude)) continue
+      }
+      read.set(row.id, row)
+    }
+    return inside.flatMap((head) => {
+      if (head.geometry != null) return [head]
+      const row = read.get(head.id)
+      return row ? [row] : []
+    })
   },
 }

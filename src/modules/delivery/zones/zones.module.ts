@@ -1,5 +1,6 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
+import * as zoneRevision from './migrations/20261202091500-delivery-zone-revision.js'
 import { registerZoneRoutes } from './zones.routes.js'
 
 /** Delivery zones as GeoJSON polygons, with point lookup. */
@@ -14,6 +15,7 @@ export const zonesModule = defineModule({
     ],
     routes: registerZoneRoutes,
   },
+  migrations: { tenant: [{ name: '20261202091500-delivery-zone-revision', sql: zoneRevision.sql }] },
   schemaNames: returning('DeliveryZoneResponse', [
     'GetAllDeliveryZones',
     'CreateDeliveryZone',

@@ -27,6 +27,36 @@ export function scopedZones(db: Executor, schema: string, businessId: string) {
 
 export type ZoneRow = NonNullable<Awaited<ReturnType<typeof findZone>>>
 
+/** What a write returns: everything but the geometry, which the caller has (a large one is 0.5 MB of JSON). */
+const WRITTEN = [...COLUMNS.filter((column) => column !== 'geometry'), 'revision'] as const
+
+/** Zones up to this many positions come inline with a lookup: parsing them costs less than a round trip. */
+export const INLINE_POSITIONS = 1_000
+
+/**
+ * Zones as lookups read them: every column, the geometry only for small zones (null for the others,
+ * whose prepared copy a process keeps by id and revision), the revision and the size.
+ */
+function zoneHeads(db: Executor, schema: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('delivery_zones')
+    .where('business_id', '=', businessId)
+    .select(COLUMNS.filter((column) => column !== 'geometry'))
+    .select(['revision', 'positions'])
+    .select(
+      sql<unknown>`case when positions <= ${sql.lit(INLINE_POSITIONS)} then geometry end`.as('geometry'),
+    )
+}
+
+export type ZoneHead = Awaited<ReturnType<typeof zonesAroundPoint>>[number]
+
+/** Whole zones with their revisions (for zones whose geometry a lookup did not carry). */
+export function zonesByIds(db: Executor, schema: string, businessId: string, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([])
+  return scopedZones(db, schema, businessId).select('revision').where('id', 'in', ids).execute()
+}
+
 export function findZone(db: Executor, schema: string, businessId: string, id: string) {
   return scopedZones(db, schema, businessId).where('id', '=', id).executeTakeFirst()
 }
@@ -34,6 +64,7 @@ export function findZone(db: Executor, schema: string, businessId: string, id: s
 export interface ZoneValues {
   name: string
   geometry: string
+  positions: number
   colour: string | null
   active: boolean
   bbox: BoundingBox
@@ -52,7 +83,7 @@ export function insertZone(db: Executor, schema: string, id: string, businessId:
     .withSchema(schema)
     .insertInto('delivery_zones')
     .values({ id, business_id: businessId, ...columnsOf(values) })
-    .returning(COLUMNS)
+    .returning(WRITTEN)
     .executeTakeFirstOrThrow()
 }
 
@@ -60,10 +91,10 @@ export function updateZone(db: Executor, schema: string, businessId: string, id:
   return db
     .withSchema(schema)
     .updateTable('delivery_zones')
-    .set({ ...columnsOf(values), date_modified: sql<Date>`now()` })
+    .set({ ...columnsOf(values), revision: sql<number>`revision + 1`, date_modified: sql<Date>`now()` })
     .where('id', '=', id)
     .where('business_id', '=', businessId)
-    .returning(COLUMNS)
+    .returning(WRITTEN)
     .executeTakeFirst()
 }
 
@@ -82,7 +113,6 @@ export function deleteZone(db: Executor, schema: string, businessId: string, id:
  * the box expression (plain PostgreSQL geometry, present in PGlite too). The exact test follows
  * in the application.
  */
-/** Active zones whose bounding box holds the point (GiST on box()); the exact test comes after. */
 export function zonesAroundPointQuery(
   db: Executor,
   schema: string,
@@ -90,7 +120,7 @@ export function zonesAroundPointQuery(
   longitude: number,
   latitude: number,
 ) {
-  return scopedZones(db, schema, businessId)
+  return zoneHeads(db, schema, businessId)
     .where('active', '=', true)
     .where(
       sql<boolean>`box(point(min_longitude, min_latitude), point(max_longitude, max_latitude)) @> point(${longitude}, ${latitude})`,
@@ -111,7 +141,7 @@ export function zonesAroundPoint(
 
 /** Active zones of the business, or only those named (for autobatch). */
 export function activeZones(db: Executor, schema: string, businessId: string, ids: readonly string[] | null) {
-  let query = scopedZones(db, schema, businessId).where('active', '=', true)
+  let query = zoneHeads(db, schema, businessId).where('active', '=', true)
   if (ids) {
     if (ids.length === 0) return Promise.resolve([])
     query = query.where('id', 'in', ids)

@@ -14,7 +14,8 @@ const VIEW = ['Shipments', 'View'] as const
 const MODIFY = ['Shipments', 'Modify'] as const
 const GEOMETRY_NOTE =
   'polygon is a GeoJSON Polygon or MultiPolygon in WGS84: closed rings of at least four positions, longitude -180..180, latitude -90..90, no ring crossing itself, each hole inside its outer ring (it may touch it, not cross it); ' +
-  'each problem is a 400 reason naming its position (e.g. polygon.coordinates[0][3][1]).'
+  'each problem is a 400 reason naming its position (e.g. polygon.coordinates[0][3][1]). ' +
+  'Limits: at most 4,000 positions in a ring and 20,000 in all; a shape whose edges overlap so much that checking it would take over 1,000,000 edge tests is refused as too intricate.'
 
 /** Delivery zones (M2): areas plans deliver to; a point lookup finds every active zone holding a point. */
 export function registerZoneRoutes(app: HttpApp, { database }: AppDeps) {

@@ -5,7 +5,8 @@ import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { parseGeometry, type ZoneGeometry } from './geometry.js'
+import { parseGeometryYielding, type ZoneGeometry } from './geometry.js'
+import { PreparedZone, preparedZones } from './prepared-zone.js'
 import { boundingBoxLocator, type ZoneLocator } from './zone-locator.js'
 import { zoneNotFound } from './zones.errors.js'
 import * as repository from './zones.repository.js'
@@ -49,22 +50,35 @@ export function toZone(row: repository.ZoneRow): DeliveryZoneResponse {
   }
 }
 
-function valuesOf(request: ZoneRequest): repository.ZoneValues {
+async function valuesOf(request: ZoneRequest): Promise<{
+  values: repository.ZoneValues
+  geometry: ZoneGeometry
+  prepared: PreparedZone
+}> {
   const name = request.name.trim()
   if (!name) throw invalidField('name', 'must not be blank')
-  const parsed = parseGeometry(request.polygon, 'polygon')
+  const parsed = await parseGeometryYielding(request.polygon, 'polygon')
   if ('reasons' in parsed) throw validationFailed(parsed.reasons, 'The zone polygon is not valid GeoJSON.')
   const geometry: ZoneGeometry = {
     type: request.polygon.type as ZoneGeometry['type'],
     coordinates: request.polygon.type === 'Polygon' ? parsed.polygons[0] : parsed.polygons,
   }
-  return {
+  const prepared = PreparedZone.fromRings(parsed.rings)
+  const values = {
     name,
     geometry: JSON.stringify(geometry),
+    positions: prepared.positions,
     colour: request.colour?.toUpperCase() ?? null,
     active: request.active ?? true,
     bbox: parsed.bbox,
   }
+  return { values, geometry, prepared }
+}
+
+/** The index validation built serves this process's next lookups of a large zone. */
+function keepPrepared(schema: string, row: { id: string; revision: number }, prepared: PreparedZone) {
+  if (prepared.positions > repository.INLINE_POSITIONS)
+    preparedZones.set(schema, row.id, row.revision, prepared)
 }
 
 export async function listZones(database: Database, auth: BusinessAuth, query: ListQuery) {
@@ -80,20 +94,18 @@ export async function getZone(database: Database, auth: BusinessAuth, id: string
 }
 
 export async function createZone(database: Database, auth: BusinessAuth, request: ZoneRequest) {
-  const values = valuesOf(request)
-  return toZone(await repository.insertZone(database.db, auth.schemaName, newId(), auth.businessId, values))
+  const { values, geometry, prepared } = await valuesOf(request)
+  const row = await repository.insertZone(database.db, auth.schemaName, newId(), auth.businessId, values)
+  keepPrepared(auth.schemaName, row, prepared)
+  return toZone({ ...row, geometry })
 }
 
 export async function updateZone(database: Database, auth: BusinessAuth, id: string, request: ZoneRequest) {
-  const row = await repository.updateZone(
-    database.db,
-    auth.schemaName,
-    auth.businessId,
-    id,
-    valuesOf(request),
-  )
+  const { values, geometry, prepared } = await valuesOf(request)
+  const row = await repository.updateZone(database.db, auth.schemaName, auth.businessId, id, values)
   if (!row) throw zoneNotFound()
-  return toZone(row)
+  keepPrepared(auth.schemaName, row, prepared)
+  return toZone({ ...row, geometry })
 }
 
 export async function deleteZone(database: Database, auth: BusinessAuth, id: string) {

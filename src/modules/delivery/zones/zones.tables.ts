@@ -12,6 +12,10 @@ export interface DeliveryZonesTable {
   min_latitude: number
   max_longitude: number
   max_latitude: number
+  /** Bumped by every update: the key of a process's prepared copy of the geometry. */
+  revision: Generated<number>
+  /** Positions in the geometry (null: saved before it was counted). */
+  positions: number | null
   date_created: Stamp
   date_modified: Stamp
 }

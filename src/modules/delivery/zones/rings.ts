@@ -1,0 +1,255 @@
+import Flatbush from 'flatbush'
+
+/** [longitude, latitude] in WGS84, as GeoJSON writes it. */
+export type Position = readonly [number, number]
+
+/**
+ * Counts the edges visited by the exact tests (so tests can tell an indexed search from a scan of
+ * every pair) and, with a limit, stops a search once it has spent that many.
+ */
+export interface GeometryWork {
+  edgeTests: number
+  limit?: number
+}
+
+/** Whether the work's limit is spent. */
+export const exhausted = (work: GeometryWork | undefined) =>
+  work !== undefined && work.edgeTests > (work.limit ?? Number.POSITIVE_INFINITY)
+
+/** Counts one edge visit; true once the work's limit is spent (the search then stops). */
+const spent = (work: GeometryWork | undefined) =>
+  work !== undefined && ++work.edgeTests > (work.limit ?? Number.POSITIVE_INFINITY)
+
+/**
+ * Rings with fewer edges than this are scanned edge by edge: building a packed R-tree costs more
+ * than it saves on a few dozen edges.
+ */
+const INDEX_FROM_EDGES = 32
+
+export const orientation = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) =>
+  Math.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
+
+const between = (a: number, b: number, p: number) => Math.min(a, b) <= p && p <= Math.max(a, b)
+
+/**
+ * A closed ring (first position = last) held as flat coordinates, with its edges (edge i runs from
+ * position i to i + 1) in a Flatbush index once the ring is large enough. Every question about the
+ * ring (which edges meet a box, does a ray cross it, is a point on it) visits only the edges whose
+ * bounding boxes can matter, instead of all of them.
+ */
+export class IndexedRing {
+  readonly xs: Float64Array
+  readonly ys: Float64Array
+  readonly edges: number
+  readonly minX: number
+  readonly minY: number
+  readonly maxX: number
+  readonly maxY: number
+  private readonly index: Flatbush | undefined
+
+  constructor(ring: readonly Position[]) {
+    const n = ring.length
+    this.xs = new Float64Array(n)
+    this.ys = new Float64Array(n)
+    let minX = Number.POSITIVE_INFINITY
+    let minY = Number.POSITIVE_INFINITY
+    let maxX = Number.NEGATIVE_INFINITY
+    let maxY = Number.NEGATIVE_INFINITY
+    for (let i = 0; i < n; i++) {
+      const [x, y] = ring[i] as Position
+      this.xs[i] = x
+      this.ys[i] = y
+      if (x < minX) minX = x
+      if (x > maxX) maxX = x
+      if (y < minY) minY = y
+      if (y > maxY) maxY = y
+    }
+    this.minX = minX
+    this.minY = minY
+    this.maxX = maxX
+    this.maxY = maxY
+    this.edges = Math.max(0, n - 1)
+    if (this.edges >= INDEX_FROM_EDGES) {
+      const index = new Flatbush(this.edges)
+      for (let i = 0; i < this.edges; i++) {
+        const x0 = this.xs[i] as number
+        const x1 = this.xs[i + 1] as number
+        const y0 = this.ys[i] as number
+        const y1 = this.ys[i + 1] as number
+        index.add(Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1))
+      }
+      index.finish()
+      this.index = index
+    }
+  }
+
+  /** Positions, the closing one included. */
+  get positions(): number {
+    return this.xs.length
+  }
+
+  inBox(x: number, y: number): boolean {
+    return this.minX <= x && x <= this.maxX && this.minY <= y && y <= this.maxY
+  }
+
+  /**
+   * Calls `visit` with each edge whose bounding box meets the box (in no particular order) until
+   * it returns true; says whether it did.
+   */
+  edgesIn(minX: number, minY: number, maxX: number, maxY: number, visit: (edge: number) => boolean): boolean {
+    if (this.index) return this.index.collides(minX, minY, maxX, maxY, visit)
+    const { xs, ys } = this
+    for (let i = 0; i < this.edges; i++) {
+      const x0 = xs[i] as number
+      const x1 = xs[i + 1] as number
+      const y0 = ys[i] as number
+      const y1 = ys[i + 1] as number
+      if (Math.max(x0, x1) < minX || Math.min(x0, x1) > maxX) continue
+      if (Math.max(y0, y1) < minY || Math.min(y0, y1) > maxY) continue
+      if (visit(i)) return true
+    }
+    return false
+  }
+
+  /**
+   * Even-odd ray casting towards +longitude, over only the edges the ray can cross. The crossing
+   * test is the classic one (points on an edge may fall either way), so the answer does not depend
+   * on whether the ring is indexed.
+   */
+  contains(longitude: number, latitude: number, work?: GeometryWork): boolean {
+    if (!this.inBox(longitude, latitude)) return false
+    const { xs, ys } = this
+    let inside = false
+    this.edgesIn(longitude, latitude, this.maxX, latitude, (edge) => {
+      if (spent(work)) return true
+      const xj = xs[edge] as number
+      const yj = ys[edge] as number
+      const xi = xs[edge + 1] as number
+      const yi = ys[edge + 1] as number
+      if (yi > latitude !== yj > latitude && longitude < ((xj - xi) * (latitude - yi)) / (yj - yi) + xi) {
+        inside = !inside
+      }
+      return false
+    })
+    return inside
+  }
+
+  /** Whether the point lies on an edge of the ring (exact arithmetic on the given coordinates). */
+  onBoundary(x: number, y: number, work?: GeometryWork): boolean {
+    const { xs, ys } = this
+    return this.edgesIn(x, y, x, y, (edge) => {
+      if (spent(work)) return false
+      const ax = xs[edge] as number
+      const ay = ys[edge] as number
+      const bx = xs[edge + 1] as number
+      const by = ys[edge + 1] as number
+      return orientation(ax, ay, bx, by, x, y) === 0 && between(ax, bx, x) && between(ay, by, y)
+    })
+  }
+}
+
+/** Segments ab and cd touch or cross (sharing a point counts). */
+export function segmentsIntersect(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+): boolean {
+  const o1 = orientation(ax, ay, bx, by, cx, cy)
+  const o2 = orientation(ax, ay, bx, by, dx, dy)
+  const o3 = orientation(cx, cy, dx, dy, ax, ay)
+  const o4 = orientation(cx, cy, dx, dy, bx, by)
+  if (o1 !== o2 && o3 !== o4 && o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0) return true
+  return (
+    (o1 === 0 && between(ax, bx, cx) && between(ay, by, cy)) ||
+    (o2 === 0 && between(ax, bx, dx) && between(ay, by, dy)) ||
+    (o3 === 0 && between(cx, dx, ax) && between(cy, dy, ay)) ||
+    (o4 === 0 && between(cx, dx, bx) && between(cy, dy, by))
+  )
+}
+
+/** The segments cross at a point interior to both (touching at an end or along a line does not count). */
+export function properlyCross(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+): boolean {
+  const o1 = orientation(ax, ay, bx, by, cx, cy)
+  const o2 = orientation(ax, ay, bx, by, dx, dy)
+  const o3 = orientation(cx, cy, dx, dy, ax, ay)
+  const o4 = orientation(cx, cy, dx, dy, bx, by)
+  return o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0 && o1 !== o2 && o3 !== o4
+}
+
+/**
+ * The first pair of non-adjacent edges that touch or cross, in the order a scan of every pair
+ * would find it (lowest first edge, then lowest second), found through the ring's edge index.
+ */
+export function firstSelfIntersection(ring: IndexedRing, work?: GeometryWork): [number, number] | undefined {
+  const { xs, ys, edges } = ring
+  for (let i = 0; i < edges && !exhausted(work); i++) {
+    const ax = xs[i] as number
+    const ay = ys[i] as number
+    const bx = xs[i + 1] as number
+    const by = ys[i + 1] as number
+    let found = -1
+    ring.edgesIn(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by), (j) => {
+      // Adjacent edges share a position by construction; the closing edge is adjacent to the first.
+      if (spent(work)) return true
+      if (j <= i + 1 || (i === 0 && j === edges - 1) || (found >= 0 && j >= found)) return false
+      const cx = xs[j] as number
+      const cy = ys[j] as number
+      const dx = xs[j + 1] as number
+      const dy = ys[j + 1] as number
+      if (segmentsIntersect(ax, ay, bx, by, cx, cy, dx, dy)) found = j
+      return false
+    })
+    if (found >= 0) return [i, found]
+  }
+  return undefined
+}
+
+/** The first edge of `hole` (then the lowest edge of `outer`) that properly crosses the outer ring. */
+export function firstCrossing(
+  hole: IndexedRing,
+  outer: IndexedRing,
+  work?: GeometryWork,
+): [number, number] | undefined {
+  const { xs, ys } = hole
+  for (let i = 0; i < hole.edges && !exhausted(work); i++) {
+    const ax = xs[i] as number
+    const ay = ys[i] as number
+    const bx = xs[i + 1] as number
+    const by = ys[i + 1] as number
+    let found = -1
+    outer.edgesIn(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by), (j) => {
+      if (spent(work)) return true
+      if (found >= 0 && j >= found) return false
+      if (
+        properlyCross(
+          ax,
+          ay,
+          bx,
+          by,
+          outer.xs[j] as number,
+          outer.ys[j] as number,
+          outer.xs[j + 1] as number,
+          outer.ys[j + 1] as number,
+        )
+      )
+        found = j
+      return false
+    })
+    if (found >= 0) return [i, found]
+  }
+  return undefined
+}

@@ -1,0 +1,118 @@
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
+import { type Core, useTestContext } from '../../../../test/harness.js'
+import { deliverySetup, post, put } from '../delivery.fixtures.js'
+import { PLANS, plan, shipment } from '../plans/plans.fixtures.js'
+import { circle, largestZone, spikyStar } from './zones.fixtures.js'
+
+const ctx = useTestContext()
+const ZONES = '/api/v1/DeliveryZones'
+const at = async (core: Core, longitude: number, latitude: number) => {
+  const response = await core({ url: `${ZONES}/coordinates?latitude=${latitude}&longitude=${longitude}` })
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json().data as { name: string; polygon: { coordinates: number[][][] } }[]
+}
+const namesAt = async (core: Core, longitude: number, latitude: number) =>
+  (await at(core, longitude, latitude)).map((z) => z.name)
+
+describe('delivery zones at the size limit', () => {
+  it('saves a 20,000-position zone, finds points by it (holes excluded) and sees every change to it', async () => {
+    const { core, key, org } = await deliverySetup(ctx)
+    const geometry = largestZone(18.5, -34)
+    const created = await post(core, ZONES, { name: 'Large', polygon: geometry })
+    expect(created.statusCode, created.body).toBe(200)
+    expect(created.json().data).toMatchObject({
+      name: 'Large',
+      polygon: geometry,
+      boundingBox: { minLongitude: expect.closeTo(17.5, 5), maxLongitude: 19.5 },
+    })
+    const id = created.json().data.id as string
+    expect((await key({ url: `${ZONES}/${id}` })).json().data.polygon).toEqual(geometry)
+    await post(core, ZONES, {
+      name: 'Small',
+      polygon: { type: 'Polygon', coordinates: [circle(8, 18.5, -34, 0.1)] },
+    })
+
+    const found = await at(key, 18.8, -34.2)
+    expect(found.map((z) => z.name)).toEqual(['Large'])
+    expect(found[0]?.polygon).toEqual(geometry)
+    expect(await namesAt(core, 18.5, -34)).toEqual(['Large', 'Small'])
+    expect(await namesAt(core, 18.0, -34)).toEqual([]) // in the west hole
+    expect(await namesAt(core, 18.5, -33.5)).toEqual([]) // in the north hole
+    expect(await namesAt(core, 19.45, -33.3)).toEqual([]) // in the bounding box, outside the ring
+
+    // Replaced through the API: the next lookup tests the new geometry.
+    const moved = largestZone(20.5, -34)
+    expect((await put(core, `${ZONES}/${id}`, { name: 'Large', polygon: moved })).statusCode).toBe(200)
+    expect(await namesAt(core, 18.8, -34.2)).toEqual([])
+    expect(await namesAt(core, 20.8, -34.2)).toEqual(['Large'])
+
+    // Changed by another process (straight in the database, as another server would save it).
+    const schema = await schemaOf(ctx, org.businessId)
+    const back = largestZone(18.5, -34)
+    await sql`UPDATE ${sql.table(`${schema}.delivery_zones`)}
+      SET geometry = ${JSON.stringify(back)}::jsonb, min_longitude = 17.5, max_longitude = 19.5,
+        revision = revision + 1
+      WHERE id = ${id}`.execute(ctx.database.db)
+    expect(await namesAt(core, 20.8, -34.2)).toEqual([])
+    const again = await at(core, 18.8, -34.2)
+    expect(again.map((z) => z.name)).toEqual(['Large'])
+    expect(again[0]?.polygon).toEqual(back)
+  })
+
+  it('names the field of each problem of a large zone', async () => {
+    const { core } = await deliverySetup(ctx)
+    const outer = circle(4000, 0, 0, 1)
+    const leaving = await post(core, ZONES, {
+      name: 'x',
+      polygon: { type: 'Polygon', coordinates: [outer, circle(3000, 0.9, 0, 0.2)] },
+    })
+    expect(leaving.statusCode).toBe(400)
+    expect(fieldsOf(leaving)).toEqual(['polygon.coordinates[1][0]'])
+    const crossing = circle(4000, 0, 0, 1)
+    crossing[2000] = [1.5, 0.01]
+    const crossed = await post(core, ZONES, {
+      name: 'x',
+      polygon: { type: 'Polygon', coordinates: [crossing] },
+    })
+    expect(crossed.statusCode).toBe(400)
+    expect(fieldsOf(crossed)).toEqual(['polygon.coordinates[0]'])
+    const tooMany = await post(core, ZONES, {
+      name: 'x',
+      polygon: {
+        type: 'MultiPolygon',
+        coordinates: [0, 3, 6, 9, 12, 15].map((x) => [circle(4000, x, 0, 1)]),
+      },
+    })
+    expect(tooMany.statusCode).toBe(400)
+    expect(fieldsOf(tooMany)).toEqual(['polygon.coordinates'])
+    const star = await post(core, ZONES, {
+      name: 'x',
+      polygon: { type: 'Polygon', coordinates: [spikyStar()] },
+    })
+    expect(star.statusCode).toBe(400)
+    expect(star.json()).toMatchObject({ code: 'validation_failed' })
+    expect(fieldsOf(star)).toEqual(['polygon.coordinates[0]'])
+  })
+
+  it('autobatches over large zones as over small ones: holes and outside left out', async () => {
+    const { core } = await deliverySetup(ctx)
+    const zone = await post(core, ZONES, { name: 'Large', polygon: largestZone(18.5, -34) })
+    const inside = [await shipment(core, -34.2, 18.8), await shipment(core, -33.7, 18.4)]
+    const inHole = await shipment(core, -34, 18)
+    const outside = await shipment(core, -33.3, 19.45)
+    const p = await plan(core, {
+      deliveryZoneIds: [zone.json().data.id],
+      depot: { latitude: -34, longitude: 18.5 },
+    })
+    const run = await post(core, `${PLANS}/${p.id}/autobatch`)
+    expect(run.statusCode, run.body).toBe(200)
+    const codes = (run.json().messages as { code: string }[]).map((m) => m.code)
+    expect(codes).toEqual(['autobatch_outside_zones', 'autobatch_outside_zones'])
+    const stops = (await core({ url: `${PLANS}/${p.id}` })).json().data.shipments as { id: string }[]
+    expect(stops.map((s) => s.id).sort()).toEqual(inside.map((s) => s.id).sort())
+    expect(stops.map((s) => s.id)).not.toContain(inHole.id)
+    expect(stops.map((s) => s.id)).not.toContain(outside.id)
+  })
+})
