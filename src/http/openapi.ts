@@ -118,6 +118,8 @@ function accessForOpenApi<T>(document: T, accessTable: readonly DeclaredRoute[])
       operation['x-permission'] = { module, code, action }
       words = `Permission: ${module} ${action} (${code}).`
     }
+    if (!('public' in route.access) && route.access.personOnly)
+      words += ` Not for API keys (403 api_key_not_allowed): ${route.access.personOnly}`
     operation.description =
       typeof operation.description === 'string' ? `${words} ${operation.description}` : words
     const needsBusiness =

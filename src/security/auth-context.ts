@@ -22,11 +22,20 @@ export interface AuthContext {
 /** The caller of a route that acts in a business: the business id is always present. */
 export type BusinessAuth = AuthContext & { businessId: string }
 
+/**
+ * A route only a person may call (what acts on a person's session or belongings, or hands out
+ * credentials): an API key has no person behind it and gets 403 `api_key_not_allowed` with this
+ * message, which says why.
+ */
+interface PersonOnly {
+  personOnly?: string
+}
+
 /** What a route needs, declared next to it and enforced in one hook. */
 export type Access =
   | { public: true }
-  | { signedIn: true; business: boolean }
-  | { permission: readonly [PermissionModule, Action] }
+  | ({ signedIn: true; business: boolean } & PersonOnly)
+  | ({ permission: readonly [PermissionModule, Action] } & PersonOnly)
 
 declare module 'fastify' {
   interface FastifyContextConfig {
