@@ -62,7 +62,7 @@ export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, a
     else setActor('User', request.auth.userId, request.id)
     // Before the permission: a key is refused here whatever its scopes, and the answer says why.
     if (access.personOnly && request.auth.kind === 'apiKey') {
-      throw new AppError(403, 'api_key_not_allowed', access.personOnly)
+      throw authErrors.personOnly(access.personOnly)
     }
     if ('permission' in access) {
       const [module, action] = access.permission

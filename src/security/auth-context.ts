@@ -19,6 +19,13 @@ export interface AuthContext {
   scopes: PermissionSet | null
 }
 
+/**
+ * Whether the caller is an owner in person. A key made by an owner carries the owner's rights, not
+ * the owner's standing: what only an owner may do (grant or take away the Owner role, remove an
+ * owner, hand out rights beyond the caller's own) needs the owner signed in.
+ */
+export const isOwnerInPerson = (auth: AuthContext) => auth.kind === 'user' && auth.isOwner
+
 /** The caller of a route that acts in a business: the business id is always present. */
 export type BusinessAuth = AuthContext & { businessId: string }
 

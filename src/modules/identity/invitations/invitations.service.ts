@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
 import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import type { BusinessAuth } from '../../../security/auth-context.js'
+import { type BusinessAuth, isOwnerInPerson } from '../../../security/auth-context.js'
 import { createEmailToken, retireEmailTokens } from '../email-tokens/email-tokens.service.js'
-import { alreadyMember, mailNotSent, ownerRequired } from './invitations.errors.js'
+import { alreadyMember, mailNotSent, ownerInPersonRequired } from './invitations.errors.js'
 import * as repository from './invitations.repository.js'
 import type { InvitationResponse, InviteTeamMemberRequest, TeamRole } from './invitations.schemas.js'
 
@@ -37,7 +37,7 @@ export async function inviteTeamMember(
   log: FastifyBaseLogger,
 ): Promise<InvitationResponse> {
   const { database, services } = deps
-  if (body.role === 'Owner' && !auth.isOwner) throw ownerRequired()
+  if (body.role === 'Owner' && !isOwnerInPerson(auth)) throw ownerInPersonRequired(auth)
   const customRoleId = await customRoleOf(deps, auth.organizationId, body.role, body.customRoleId)
   const email = body.email.trim()
   const firstName = body.firstName?.trim() ?? ''
@@ -65,7 +65,7 @@ export async function inviteTeamMember(
       if (existing && existing.status !== 'Invited') throw alreadyMember()
       const membershipId = existing?.id ?? newId()
       if (existing) {
-        if (existing.role === 'Owner' && !auth.isOwner) throw ownerRequired()
+        if (existing.role === 'Owner' && !isOwnerInPerson(auth)) throw ownerInPersonRequired(auth)
         await repository.updateInvitedMembership(trx, existing.id, invitation)
         await retireEmailTokens(trx, user.id, 'invitation', auth.organizationId)
       } else {
