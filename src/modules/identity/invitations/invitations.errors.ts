@@ -11,7 +11,9 @@ const ownerRequired = () => forbidden('owner_required', 'Only an owner may invit
 /** Inviting an owner needs an owner in person: a key made by one is refused with a code of its own. */
 export const ownerInPersonRequired = (auth: AuthContext) =>
   auth.kind === 'apiKey'
-    ? authErrors.personOnly('An API key cannot invite an owner: only an owner, signed in, grants the Owner role.')
+    ? authErrors.personOnly(
+        'An API key cannot invite an owner: only an owner, signed in, grants the Owner role.',
+      )
     : ownerRequired()
 
 export const mailNotSent = () =>
