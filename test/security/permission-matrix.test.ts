@@ -151,6 +151,17 @@ describe('routes only a person may call', () => {
       'POST /api/auth/ott',
       'POST /api/auth/tokens',
     ])
+    // The published documents say so: no API key in the operation's security, the 403 in its words.
+    for (const app of [ctx.core, ctx.global]) {
+      const paths = (await app.inject({ url: '/openapi.json' })).json().paths
+      for (const route of personOnly(app)) {
+        const operation = paths[route.url.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()]
+        const label = `${route.method} ${route.url}`
+        expect(JSON.stringify(operation.security), label).not.toContain('apiKey')
+        expect(operation.description, label).toContain('Not for API keys (403 api_key_not_allowed)')
+        expect(operation.responses, label).toHaveProperty('403')
+      }
+    }
     const everything = await apiKey(null)
     for (const [app, route] of [
       ...personOnly(ctx.core).map((r) => [ctx.core, r] as const),
