@@ -16,6 +16,12 @@ export const ownerInPersonRequired = (auth: AuthContext) =>
       )
     : ownerRequired()
 
+export const keyGrantsBeyondScopes = () =>
+  forbidden(
+    'permission_exceeds_caller',
+    'An API key cannot invite someone with rights beyond its own scopes.',
+  )
+
 export const mailNotSent = () =>
   new AppError(
     503,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addUser, createApiKey } from '../../../../test/fixtures.js'
+import { addRole, addUser, createApiKey } from '../../../../test/fixtures.js'
 import { type Core, coreAs, uniqueEmail, useTestContext } from '../../../../test/harness.js'
 import { changeRole, createRole, ownerAndOrganization } from './team.fixtures.js'
 
@@ -10,12 +10,13 @@ const invite = (core: Core, payload: object) =>
 const remove = (core: Core, userId: string) => core({ method: 'DELETE', url: `/api/team/members/${userId}` })
 
 async function setup() {
-  const { owner, businessId } = await ownerAndOrganization(ctx)
+  const { owner, businessId, organizationId } = await ownerAndOrganization(ctx)
   const keyOf = async (scopes?: string) =>
     coreAs(ctx, { apiKey: await createApiKey(ctx, owner.signedIn.accessToken, businessId, { scopes }) })
   return {
     owner,
     businessId,
+    organizationId,
     keys: [await keyOf(), await keyOf('{"TeamAndRoles": 7, "Customers": 1}')],
   }
 }
@@ -30,7 +31,7 @@ const refusedAsKey = (response: { statusCode: number; json(): unknown }, why: st
 
 describe("an owner's API key", () => {
   it('has the owner’s rights but not the standing: it cannot make, unmake or remove an owner', async () => {
-    const { owner, businessId, keys } = await setup()
+    const { owner, businessId, organizationId, keys } = await setup()
     const member = await addUser(ctx, businessId)
     const coOwner = await addUser(ctx, businessId, { role: 'Owner' })
     for (const key of keys) {
@@ -48,8 +49,19 @@ describe("an owner's API key", () => {
       )
       refusedAsKey(await remove(key, coOwner.userId), 'An API key cannot remove an owner')
     }
-    // What it may do stays: invite a member, change a member's role.
-    expect((await invite(keys[1] as Core, { email: uniqueEmail('m'), role: 'Member' })).statusCode).toBe(200)
+    // What it may do stays: invite and change roles within its own rights.
+    expect((await invite(keys[0] as Core, { email: uniqueEmail('m'), role: 'Admin' })).statusCode).toBe(200)
+    const viewer = await addRole(ctx, organizationId, { Customers: 1 })
+    const within = await invite(keys[1] as Core, {
+      email: uniqueEmail('m'),
+      role: 'Custom',
+      customRoleId: viewer,
+    })
+    expect(within.statusCode).toBe(200)
+    // A scoped key invites no one with more than its scopes: Member views every module.
+    const beyond = await invite(keys[1] as Core, { email: uniqueEmail('m'), role: 'Member' })
+    expect(beyond.statusCode).toBe(403)
+    expect(beyond.json().code).toBe('permission_exceeds_caller')
     expect((await changeRole(keys[0] as Core, member.userId, { role: 'Admin' })).statusCode).toBe(200)
     // A scoped key grants no rights beyond its scopes.
     const wider = await changeRole(keys[1] as Core, member.userId, { role: 'Member' })
