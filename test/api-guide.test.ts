@@ -73,6 +73,7 @@ describe('docs/api-guide.md', () => {
       expect(stdout).toMatch(/"field":"name"/) // the 400 names the field
       expect(stdout).toMatch(/"field":"password"/)
       expect(lines).toContain('unsupported_media_type') // text/plain: 415
+      expect(lines).toContain('api_key_not_allowed') // a key creating a key
       expect(stdout).toMatch(/"Customers":1,/) // scopes {"3": 1} read by name
       expect(lines).toEqual(expect.arrayContaining(['2026-11-24', '$fliter'])) // a plan's date-time, an unknown parameter
       expect(stdout).toMatch(/"onHand":120,"averageCost":5.125,"value":615/) // the bulk stock movements

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { Transaction } from 'kysely'
+import type { Tables } from '../src/db/tables.js'
 import { hashPassword } from '../src/security/passwords.js'
 import { coreAs, PASSWORD, signIn, type TestContext, uniqueEmail } from './harness.js'
 
@@ -181,4 +183,26 @@ export async function createApiKey(
 export function fieldsOf(response: { json(): unknown }): string[] {
   const body = response.json() as { reasons?: { field: string }[]; errors?: { field: string }[] }
   return (body.reasons ?? body.errors ?? []).map((reason) => reason.field)
+}
+
+/**
+ * Runs `work` in a transaction that is then rolled back, and returns what it read: for a statement
+ * (a data migration, say) that would change rows other test files sharing the database rely on.
+ */
+export async function rolledBack<T>(
+  ctx: TestContext,
+  work: (trx: Transaction<Tables>) => Promise<T>,
+): Promise<T> {
+  const undo = new Error('rolled back')
+  let result: { value: T } | undefined
+  try {
+    await ctx.database.db.transaction().execute(async (trx) => {
+      result = { value: await work(trx) }
+      throw undo
+    })
+  } catch (error) {
+    if (error !== undo) throw error
+  }
+  if (!result) throw new Error('the rolled-back work returned nothing')
+  return result.value
 }

@@ -60,6 +60,10 @@ export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, a
     if (request.auth.kind === 'apiKey' && request.auth.apiKeyId)
       setActor('ApiKey', request.auth.apiKeyId, request.id)
     else setActor('User', request.auth.userId, request.id)
+    // Before the permission: a key is refused here whatever its scopes, and the answer says why.
+    if (access.personOnly && request.auth.kind === 'apiKey') {
+      throw authErrors.personOnly(access.personOnly)
+    }
     if ('permission' in access) {
       const [module, action] = access.permission
       if (!can(request.auth.permissions, module, action)) {

@@ -108,16 +108,17 @@ function accessForOpenApi<T>(document: T, accessTable: readonly DeclaredRoute[])
     if (!isObject(operation)) continue
     let words: string
     if ('public' in route.access) words = 'Access: public.'
-    else if ('signedIn' in route.access)
-      words = route.access.business
-        ? 'Access: any signed-in member, in a business.'
-        : 'Access: any signed-in caller.'
-    else {
+    else if ('signedIn' in route.access) {
+      const who = route.access.personOnly ? 'person' : route.access.business ? 'member' : 'caller'
+      words = `Access: any signed-in ${who}${route.access.business ? ', in a business' : ''}.`
+    } else {
       const [module, action] = route.access.permission
       const code = `M${PERMISSION_MODULES.indexOf(module) + 1}`
       operation['x-permission'] = { module, code, action }
       words = `Permission: ${module} ${action} (${code}).`
     }
+    if (!('public' in route.access) && route.access.personOnly)
+      words += ` Not for API keys (403 api_key_not_allowed): ${route.access.personOnly}`
     operation.description =
       typeof operation.description === 'string' ? `${words} ${operation.description}` : words
     const needsBusiness =

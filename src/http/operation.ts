@@ -32,10 +32,13 @@ interface OperationSchema {
 const accessOf = (access: RouteAccess): Access =>
   Array.isArray(access) ? { permission: access as readonly [PermissionModule, Action] } : (access as Access)
 
-/** 401 without a usable credential; 403 for a missing permission, or on the Core API an expired token. */
+/**
+ * 401 without a usable credential; 403 for a missing permission, an API key on a route only a
+ * person may call, or on the Core API an expired token.
+ */
 function impliedErrors(api: ApiFlavor, access: Access): ErrorStatus[] {
   if ('public' in access) return []
-  if ('permission' in access || api === 'core') return [401, 403]
+  if ('permission' in access || access.personOnly || api === 'core') return [401, 403]
   return [401]
 }
 
@@ -56,8 +59,13 @@ export function operation<const S extends OperationSchema>(access: RouteAccess, 
   const declared = accessOf(access)
   const statuses = [...new Set([...errors, ...impliedErrors(api, declared)])].sort() as ErrorStatus[]
   const inBusiness = 'permission' in declared || ('signedIn' in declared && declared.business)
-  const defaultSecurity =
+  const credentials =
     'public' in declared ? [] : api === 'core' && inBusiness ? CORE_SECURITY : BEARER_OR_API_KEY
+  // A route only a person may call does not offer the API key scheme.
+  const defaultSecurity =
+    'public' in declared || !declared.personOnly
+      ? credentials
+      : credentials.filter((requirement) => !('apiKey' in requirement))
   return {
     config: { access: declared },
     schema: {

@@ -40,6 +40,8 @@ export const authErrors = {
       'business_not_accessible',
       'X-Business-Id is missing or names a business this credential cannot use.',
     ),
+  /** An API key where only a person may act; `why` is the message, saying why. */
+  personOnly: (why: string) => new AppError(403, 'api_key_not_allowed', why),
   /** The Core API answers an expired bearer token with 403; the Global API with 401. */
   expired: (status: 401 | 403) =>
     new AppError(

@@ -19,13 +19,15 @@ import { SPEC_PERMISSIONS } from './spec-permissions.js'
 const ctx = useTestContext()
 let owner: Awaited<ReturnType<typeof ownerSession>>
 const callers: Record<string, Credential> = {}
-let routes: (DeclaredRoute & { access: { permission: readonly [PermissionModule, Action] } })[]
+let routes: (DeclaredRoute & {
+  access: { permission: readonly [PermissionModule, Action]; personOnly?: string }
+})[]
 
 const urlOf = (route: DeclaredRoute) =>
   route.url.replace(/:(\w+)/g, (_, name: string) => (name === 'module' ? 'Orders' : randomUUID()))
 
-async function call(route: DeclaredRoute, credential: Credential | null) {
-  const response = await ctx.core.inject({
+async function call(route: DeclaredRoute, credential: Credential | null, app = ctx.core) {
+  const response = await app.inject({
     method: route.method as 'GET',
     url: urlOf(route),
     headers: credential ? credentialHeaders(credential) : {},
@@ -98,7 +100,9 @@ describe.each<[string, Rule]>([
       const [module, action] = route.access.permission
       const { status, code } = await call(route, credential)
       const label = `${name} ${route.method} ${route.url} (${module} ${action}) -> ${status} ${code}`
-      if (allowed(module, action)) expect([401, 403], label).not.toContain(status)
+      if (route.access.personOnly && 'apiKey' in credential)
+        expect({ status, code }, label).toEqual({ status: 403, code: 'api_key_not_allowed' })
+      else if (allowed(module, action)) expect([401, 403], label).not.toContain(status)
       else expect({ status, code }, label).toEqual({ status: 403, code: 'permission_denied' })
     }
   })
@@ -113,6 +117,7 @@ describe('scoped API keys', () => {
       return keys.get(id) as Credential
     }
     for (const route of routes) {
+      if (route.access.personOnly) continue // no key at all: below
       const [module, action] = route.access.permission
       const bit = ACTIONS[action]
       const exact = await call(route, await keyFor({ [module]: bit }))
@@ -122,6 +127,49 @@ describe('scoped API keys', () => {
       expect(without, `${route.method} ${route.url} without ${module}:${bit}`).toEqual({
         status: 403,
         code: 'permission_denied',
+      })
+    }
+  })
+})
+
+describe('routes only a person may call', () => {
+  it('are these, and refuse every API key with 403 api_key_not_allowed on both APIs', async () => {
+    const personOnly = (app: typeof ctx.core) =>
+      app.accessTable.filter((r) => !('public' in r.access) && r.access.personOnly)
+    const names = (list: DeclaredRoute[]) => list.map((r) => `${r.method} ${r.url}`).sort()
+    // A key has no person behind it: it neither acts on a person's session or notifications nor
+    // hands out credentials of its own (see docs/security.md).
+    expect(names(personOnly(ctx.core))).toEqual([
+      'GET /api/notification',
+      'GET /api/notifications/stream',
+      'GET /api/notifications/user',
+      'PATCH /api/notification/:id',
+      'PATCH /api/notification/mark-all-read',
+    ])
+    expect(names(personOnly(ctx.global))).toEqual([
+      'POST /api/auth/logout',
+      'POST /api/auth/ott',
+      'POST /api/auth/tokens',
+    ])
+    // The published documents say so: no API key in the operation's security, the 403 in its words.
+    for (const app of [ctx.core, ctx.global]) {
+      const paths = (await app.inject({ url: '/openapi.json' })).json().paths
+      for (const route of personOnly(app)) {
+        const operation = paths[route.url.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()]
+        const label = `${route.method} ${route.url}`
+        expect(JSON.stringify(operation.security), label).not.toContain('apiKey')
+        expect(operation.description, label).toContain('Not for API keys (403 api_key_not_allowed)')
+        expect(operation.responses, label).toHaveProperty('403')
+      }
+    }
+    const everything = await apiKey(null)
+    for (const [app, route] of [
+      ...personOnly(ctx.core).map((r) => [ctx.core, r] as const),
+      ...personOnly(ctx.global).map((r) => [ctx.global, r] as const),
+    ]) {
+      expect(await call(route, everything, app), `${route.method} ${route.url}`).toEqual({
+        status: 403,
+        code: 'api_key_not_allowed',
       })
     }
   })

@@ -24,7 +24,7 @@ function collect(
   count: number,
   onOpen?: () => Promise<unknown>,
 ) {
-  return new Promise<{ status: number; type: string; events: Event[] }>((resolve, reject) => {
+  return new Promise<{ status: number; type: string; events: Event[]; body?: unknown }>((resolve, reject) => {
     const request = http.get(
       { host: '127.0.0.1', port, path: '/api/notifications/stream', headers },
       (response) => {
@@ -55,11 +55,30 @@ function collect(
           if (events.length >= count) done()
         })
         if (response.statusCode === 200) onOpen?.().catch(reject)
-        else done()
+        else {
+          // An error answer is one JSON body: read it whole.
+          response.on('end', () => {
+            clearTimeout(timer)
+            resolve({
+              status: response.statusCode ?? 0,
+              type: String(response.headers['content-type']),
+              events,
+              body: JSON.parse(buffer),
+            })
+          })
+        }
       },
     )
     request.on('error', (error) => (error.message.includes('socket hang up') ? undefined : reject(error)))
   })
+}
+
+/** A second Core API process, listening on a port of its own. */
+async function listening(): Promise<number> {
+  const app = await secondCoreApp(ctx)
+  apps.push(app)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return (app.server.address() as AddressInfo).port
 }
 
 /** A key without Settings view. */
@@ -88,7 +107,23 @@ describe('notification stream', () => {
     expect(Number(resumed.events[0]?.id)).toBeGreaterThan(Number(first.events[0]?.id))
     const key = await collect(port, { 'x-dispatch-api-key': 'nope' }, 1)
     expect(key.status).toBe(401)
-    const scoped = await collect(port, credentialHeaders({ apiKey: await scopedKey(s) }), 1)
-    expect(scoped.status).toBe(403)
+  }, 90_000)
+
+  it('is refused to an API key, even one with Settings view replaying from Last-Event-ID 0', async () => {
+    const s = await deliverySetup(ctx)
+    const port = await listening()
+    const settingsView = await createApiKey(ctx, s.signedIn.accessToken, s.org.businessId, {
+      scopes: JSON.stringify({ Settings: 1 }),
+    })
+    for (const apiKey of [settingsView, await scopedKey(s)]) {
+      const refused = await collect(port, { 'x-dispatch-api-key': apiKey, 'last-event-id': '0' }, 1)
+      expect(refused.status).toBe(403)
+      expect(refused.events).toEqual([])
+      expect(refused.body).toMatchObject({ code: 'api_key_not_allowed' })
+    }
+    // The owner's stream replays the same notifications (the setup's two API keys).
+    const owner = await collect(port, { ...credentialHeaders(s.credential), 'last-event-id': '0' }, 2)
+    expect(owner.status).toBe(200)
+    expect(owner.events).toHaveLength(2)
   }, 90_000)
 })

@@ -24,9 +24,13 @@ import {
 } from './notifications.service.js'
 
 const TAGS = ['Notifications']
-const MEMBER = { signedIn: true, business: true } as const
+// Notifications are a person's: a key, with no person behind it, neither reads nor marks any.
+const PERSON_ONLY =
+  'An API key has no notifications: they belong to the person signed in, and a key has no person behind it.'
+const MEMBER = { signedIn: true, business: true, personOnly: PERSON_ONLY } as const
+const SETTINGS_VIEW = { permission: ['Settings', 'View'], personOnly: PERSON_ONLY } as const
 
-/** In-app notifications: a user's own notifications in the current business. */
+/** In-app notifications: a person's own notifications in the current business. */
 export function registerNotificationRoutes(app: HttpApp, { database }: AppDeps) {
   const hub = new NotificationHub(database)
   // Before the server waits for its connections: an open stream would otherwise hold it to the cut-off.
@@ -35,11 +39,10 @@ export function registerNotificationRoutes(app: HttpApp, { database }: AppDeps) 
 
   app.get(
     '/api/notifications/user',
-    operation(['Settings', 'View'], {
+    operation(SETTINGS_VIEW, {
       operationId: 'GetUserNotifications',
       summary: "The caller's notifications, newest first",
-      description:
-        'Unread only unless includeRead=true. For an API key, the notifications of the owner who created it.',
+      description: 'Unread only unless includeRead=true.',
       tags: TAGS,
       querystring: UserNotificationsQuery,
       response: PagedResult('core', NotificationResponse),
@@ -88,7 +91,7 @@ export function registerNotificationRoutes(app: HttpApp, { database }: AppDeps) 
   )
   app.get(
     '/api/notifications/stream',
-    operation(['Settings', 'View'], {
+    operation(SETTINGS_VIEW, {
       operationId: 'StreamUserNotifications',
       summary: "The caller's new notifications as server-sent events",
       description:

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf, schemaOf } from '../../../test/fixtures.js'
-import { type Core, useTestContext } from '../../../test/harness.js'
+import {
+  addMember,
+  addRole,
+  createApiKey,
+  fieldsOf,
+  organizationIdOf,
+  schemaOf,
+} from '../../../test/fixtures.js'
+import { type Core, coreAs, useTestContext } from '../../../test/harness.js'
 import { deliverySetup, post } from '../delivery/delivery.fixtures.js'
 import { movePlan, plan, shipment } from '../delivery/plans/plans.fixtures.js'
 
@@ -59,8 +66,6 @@ describe('notifications', () => {
     expect(failed.message).toContain('Gate locked')
     // The member joined after the setup's API keys were made: everything since, not those.
     expect((await notes(s.member)).map((n) => n.title)).toEqual(titles.slice(0, -2))
-    // An API key acts for the owner who made it: it sees the owner's notifications.
-    expect((await notes(s.key)).map((n) => n.id)).toEqual((await notes(s.core)).map((n) => n.id))
   })
 
   it('carries the autobatch counts and the manufacturing events', async () => {
@@ -126,7 +131,7 @@ describe('notifications', () => {
     expect((await s.member({ url: `/api/notification?id=${first?.id}` })).statusCode).toBe(404)
     expect((await s.core({ url: `/api/notification?id=${randomUUID()}` })).statusCode).toBe(404)
     expect((await s.core({ url: '/api/notification' })).statusCode).toBe(404)
-    const patched = await s.key({
+    const patched = await s.core({
       method: 'PATCH',
       url: `/api/notification/${first?.id}`,
       payload: { read: true },
@@ -153,8 +158,52 @@ describe('notifications', () => {
     expect(
       (await ctx.core.inject({ method: 'PATCH', url: '/api/notification/mark-all-read' })).statusCode,
     ).toBe(401)
-    expect((await s.scoped({ url: '/api/notifications/user' })).statusCode).toBe(403)
-    expect((await s.scoped({ method: 'PATCH', url: '/api/notification/mark-all-read' })).statusCode).toBe(200)
+    const noSettings = await addRole(ctx, await organizationIdOf(ctx, s.org.businessId), { Orders: 1 })
+    const member = await addMember(ctx, s.org.businessId, { role: 'Custom', customRoleId: noSettings })
+    const refused = await member.core({ url: '/api/notifications/user' })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().code).toBe('permission_denied')
+    expect((await member.core({ method: 'PATCH', url: '/api/notification/mark-all-read' })).statusCode).toBe(
+      200,
+    )
     expect((await s.core({ url: '/api/notifications/user?includeRead=maybe' })).statusCode).toBe(400)
+  })
+})
+
+describe('API keys', () => {
+  it('neither read nor change anyone’s notifications, whatever their scopes (403 api_key_not_allowed)', async () => {
+    const s = await deliverySetup(ctx, { Customers: 1 })
+    const settingsView = coreAs(ctx, {
+      apiKey: await createApiKey(ctx, s.signedIn.accessToken, s.org.businessId, {
+        scopes: '{"Settings": 1}',
+      }),
+    })
+    const [first] = await notes(s.core)
+    if (!first) throw new Error('the setup left no notification')
+    for (const key of [s.key, s.scoped, settingsView]) {
+      for (const request of [
+        { url: '/api/notifications/user?includeRead=true' },
+        { url: `/api/notification?id=${first.id}` },
+        { method: 'PATCH' as const, url: `/api/notification/${first.id}`, payload: { read: true } },
+        { method: 'PATCH' as const, url: '/api/notification/mark-all-read' },
+      ]) {
+        const response = await key(request)
+        expect(response.statusCode, request.url).toBe(403)
+        expect(response.json(), request.url).toMatchObject({
+          code: 'api_key_not_allowed',
+          message: expect.stringContaining('An API key has no notifications'),
+        })
+      }
+    }
+    // The owner's notifications are as they were: all unread (one per key made), and the owner still marks them.
+    const unread = await notes(s.core)
+    expect(unread.map((n) => n.title)).toEqual(['API key created', 'API key created', 'API key created'])
+    const marked = await s.core({
+      method: 'PATCH',
+      url: `/api/notification/${first.id}`,
+      payload: { read: true },
+    })
+    expect(marked.json().data).toBe(true)
+    expect(await notes(s.core)).toHaveLength(2)
   })
 })

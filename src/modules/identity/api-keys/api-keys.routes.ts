@@ -35,15 +35,20 @@ export function registerApiKeyRoutes(app: HttpApp, deps: AppDeps) {
   app.post(
     '/api/auth/tokens',
     operation(
-      { signedIn: true, business: false },
+      {
+        signedIn: true,
+        business: false,
+        personOnly:
+          'An API key cannot create API keys: an owner creates them, signed in, so every key is a person’s decision and none outlives the key that would have made it.',
+      },
       {
         api: 'global',
         operationId: 'CreateApiToken',
         summary: 'Create an API key (owners only); the value is in data.token, shown this one time',
         description:
-          'Owners only (403 owner_required). Send the key as `x-dispatch-api-key`; it acts for `businessId` (400 if that is not a business of the organisation) with the owner’s rights limited by `scopes`. ' +
+          'Owners only (403 owner_required), signed in. Send the key as `x-dispatch-api-key`; it acts for `businessId` (400 if that is not a business of the organisation) with the owner’s rights limited by `scopes`. ' +
           'Only an HMAC digest of the key is stored, so it cannot be shown again. Without `ttlMinutes` it never expires. ' +
-          'A credential never mints more than it holds (403 scope_escalation): a key, or a session from a one-time token, creates keys only for its own business and, if it has scopes, only with scopes within them (an unrestricted key from a scoped one is an escalation).',
+          'A session never mints more than it holds (403 scope_escalation): a session from a one-time token creates keys only for its own business and, if it has scopes, only with scopes within them (an unrestricted key from a scoped session is an escalation).',
         tags: TAGS,
         body: CreateApiKeyRequest,
         response: SingleResult('global', AccessTokenResponse),

@@ -92,9 +92,10 @@ export async function listApiKeys(database: Database, auth: AuthContext, query: 
 }
 
 /**
- * Creates a key bound to one business. A credential never mints more than it holds: one bound to
- * a business (an API key, or a session from a one-time token) only creates keys for that business,
- * and one with scopes only creates keys whose scopes are within them.
+ * Creates a key bound to one business; only a person gets here (the route refuses API keys). A
+ * session never mints more than it holds: one bound to a business (from a one-time token) only
+ * creates keys for that business, and one with scopes (only hand-offs that keys made before they
+ * were refused carried any) only creates keys whose scopes are within them.
  */
 export async function createApiKey(
   { database, services }: AppDeps,

@@ -101,7 +101,13 @@ export function registerAuthRoutes(app: HttpApp, deps: AppDeps) {
   app.post(
     '/api/auth/logout',
     operation(
-      { signedIn: true, business: false },
+      {
+        signedIn: true,
+        business: false,
+        // Answering true would tell a key's caller it had ended something while the key works on.
+        personOnly:
+          'An API key has no session to end: an owner revokes the key with DELETE /api/auth/tokens/{id}.',
+      },
       {
         api: 'global',
         operationId: 'Logout',

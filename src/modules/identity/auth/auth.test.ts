@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { importPKCS8, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { addMembership, organizationIdOf, PAST_STATE_TTL, sleep } from '../../../../test/fixtures.js'
+import {
+  addMembership,
+  createApiKey,
+  organizationIdOf,
+  PAST_STATE_TTL,
+  sleep,
+} from '../../../../test/fixtures.js'
 import {
   coreAs,
   ownerSession,
@@ -200,6 +206,24 @@ describe('logout', () => {
 
   it('needs a credential', async () => {
     expect((await ctx.global.inject({ method: 'POST', url: '/api/auth/logout' })).statusCode).toBe(401)
+  })
+
+  it('is refused to an API key, which has no session: 403 api_key_not_allowed, and the key works on', async () => {
+    const { org, signedIn } = await ownerSession(ctx)
+    const key = await createApiKey(ctx, signedIn.accessToken, org.businessId, { scopes: '{"Customers": 1}' })
+    const out = await ctx.global.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { 'x-dispatch-api-key': key, cookie: signedIn.refreshCookie },
+    })
+    expect(out.statusCode).toBe(403)
+    expect(out.json()).toMatchObject({
+      code: 'api_key_not_allowed',
+      detail: expect.stringContaining('An API key has no session to end'),
+    })
+    // Nothing ended: the key, and the owner's session whose cookie came along, both still work.
+    expect((await coreAs(ctx, { apiKey: key })({ url: '/api/me' })).statusCode).toBe(200)
+    expect((await refreshWith(signedIn.refreshCookie)).statusCode).toBe(200)
   })
 })
 

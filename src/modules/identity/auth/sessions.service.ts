@@ -203,7 +203,7 @@ export async function refresh(deps: AppDeps, refreshToken: string | undefined): 
   })
 }
 
-/** Ends the caller's session (and the one behind the refresh cookie, if sent). API keys have none. */
+/** Ends the caller's session (and the one behind the refresh cookie, if sent); the route refuses API keys. */
 export async function logout(
   deps: AppDeps,
   auth: AuthContext,

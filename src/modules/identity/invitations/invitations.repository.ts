@@ -75,14 +75,15 @@ export async function updateInvitedMembership(db: Executor, membershipId: string
     .execute()
 }
 
-export async function isOrganizationRole(db: Executor, organizationId: string, roleId: string) {
+/** The permissions of a custom role of the organisation, or undefined when it has no such role. */
+export async function organizationRolePermissions(db: Executor, organizationId: string, roleId: string) {
   const row = await db
     .selectFrom('global.roles')
-    .select('id')
+    .select('permissions')
     .where('id', '=', roleId)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst()
-  return row !== undefined
+  return row?.permissions
 }
 
 export async function organizationName(db: Executor, organizationId: string) {

@@ -12,7 +12,9 @@ export const InviteTeamMemberRequest = Type.Object({
   email: Email(),
   firstName: name(),
   lastName: name(),
-  role: EnumType(TEAM_ROLES, { description: 'Only an owner may invite an Owner.' }),
+  role: EnumType(TEAM_ROLES, {
+    description: 'Only an owner, signed in (not an API key), may invite an Owner.',
+  }),
   customRoleId: Type.Optional(
     Nullable(Uuid({ description: 'required when role is Custom: a role of this organisation' })),
   ),

@@ -2,27 +2,34 @@ import type { FastifyBaseLogger } from 'fastify'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
 import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import type { BusinessAuth } from '../../../security/auth-context.js'
+import { type BusinessAuth, isOwnerInPerson } from '../../../security/auth-context.js'
+import { rolePermissions } from '../../../security/authenticator.js'
+import { isSubset, type PermissionSet } from '../../../security/permissions.js'
 import { createEmailToken, retireEmailTokens } from '../email-tokens/email-tokens.service.js'
-import { alreadyMember, mailNotSent, ownerRequired } from './invitations.errors.js'
+import {
+  alreadyMember,
+  keyGrantsBeyondScopes,
+  mailNotSent,
+  ownerInPersonRequired,
+} from './invitations.errors.js'
 import * as repository from './invitations.repository.js'
 import type { InvitationResponse, InviteTeamMemberRequest, TeamRole } from './invitations.schemas.js'
 
-async function customRoleOf(
+/** The custom role's id (null for a built-in role) and the rights the invitation grants. */
+async function roleOf(
   { database }: AppDeps,
   organizationId: string,
   role: TeamRole,
   customRoleId: string | null | undefined,
-): Promise<string | null> {
+): Promise<{ customRoleId: string | null; permissions: PermissionSet }> {
   if (role !== 'Custom') {
     if (customRoleId) throw invalidField('customRoleId', 'must be empty unless role is Custom')
-    return null
+    return { customRoleId: null, permissions: rolePermissions(role, null) }
   }
   if (!customRoleId) throw invalidField('customRoleId', 'is required when role is Custom')
-  if (!(await repository.isOrganizationRole(database.db, organizationId, customRoleId))) {
-    throw invalidField('customRoleId', 'is not a role of this organisation')
-  }
-  return customRoleId
+  const permissions = await repository.organizationRolePermissions(database.db, organizationId, customRoleId)
+  if (!permissions) throw invalidField('customRoleId', 'is not a role of this organisation')
+  return { customRoleId, permissions: rolePermissions(role, permissions) }
 }
 
 /**
@@ -37,8 +44,10 @@ export async function inviteTeamMember(
   log: FastifyBaseLogger,
 ): Promise<InvitationResponse> {
   const { database, services } = deps
-  if (body.role === 'Owner' && !auth.isOwner) throw ownerRequired()
-  const customRoleId = await customRoleOf(deps, auth.organizationId, body.role, body.customRoleId)
+  if (body.role === 'Owner' && !isOwnerInPerson(auth)) throw ownerInPersonRequired(auth)
+  const { customRoleId, permissions } = await roleOf(deps, auth.organizationId, body.role, body.customRoleId)
+  // A key hands out no rights beyond its own: the person it invites would outlive it.
+  if (auth.kind === 'apiKey' && !isSubset(permissions, auth.permissions)) throw keyGrantsBeyondScopes()
   const email = body.email.trim()
   const firstName = body.firstName?.trim() ?? ''
   const lastName = body.lastName?.trim() ?? ''
@@ -65,7 +74,7 @@ export async function inviteTeamMember(
       if (existing && existing.status !== 'Invited') throw alreadyMember()
       const membershipId = existing?.id ?? newId()
       if (existing) {
-        if (existing.role === 'Owner' && !auth.isOwner) throw ownerRequired()
+        if (existing.role === 'Owner' && !isOwnerInPerson(auth)) throw ownerInPersonRequired(auth)
         await repository.updateInvitedMembership(trx, existing.id, invitation)
         await retireEmailTokens(trx, user.id, 'invitation', auth.organizationId)
       } else {

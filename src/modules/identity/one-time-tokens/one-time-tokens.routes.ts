@@ -18,14 +18,19 @@ export function registerOneTimeTokenRoutes(app: HttpApp, deps: AppDeps) {
   app.post(
     '/api/auth/ott',
     operation(
-      { signedIn: true, business: false },
+      {
+        signedIn: true,
+        business: false,
+        personOnly:
+          'An API key cannot mint one-time tokens: a hand-off passes a person’s session on, and a key has no person behind it.',
+      },
       {
         api: 'global',
         operationId: 'MintOneTimeToken',
         summary: 'Mint a one-time token that hands the caller’s session to another application',
         description:
-          'Any signed-in member, by bearer token or API key. The token works once, within 60 seconds. ' +
-          '`businessId` must be a business of the caller’s organisation; a key (or a session from a one-time token) may only name its own business (403 business_not_accessible). ' +
+          'Any signed-in member, by bearer token. The token works once, within 60 seconds. ' +
+          '`businessId` must be a business of the caller’s organisation; a session from a one-time token may only name its own business (403 business_not_accessible). ' +
           'The redeemed session carries the caller’s scopes, so it never has more rights than the minter.',
         tags: TAGS,
         body: MintOneTimeTokenRequest,

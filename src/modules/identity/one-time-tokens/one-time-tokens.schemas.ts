@@ -9,7 +9,7 @@ export const MintOneTimeTokenRequest = Type.Object({
   }),
   businessId: Uuid({
     description:
-      'the business the handed-off session lands in: one of the caller’s organisation (for a key or a handed-off session: its own business only)',
+      'the business the handed-off session lands in: one of the caller’s organisation (for a handed-off session: its own business only)',
   }),
 })
 export type MintOneTimeTokenRequest = Static<typeof MintOneTimeTokenRequest>

@@ -23,7 +23,7 @@ export async function mintOneTimeToken(
 ): Promise<OneTimeTokenResponse> {
   const targetApp = request.targetApp.trim()
   if (!targetApp) throw invalidField('targetApp', 'must not be blank')
-  // A key or a handed-off session is bound to its business and cannot reach another.
+  // A handed-off session is bound to its business and cannot reach another (keys never get here).
   if (auth.businessId && auth.businessId !== request.businessId) throw businessNotAccessible()
   if (!(await businessInOrganization(database.db, request.businessId, auth.organizationId))) {
     throw businessNotAccessible()

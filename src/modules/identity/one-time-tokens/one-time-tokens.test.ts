@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { addBusiness } from '../../../../test/fixtures.js'
+import { addBusiness, rolledBack } from '../../../../test/fixtures.js'
 import {
   type GlobalCaller,
   globalAs,
@@ -9,6 +10,7 @@ import {
   startTestContext,
   useTestContext,
 } from '../../../../test/harness.js'
+import * as endHandedOffSessions from './migrations/20261202090000-end-handed-off-sessions.js'
 
 const ctx = useTestContext()
 
@@ -155,50 +157,74 @@ describe('which business a token may name', () => {
     ).toBe(401)
   })
 
-  it('lets a person choose any business of the organisation, a key only its own', async () => {
+  it('lets a person choose any business of the organisation, a handed-off session only its own', async () => {
     const { org, caller } = await owner()
     const branch = await addBusiness(ctx, org.businessId)
     const session = (await redeem(await mintToken(caller, branch))).json().data
     expect(session.businessId).toBe(branch)
     expect((await meWith(session.accessToken)).json().data.currentBusinessId).toBe(branch)
-
-    const key = (await createKey(caller, { businessId: org.businessId })).json().data
-    const foreign = await mint({ apiKey: key.token }, { targetApp: 'a', businessId: branch })
-    expect(foreign.statusCode).toBe(403)
-    expect(foreign.json().code).toBe('business_not_accessible')
-    // A handed-off session is bound too: it cannot hop to another business.
+    // A handed-off session is bound: it cannot hop to another business.
     const hop = await mint({ bearer: session.accessToken }, { targetApp: 'a', businessId: org.businessId })
+    expect(hop.statusCode).toBe(403)
     expect(hop.json().code).toBe('business_not_accessible')
+    expect(
+      (await mint({ bearer: session.accessToken }, { targetApp: 'a', businessId: branch })).statusCode,
+    ).toBe(200)
   })
 })
 
-describe('scopes of a handed-off session', () => {
-  it('never exceed those of the API key that minted it', async () => {
+describe('API keys', () => {
+  it('cannot mint a one-time token, whatever their scopes: a key has no person to hand on', async () => {
     const { org, caller } = await owner()
-    const key =
-      // TeamAndRoles Modify lets the chain create keys at all; what it may not do is exceed its scopes.
-      (
-        await createKey(caller, {
-          businessId: org.businessId,
-          scopes: '{"Orders": 3, "Customers": 7, "TeamAndRoles": 2}',
-        })
-      ).json().data
-    const token = await mintToken({ apiKey: key.token }, org.businessId)
-    const session = (await redeem(token)).json().data
-    expect(session.businessId).toBe(org.businessId)
-    const me = (await meWith(session.accessToken)).json().data
-    expect(me.credential).toBe('User')
-    expect(me.permissions).toMatchObject({ Orders: 3, Customers: 7, Billing: 0, Products: 0 })
-    // The session passes the limit on: its own tokens and keys stay within the scopes.
-    const chained = (await redeem(await mintToken({ bearer: session.accessToken }, org.businessId))).json()
-      .data
-    expect((await meWith(chained.accessToken)).json().data.permissions).toMatchObject({
-      Orders: 3,
-      Customers: 7,
-      Billing: 0,
+    const keys = [
+      (await createKey(caller, { businessId: org.businessId, scopes: '{"Customers": 1}' })).json().data,
+      (await createKey(caller, { businessId: org.businessId })).json().data,
+    ]
+    for (const key of keys) {
+      const response = await mint({ apiKey: key.token }, { targetApp: 'a', businessId: org.businessId })
+      expect(response.statusCode).toBe(403)
+      expect(response.json()).toMatchObject({
+        status: 403,
+        code: 'api_key_not_allowed',
+        detail: expect.stringContaining('An API key cannot mint one-time tokens'),
+      })
+    }
+    const minted = await ctx.database.db
+      .selectFrom('global.one_time_tokens')
+      .select('token_hash')
+      .where('user_id', '=', org.userId)
+      .execute()
+    expect(minted).toHaveLength(0)
+    // A person's hand-off is unchanged.
+    expect((await redeem(await mintToken(caller, org.businessId))).statusCode).toBe(200)
+  })
+})
+
+describe('upgrading', () => {
+  it('ends the hand-offs left open, since none records whether a key made it; sign-ins stay', async () => {
+    const { org, caller } = await owner()
+    const handedOff = (await redeem(await mintToken(caller, org.businessId))).json().data
+    const unredeemed = await mintToken(caller, org.businessId)
+    // Rolled back: on PostgreSQL other test files share the database and its hand-offs.
+    const after = await rolledBack(ctx, async (trx) => {
+      await sql.raw(`SET LOCAL search_path TO global; ${endHandedOffSessions.sql}`).execute(trx)
+      const sessions = await trx
+        .selectFrom('global.sessions')
+        .select(['business_id', 'revoked_at', 'revoked_reason'])
+        .where('user_id', '=', org.userId)
+        .execute()
+      const token = await trx
+        .selectFrom('global.one_time_tokens')
+        .select('used_at')
+        .where('token_hash', '=', ctx.services.hasher.digest(unredeemed))
+        .executeTakeFirstOrThrow()
+      return { sessions, token }
     })
-    const escalate = await createKey({ bearer: session.accessToken }, { businessId: org.businessId })
-    expect(escalate.statusCode).toBe(403)
-    expect(escalate.json().code).toBe('scope_escalation')
+    const bound = after.sessions.find((s) => s.business_id !== null)
+    expect(bound?.revoked_reason).toBe('handoff_withdrawn')
+    expect(bound?.revoked_at).not.toBeNull()
+    expect(after.sessions.filter((s) => s.business_id === null && s.revoked_at === null)).toHaveLength(1)
+    expect(after.token.used_at).not.toBeNull()
+    expect(handedOff.businessId).toBe(org.businessId)
   })
 })

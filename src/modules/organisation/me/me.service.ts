@@ -26,12 +26,15 @@ export async function getMe(database: Database, auth: AuthContext): Promise<MeRe
     },
     credential: auth.kind === 'apiKey' ? 'ApiKey' : 'User',
     organization: { id: auth.organizationId, slug: organization?.slug ?? '', name: organization?.name ?? '' },
-    organizations: organizations.map((o) => ({
-      id: o.id,
-      slug: o.slug,
-      name: o.name,
-      isOwner: o.role === 'Owner',
-    })),
+    // A key acts in its own organisation only; its creator's other organisations are not its business.
+    organizations: organizations
+      .filter((o) => auth.kind === 'user' || o.id === auth.organizationId)
+      .map((o) => ({
+        id: o.id,
+        slug: o.slug,
+        name: o.name,
+        isOwner: o.role === 'Owner',
+      })),
     businesses: businesses.map((b) => ({
       id: b.id,
       displayName: b.display_name,

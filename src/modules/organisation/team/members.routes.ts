@@ -32,8 +32,8 @@ export function registerMemberRoutes(app: HttpApp, { database }: AppDeps) {
       operationId: 'ChangeTeamMemberRole',
       summary: "Change a member's role",
       description:
-        'customRoleId is required with role Custom and names a role of this organisation. Only an owner may grant or take away Owner (403 owner_required); ' +
-        'a non-owner may not grant rights they lack (403 permission_exceeds_caller); the last active owner cannot be demoted (409 last_owner). ' +
+        'customRoleId is required with role Custom and names a role of this organisation. Only an owner may grant or take away Owner (403 owner_required; an owner’s API key gets 403 api_key_not_allowed); ' +
+        'a non-owner (an owner’s API key too) may not grant rights they lack (403 permission_exceeds_caller); the last active owner cannot be demoted (409 last_owner). ' +
         "The member's new rights apply within a second.",
       tags: TAGS,
       params: MemberParams,
@@ -52,7 +52,7 @@ export function registerMemberRoutes(app: HttpApp, { database }: AppDeps) {
       summary: 'Remove a member from the organisation',
       description:
         "Ends the member's sessions in this organisation (refused within a second) and revokes the API keys they created here. " +
-        'Only an owner may remove an owner (403 owner_required); the last active owner cannot be removed (409 last_owner). Removing yourself is allowed.',
+        'Only an owner may remove an owner (403 owner_required; an owner’s API key gets 403 api_key_not_allowed); the last active owner cannot be removed (409 last_owner). Removing yourself is allowed.',
       tags: TAGS,
       params: MemberParams,
       response: SingleResult('core', Type.Boolean()),

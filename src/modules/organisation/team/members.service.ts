@@ -84,10 +84,11 @@ export async function changeRole(
     const customRole = customRoleId ? await lockRole(trx, auth.organizationId, customRoleId) : undefined
     if (customRoleId && !customRole) throw invalidField('customRoleId', 'must be a role of this organisation')
 
-    // Read under the lock, not from the (up to a second old) credential.
-    const callerIsOwner = owners.some((o) => o.user_id === auth.userId && o.status === 'Active')
+    // Read under the lock, not from the (up to a second old) credential; an owner's key is not the owner.
+    const callerIsOwner =
+      auth.kind === 'user' && owners.some((o) => o.user_id === auth.userId && o.status === 'Active')
     if ((target.role === 'Owner' || request.role === 'Owner') && !callerIsOwner) {
-      throw ownerRequired('grant or take away the Owner role')
+      throw ownerRequired('grant or take away the Owner role', auth)
     }
     // Without this a team manager could hand themselves (or a friend) rights they lack, e.g. Billing.
     const granted = rolePermissions(request.role, customRole?.permissions ?? null)
@@ -115,8 +116,9 @@ export async function removeMember(
     const target = await repository.lockMembership(trx, auth.organizationId, memberId)
     if (!target) throw memberNotFound()
     const userId = target.user_id
-    const callerIsOwner = owners.some((o) => o.user_id === auth.userId && o.status === 'Active')
-    if (target.role === 'Owner' && !callerIsOwner) throw ownerRequired('remove an owner')
+    const callerIsOwner =
+      auth.kind === 'user' && owners.some((o) => o.user_id === auth.userId && o.status === 'Active')
+    if (target.role === 'Owner' && !callerIsOwner) throw ownerRequired('remove an owner', auth)
     const removesOwner = target.role === 'Owner' && target.status === 'Active'
     if (removesOwner && !owners.some((o) => o.user_id !== userId && o.status === 'Active')) throw lastOwner()
     await repository.removeMembership(trx, target.id, auth.organizationId, userId)

@@ -10,7 +10,7 @@ import { Role, RoleParams, RoleRequest } from './team.schemas.js'
 const TAGS = ['Team']
 const WRITE_RULES =
   'Names are unique ignoring case and may not be Owner, Admin or Member (409 role_name_taken). ' +
-  'A non-owner may not grant rights they lack (403 permission_exceeds_caller). Changes reach members within a second.'
+  'A non-owner (an owner’s API key too) may not grant rights they lack (403 permission_exceeds_caller). Changes reach members within a second.'
 
 export function registerRoleRoutes(app: HttpApp, { database }: AppDeps) {
   app.get(

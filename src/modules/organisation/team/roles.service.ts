@@ -1,7 +1,7 @@
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId } from '../../../db/ids.js'
 import { type Reason, validationFailed } from '../../../errors.js'
-import type { AuthContext } from '../../../security/auth-context.js'
+import { type AuthContext, isOwnerInPerson } from '../../../security/auth-context.js'
 import {
   BUILT_IN_ROLES,
   isSubset,
@@ -66,8 +66,8 @@ function validate(auth: AuthContext, request: RoleRequest): repository.RoleValue
   reasons.push(...parsed.reasons)
   if (reasons.length > 0) throw validationFailed(reasons)
   const permissions: PermissionSet = parsed.permissions ?? {}
-  // An owner holds every right; anyone else may only hand out rights they hold themselves.
-  if (!auth.isOwner && !isSubset(permissions, auth.permissions)) {
+  // An owner holds every right; anyone else (an owner's key too) may only hand out rights they hold.
+  if (!isOwnerInPerson(auth) && !isSubset(permissions, auth.permissions)) {
     throw permissionExceedsCaller('create a role')
   }
   if (BUILT_IN_ROLES.some((b) => b.toLowerCase() === name.toLowerCase())) throw roleNameTaken()

@@ -1,11 +1,16 @@
 import { conflict, forbidden, notFound } from '../../../errors.js'
+import type { AuthContext } from '../../../security/auth-context.js'
+import { authErrors } from '../../../security/authenticator.js'
 
 /** The team module's error codes (tests assert these, never the message). */
 export const memberNotFound = () =>
   notFound('member_not_found', 'No member of this organisation has this id.')
 
-export const ownerRequired = (action: string) =>
-  forbidden('owner_required', `Only an owner of the organisation may ${action}.`)
+/** What only an owner may do; a key made by an owner is refused with a code of its own. */
+export const ownerRequired = (action: string, auth: AuthContext) =>
+  auth.kind === 'apiKey'
+    ? authErrors.personOnly(`An API key cannot ${action}: only an owner, signed in, may.`)
+    : forbidden('owner_required', `Only an owner of the organisation may ${action}.`)
 
 export const lastOwner = () =>
   conflict(
