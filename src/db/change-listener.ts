@@ -41,6 +41,7 @@ export class ChangeListener {
   private readonly detachers: (() => void)[] = []
   private readonly onPoolConnect = (client: pg.PoolClient) => this.attach(client)
 
+  private listeningOnPool = false
   private reconnectDelay = RECONNECT_FIRST_MS
   /** Set by a drop; the next successful LISTEN tells subscribers again (they may have missed changes). */
   private missed = false
@@ -69,7 +70,8 @@ export class ChangeListener {
     this.closed = true
     this.live = false
     clearTimeout(this.retry)
-    this.database.pool.off('connect', this.onPoolConnect)
+    // Only what start() attached: a listener never started touches nothing of the database.
+    if (this.listeningOnPool) this.database.pool.off('connect', this.onPoolConnect)
     for (const detach of this.detachers.splice(0)) detach()
     const client = this.client
     this.client = undefined
@@ -135,6 +137,7 @@ export class ChangeListener {
 
   /** Each pool connection listens; embedded, the pool's one connection decides `live`. */
   private listenOnPool() {
+    this.listeningOnPool = true
     const { pool } = this.database
     pool.on('connect', this.onPoolConnect)
     // Connections opened before this listener started; LISTEN queues behind whatever they run.
