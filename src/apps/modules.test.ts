@@ -23,9 +23,15 @@ describe('the module list', () => {
   })
 
   it('gives every event handler a name of its own', () => {
-    const names = EVENT_HANDLERS.map(([name]) => name)
+    const names = [...EVENT_HANDLERS.handlers].map(([name]) => name)
     expect(names).toContain('notifications')
     expect(new Set(names).size).toBe(names.length)
+  })
+
+  it('declares each domain event in one module', () => {
+    const types = [...EVENT_HANDLERS.declared].map((event) => event.type)
+    expect(types).toContain('ShipmentDelivered')
+    expect(new Set(types).size).toBe(types.length)
   })
 })
 

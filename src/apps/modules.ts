@@ -35,7 +35,7 @@ import { teamModule } from '../modules/organisation/team/team.module.js'
 import { purchaseOrdersModule } from '../modules/purchasing/purchase-orders/purchase-orders.module.js'
 import { suppliersModule } from '../modules/purchasing/suppliers/suppliers.module.js'
 import { ordersModule } from '../modules/sales/orders/orders.module.js'
-import { type CartageModule, eventHandlersOf, migrationsOf } from '../platform/module.js'
+import { type CartageModule, eventWiringOf, migrationsOf } from '../platform/module.js'
 
 /**
  * Every module of Cartage, one line each. A module declares its routes (for the Core API, the
@@ -85,5 +85,8 @@ export const MODULES: readonly CartageModule[] = [
 /** The migrations that bring a database up to date: the baseline, then each module's. */
 export const MIGRATIONS = migrationsOf(BASELINE_MIGRATIONS, MODULES)
 
-/** Every module's domain event handlers, registered with the services whichever API a process serves. */
-export const EVENT_HANDLERS = eventHandlersOf(MODULES)
+/**
+ * Every module's domain event handlers and the events the modules declare, registered with the
+ * services whichever API a process serves.
+ */
+export const EVENT_HANDLERS = eventWiringOf(MODULES)

@@ -2,7 +2,14 @@ import type { Migration, MigrationSet } from '../db/migrator.js'
 import type { HttpApp } from '../http/kernel.js'
 import type { OperationSchemaNames } from '../http/openapi-names.js'
 import type { AppDeps } from './deps.js'
-import type { DomainEventHandler } from './domain-events.js'
+import type {
+  DeclaredEvent,
+  DomainEventDeclaration,
+  DomainEventDeclarations,
+  DomainEventHandler,
+  DomainEventType,
+  DomainEventWiring,
+} from './domain-events.js'
 
 export interface OpenApiTag {
   name: string
@@ -39,6 +46,11 @@ export interface CartageModule {
     /** Idempotent steps run in a schema after each batch of tenant migrations (db/migrator.ts). */
     afterTenant?: readonly Migration[]
   }
+  /**
+   * The domain events the module publishes (`<module>.events.ts`): each payload's schema, its
+   * notification and its webhook event type. A type is declared by one module only.
+   */
+  events?: DomainEventDeclarations
   /** Reactions to domain events, by a name unique in the process; run in the publisher's transaction. */
   eventHandlers?: Readonly<Record<string, DomainEventHandler>>
 }
@@ -66,9 +78,20 @@ export function migrationsOf(baseline: MigrationSet, modules: readonly CartageMo
   }
 }
 
-/** Every module's event handlers, in module order, for the process's `DomainEvents`. */
-export const eventHandlersOf = (modules: readonly CartageModule[]) =>
-  modules.flatMap((m) => Object.entries(m.eventHandlers ?? {}))
+/** Every module's declared events, in module order. */
+export const declaredEventsOf = (modules: readonly CartageModule[]): DeclaredEvent[] =>
+  modules.flatMap((m) =>
+    Object.entries(m.events ?? {}).map(([type, declaration]) => ({
+      ...(declaration as DomainEventDeclaration),
+      type: type as DomainEventType,
+    })),
+  )
+
+/** Every module's event handlers and declared events, in module order, for the process's `DomainEvents`. */
+export const eventWiringOf = (modules: readonly CartageModule[]): DomainEventWiring => ({
+  handlers: modules.flatMap((m) => Object.entries(m.eventHandlers ?? {})),
+  declared: declaredEventsOf(modules),
+})
 
 /** The schema names of every module's operations, for the OpenAPI documents. */
 export const schemaNamesOf = (modules: readonly CartageModule[]): OperationSchemaNames =>

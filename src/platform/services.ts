@@ -7,7 +7,7 @@ import { Authenticator, CREDENTIAL_CHANNEL } from '../security/authenticator.js'
 import { RateLimiter } from '../security/rate-limiter.js'
 import { loadSecretHasher, type SecretHasher } from '../security/secrets.js'
 import { signingKeyFile, TokenSigner } from '../security/signing.js'
-import { type DomainEventHandler, DomainEvents } from './domain-events.js'
+import { DomainEvents, type DomainEventWiring } from './domain-events.js'
 
 /** Long-lived collaborators shared by both apps in a process. */
 export interface Services {
@@ -16,7 +16,7 @@ export interface Services {
   authenticator: Authenticator
   mailer: Mailer
   rateLimiter: RateLimiter
-  /** Every module's event handlers, whichever API this process serves. */
+  /** Every module's event handlers and declared events, whichever API this process serves. */
   events: DomainEvents
   /** Stops listening for credential changes (the database's own close does it too). */
   close(): Promise<void>
@@ -26,7 +26,7 @@ export async function createServices(
   config: Config,
   database: Database,
   logger: FastifyBaseLogger | false,
-  wiring: { eventHandlers: Iterable<readonly [string, DomainEventHandler]>; mailer?: Mailer },
+  wiring: { eventHandlers: DomainEventWiring; mailer?: Mailer },
 ): Promise<Services> {
   // One listener for the credentials channel: the authenticator's caches and the signer's keys.
   const credentialChanges = new ChangeListener(database, CREDENTIAL_CHANNEL)

@@ -1,5 +1,6 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
+import { shipmentEvents } from './shipments.events.js'
 import { registerShipmentRoutes } from './shipments.routes.js'
 
 /** Shipments (M2) and their status moves. */
@@ -22,4 +23,5 @@ export const shipmentsModule = defineModule({
     'FailShipment',
     'GetUnassignedShipments',
   ]),
+  events: shipmentEvents,
 })

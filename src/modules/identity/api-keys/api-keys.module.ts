@@ -1,4 +1,5 @@
 import { defineModule } from '../../../platform/module.js'
+import { apiKeyEvents } from './api-keys.events.js'
 import { registerApiKeyRoutes } from './api-keys.routes.js'
 
 /** API keys: created, listed and revoked by the owner; the value is shown once. */
@@ -11,4 +12,5 @@ export const apiKeysModule = defineModule({
     GetAccessTokens: { data: 'AccessTokenResponse' },
     CreateApiToken: { body: 'CreateApiKeyRequest', data: 'AccessTokenResponse' },
   },
+  events: apiKeyEvents,
 })

@@ -1,6 +1,7 @@
 import { defineModule } from '../../../platform/module.js'
 import * as createWebhookTables from './migrations/20261128100000-create-webhook-tables.js'
 import * as createWebhookSchemas from './migrations/20261128100100-create-webhook-schemas.js'
+import { webhookEvents } from './webhooks.events.js'
 import { writeWebhookOutbox } from './webhooks.handler.js'
 import { registerWebhookRoutes } from './webhooks.routes.js'
 
@@ -22,4 +23,5 @@ export const webhooksModule = defineModule({
     global: [{ name: '20261128100100-create-webhook-schemas', sql: createWebhookSchemas.sql }],
   },
   eventHandlers: { webhooks: writeWebhookOutbox },
+  events: webhookEvents,
 })

@@ -1,6 +1,7 @@
 import { defineModule } from '../../../platform/module.js'
 import * as transferOrders from './migrations/20261201110000-transfer-orders.js'
 import * as transferOrderSides from './migrations/20261201111000-transfer-order-sides.js'
+import { transferOrderEvents } from './transfer-orders.events.js'
 import { registerTransferOrderRoutes } from './transfer-orders.routes.js'
 
 /** Transfer orders (TransferOrders): stock moved between the businesses of an organisation. */
@@ -22,4 +23,5 @@ export const transferOrdersModule = defineModule({
       { name: '20261201111000-transfer-order-sides', sql: transferOrderSides.sql },
     ],
   },
+  events: transferOrderEvents,
 })

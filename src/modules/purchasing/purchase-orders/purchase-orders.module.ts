@@ -1,5 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
 import { sql as createPurchaseOrders } from './migrations/20261201100000-purchase-orders.js'
+import { purchaseOrderEvents } from './purchase-orders.events.js'
 import { registerPurchaseOrderRoutes } from './purchase-orders.routes.js'
 
 /** Purchase orders (M13): order products from a supplier, receive them into stock through the ledger. */
@@ -16,4 +17,5 @@ export const purchaseOrdersModule = defineModule({
     routes: registerPurchaseOrderRoutes,
   },
   migrations: { tenant: [{ name: '20261201100000-purchase-orders', sql: createPurchaseOrders }] },
+  events: purchaseOrderEvents,
 })

@@ -2,6 +2,7 @@ import { defineModule } from '../../../platform/module.js'
 import * as suppliersMigration from './migrations/20261201090000-suppliers.js'
 import * as reorderSuggestionIndex from './migrations/20261201091000-reorder-suggestion-index.js'
 import { registerSupplierProductRoutes } from './supplier-products.routes.js'
+import { supplierEvents } from './suppliers.events.js'
 import { registerSupplierRoutes } from './suppliers.routes.js'
 
 /** Suppliers (module Suppliers): who the business buys from, and at what terms per product. */
@@ -26,4 +27,5 @@ export const suppliersModule = defineModule({
       { name: '20261201091000-reorder-suggestion-index', sql: reorderSuggestionIndex.sql },
     ],
   },
+  events: supplierEvents,
 })

@@ -1,5 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
 import { registerOrderStatusRoutes } from './order-status.routes.js'
+import { orderEvents } from './orders.events.js'
 import { registerOrderRoutes } from './orders.routes.js'
 
 /** Orders (M1): customer orders with lines, totals and status moves. */
@@ -21,4 +22,5 @@ export const ordersModule = defineModule({
     GetOrder: { data: 'OrderResponse' },
     UpdateOrder: { body: 'UpdateOrderCommand', data: 'OrderResponse' },
   },
+  events: orderEvents,
 })
