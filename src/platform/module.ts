@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Migration, MigrationSet } from '../db/migrator.js'
 import type { HttpApp } from '../http/kernel.js'
 import type { OperationSchemaNames } from '../http/openapi-names.js'
@@ -10,6 +11,7 @@ import type {
   DomainEventType,
   DomainEventWiring,
 } from './domain-events.js'
+import { PeriodicTask } from './periodic-task.js'
 
 export interface OpenApiTag {
   name: string
@@ -23,6 +25,26 @@ export interface ModuleApi {
   /** Registers its routes; each route states its permission through `operation()` (http/operation.ts). */
   routes(app: HttpApp, deps: AppDeps): void
 }
+
+/** Work a served Core API (`cartage serve`) runs beside its routes: started when it is ready, stopped when it closes. */
+export interface BackgroundWorker {
+  /** Names it in logs. */
+  name: string
+  create(deps: AppDeps, logger: FastifyBaseLogger | false): { start(): void; stop(): Promise<unknown> }
+}
+
+/** A round of work a served Core API runs every `intervalMs` (platform/periodic-task.ts). */
+export interface PeriodicTaskDeclaration {
+  /** Names it in logs. */
+  name: string
+  intervalMs: number
+  /** When the first round comes after start (default: at once). */
+  firstRoundAfterMs?: number
+  round(deps: AppDeps, logger: FastifyBaseLogger | false): Promise<unknown>
+}
+
+/** A step run after each batch of tenant migrations, or one made from every module's declarations. */
+export type AfterTenantStep = Migration | ((modules: readonly CartageModule[]) => Migration)
 
 /**
  * Everything the platform needs to know about a module, declared in the module's own folder
@@ -44,8 +66,17 @@ export interface CartageModule {
     global?: readonly Migration[]
     tenant?: readonly Migration[]
     /** Idempotent steps run in a schema after each batch of tenant migrations (db/migrator.ts). */
-    afterTenant?: readonly Migration[]
+    afterTenant?: readonly AfterTenantStep[]
   }
+  /**
+   * Its organisation tables the audit log leaves out: records that are a history already, counters
+   * and derived tables (every other table is audited by the triggers the audit module attaches).
+   */
+  unauditedTables?: readonly string[]
+  /** Long-running workers a served Core API runs (the webhook deliveries). */
+  workers?: readonly BackgroundWorker[]
+  /** Rounds of work a served Core API runs periodically. */
+  periodicTasks?: readonly PeriodicTaskDeclaration[]
   /**
    * The domain events the module publishes (`<module>.events.ts`): each payload's schema, its
    * notification and its webhook event type. A type is declared by one module only.
@@ -74,9 +105,51 @@ export function migrationsOf(baseline: MigrationSet, modules: readonly CartageMo
   return {
     global: collect('global'),
     tenant: collect('tenant'),
-    afterTenant: modules.flatMap((m) => m.migrations?.afterTenant ?? []),
+    afterTenant: modules.flatMap((m) =>
+      (m.migrations?.afterTenant ?? []).map((step) => (typeof step === 'function' ? step(modules) : step)),
+    ),
   }
 }
+
+/** Every module's tables the audit log leaves out. */
+export const unauditedTablesOf = (modules: readonly CartageModule[]): string[] =>
+  modules.flatMap((m) => m.unauditedTables ?? [])
+
+/**
+ * The background work of every module (its workers, and its periodic tasks each in a
+ * `PeriodicTask`), for a served Core API to start when ready and stop when it closes.
+ */
+export function backgroundWorkOf(
+  modules: readonly CartageModule[],
+  deps: AppDeps,
+  logger: FastifyBaseLogger | false,
+): { name: string; start(): void; stop(): Promise<unknown> }[] {
+  const workers = modules.flatMap((m) =>
+    (m.workers ?? []).map((worker) => ({ name: worker.name, ...bind(worker.create(deps, logger)) })),
+  )
+  const periodic = modules.flatMap((m) =>
+    (m.periodicTasks ?? []).map((declared) => {
+      const task = new PeriodicTask(
+        () => declared.round(deps, logger),
+        declared.intervalMs,
+        (error) => {
+          if (logger) logger.warn({ err: error }, `${declared.name} failed`)
+        },
+      )
+      return {
+        name: declared.name,
+        start: () => task.start(declared.firstRoundAfterMs),
+        stop: () => task.stop(),
+      }
+    }),
+  )
+  return [...workers, ...periodic]
+}
+
+const bind = (work: { start(): void; stop(): Promise<unknown> }) => ({
+  start: () => work.start(),
+  stop: () => work.stop(),
+})
 
 /** Every module's declared events, in module order. */
 export const declaredEventsOf = (modules: readonly CartageModule[]): DeclaredEvent[] =>

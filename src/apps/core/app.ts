@@ -3,9 +3,8 @@ import { registerConsole } from '../../console/console.js'
 import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import type { HttpApp } from '../../http/kernel.js'
 import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
-import { WebhookWorker } from '../../modules/integrations/index.js'
-import { OverdueSweep } from '../../modules/purchasing/index.js'
 import type { AppDeps } from '../../platform/deps.js'
+import { backgroundWorkOf } from '../../platform/module.js'
 import { buildApi } from '../build-app.js'
 import { MODULES } from '../modules.js'
 
@@ -14,8 +13,8 @@ export async function buildCoreApp(
   deps: AppDeps,
   logger: FastifyBaseLogger | false,
   /**
-   * A served Core API (`cartage serve`) also runs the background work while it listens: webhook
-   * deliveries and the sweep that announces overdue purchase orders.
+   * A served Core API (`cartage serve`) also runs the modules' background work while it listens:
+   * their workers and periodic tasks (webhook deliveries, the overdue purchase order sweep).
    */
   background: { workers?: boolean } = {},
 ): Promise<HttpApp> {
@@ -36,7 +35,7 @@ export async function buildCoreApp(
   // The web console at / (console/console.ts), beside the API's own paths.
   await registerConsole(app, deps.config)
   if (background.workers) {
-    for (const worker of [new WebhookWorker(deps, {}, logger), new OverdueSweep(deps, logger)]) {
+    for (const worker of backgroundWorkOf(MODULES, deps, logger)) {
       app.addHook('onReady', async () => worker.start())
       app.addHook('onClose', () => worker.stop())
     }

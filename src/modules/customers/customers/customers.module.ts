@@ -34,4 +34,6 @@ export const customersModule = defineModule({
     GetActivityTraces: { data: 'ActivityTrace' },
     AddActivityTrace: { body: 'AddActivityTraceRequest', data: 'CustomerResponse' },
   },
+  // The live-customer count is a counter; activity traces (customers/activity) are a history already.
+  unauditedTables: ['customer_counts', 'activity_traces'],
 })

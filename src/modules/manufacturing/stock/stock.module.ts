@@ -13,4 +13,6 @@ export const stockModule = defineModule({
     tenant: [{ name: '20261127090000-exact-stock-valuation', sql: exactStockValuation.sql }],
   },
   events: stockEvents,
+  // Each ledger movement is a history already; checkpoints are derived from it.
+  unauditedTables: ['stock_ledger', 'stock_checkpoints'],
 })

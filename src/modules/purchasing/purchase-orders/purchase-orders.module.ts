@@ -1,5 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
 import { sql as createPurchaseOrders } from './migrations/20261201100000-purchase-orders.js'
+import { OverdueSweep } from './overdue.service.js'
 import { purchaseOrderEvents } from './purchase-orders.events.js'
 import { registerPurchaseOrderRoutes } from './purchase-orders.routes.js'
 
@@ -18,4 +19,7 @@ export const purchaseOrdersModule = defineModule({
   },
   migrations: { tenant: [{ name: '20261201100000-purchase-orders', sql: createPurchaseOrders }] },
   events: purchaseOrderEvents,
+  workers: [
+    { name: 'overdue purchase order sweep', create: (deps, logger) => new OverdueSweep(deps, logger) },
+  ],
 })
