@@ -2,6 +2,7 @@ import { BASELINE_MIGRATIONS } from '../db/migrations/baseline.js'
 import { auditLogModule } from '../modules/audit/audit-log/audit-log.module.js'
 import { customerAnalyticsModule } from '../modules/customers/analytics/customer-analytics.module.js'
 import { customerAttachmentsModule } from '../modules/customers/attachments/customer-attachments.module.js'
+import { customerConfigurationsModule } from '../modules/customers/customer-configurations/customer-configurations.module.js'
 import { customerGroupsModule } from '../modules/customers/customer-groups/customer-groups.module.js'
 import { customersModule } from '../modules/customers/customers/customers.module.js'
 import { carriersModule } from '../modules/delivery/carriers/carriers.module.js'
@@ -50,6 +51,7 @@ export const MODULES: readonly CartageModule[] = [
   ordersModule,
   businessModule,
   settingsModule,
+  customerConfigurationsModule,
   filesModule,
   customerGroupsModule,
   customersModule,
