@@ -3,6 +3,7 @@ import { registerConsole } from '../../console/console.js'
 import { INPUT_RULES_DESCRIPTION } from '../../http/input-rules.js'
 import type { HttpApp } from '../../http/kernel.js'
 import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
+import { webhooksForOpenApi } from '../../modules/integrations/webhooks/webhooks.openapi.js'
 import type { AppDeps } from '../../platform/deps.js'
 import { backgroundWorkOf } from '../../platform/module.js'
 import { buildApi } from '../build-app.js'
@@ -27,6 +28,7 @@ export async function buildCoreApp(
         'errors are { message, code, reasons[] } with one reason per invalid field. Paths match regardless of letter case.' +
         ` ${INPUT_RULES_DESCRIPTION}`,
       securitySchemes: CORE_SECURITY_SCHEMES,
+      webhooks: webhooksForOpenApi(deps.services.events.declared),
     },
     MODULES,
     deps,
