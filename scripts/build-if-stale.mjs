@@ -1,5 +1,5 @@
-// `npm start` runs this first: build only when a source is newer than the last build, so a
-// restart of a built server skips tsc. Bad configuration is reported before any build.
+// `npm ci` (prepare) and `npm start` (prestart) run this: build only when a source is newer than the
+// last build, so a restart of a built server skips tsc. Bad configuration is reported before any build.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -28,28 +28,42 @@ const checkConfig = `import('./src/config.ts').then((c) => {
     process.exit(2)
   }
 })`
-if (!process.argv.includes('--no-config-check')) {
+if (!process.argv.includes('--no-config-check') && existsSync(path.join(root, 'node_modules', 'tsx'))) {
   const check = spawnSync(process.execPath, ['--import', 'tsx', '-e', checkConfig], {
     cwd: root,
     encoding: 'utf8',
   })
-  // Status 2 = bad configuration; anything else (tsx absent in an install without dev
-  // dependencies) leaves the judgement to the server itself.
+  // Status 2 = bad configuration; anything else leaves the judgement to the server itself, as
+  // does an install without dev dependencies (no tsx).
   if (check.status === 2) {
     process.stderr.write(check.stderr)
     process.exit(2)
   }
 }
 
+// An install without dev dependencies (`npm ci --omit=dev`) has no compiler: it runs the dist/ and
+// web/dist/ built beforehand, whose stamps a copy or a checkout may leave older than the sources.
+const tscBin = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+if (!existsSync(tscBin)) {
+  if (!existsSync(path.join(root, 'dist', 'main.js'))) {
+    process.stderr.write(
+      'cartage: dist/ is not built, and TypeScript is a dev dependency, not installed here: run ' +
+        '`npm run build && npm run build:console` in an install with dev dependencies and copy ' +
+        'dist/ and web/dist/ here (docs/deployment.md)\n',
+    )
+    process.exit(1)
+  }
+  process.stderr.write(
+    'cartage: the sources are newer than dist/ but TypeScript (a dev dependency) is not installed: running dist/ as built\n',
+  )
+  buildConsoleIfStale()
+}
+
 const started = Date.now()
-const tsc = spawnSync(
-  process.execPath,
-  [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-  {
-    cwd: root,
-    stdio: 'inherit',
-  },
-)
+const tsc = spawnSync(process.execPath, [tscBin, '-p', 'tsconfig.build.json'], {
+  cwd: root,
+  stdio: 'inherit',
+})
 if (tsc.status !== 0) process.exit(tsc.status ?? 1)
 writeFileSync(stamp, `${new Date().toISOString()}\n`)
 process.stdout.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
@@ -77,7 +91,11 @@ function buildConsoleIfStale() {
     !existsSync(path.join(root, 'node_modules', 'vite')) ||
     !existsSync(path.join(root, 'node_modules', 'tsx'))
   ) {
-    process.stderr.write('cartage: the web console is not built (its build tools are dev dependencies)\n')
+    process.stderr.write(
+      existsSync(path.join(root, 'web', 'dist', 'index.html'))
+        ? 'cartage: the console sources are newer than web/dist/ but its build tools (dev dependencies) are not installed: serving web/dist/ as built\n'
+        : 'cartage: the web console is not built (its build tools are dev dependencies)\n',
+    )
     process.exit(0)
   }
   const result = spawnSync(

@@ -67,6 +67,8 @@ export interface Config {
   metricsEnabled: boolean
   /** A separate port for `/metrics`; when set, the API ports never serve it. */
   metricsPort: number | undefined
+  /** How long a stop may drain in-flight requests before the process exits anyway (exit 1). */
+  shutdownTimeoutMs: number
   /**
    * AES-256 key (64 hex characters or base64 of 32 bytes) that encrypts carrier credentials;
    * absent = generated on first start into `<dataDir>/carrier-credentials.key` (mode 0600).
@@ -213,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     metricsEnabled: read('METRICS_ENABLED', false, boolean),
     metricsPort: read<number | undefined>('METRICS_PORT', undefined, integer(0, 65535)),
+    shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', 15_000, integer(100, 600_000)),
     carrierCredentialsKey: aesKey('CARRIER_CREDENTIALS_KEY', env.CARRIER_CREDENTIALS_KEY, problems),
     geocoderUrl: read('GEOCODER_URL', '', url).replace(/\/+$/, '') || undefined,
     geocoderTimeoutMs: read('GEOCODER_TIMEOUT_MS', 2_000, integer(100, 30_000)),

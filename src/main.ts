@@ -95,7 +95,7 @@ async function serve(api: 'core' | 'global' | 'both') {
     const timer = setTimeout(() => {
       logger.error('shutdown timed out; exiting')
       process.exit(1)
-    }, 15_000)
+    }, config.shutdownTimeoutMs)
     timer.unref()
     metricsServer?.close()
     await Promise.allSettled(apps.map((entry) => entry.app.close()))

@@ -35,6 +35,29 @@ const baseEnv = () => {
 }
 const startServer = () => startServerProcess(baseEnv())
 
+/** Registers an organisation, signs in and opens its notification stream; `ended` is all it received. */
+async function openNotificationStream(server: { core: string; global: string }) {
+  const org = registrationBody({ email: uniqueEmail('stream') })
+  const registered = await fetch(`${server.global}/api/organizations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(org),
+  })
+  const businessId = ((await registered.json()) as { data: { id: string } }).data.id
+  const login = await fetch(`${server.global}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: org.user.email, password: org.user.password }),
+  })
+  const { accessToken } = ((await login.json()) as { data: { session: { accessToken: string } } }).data
+    .session
+  const response = await fetch(`${server.core}/api/notifications/stream`, {
+    headers: { authorization: `Bearer ${accessToken}`, 'x-business-id': businessId },
+  })
+  expect(response.status).toBe(200)
+  return { ended: response.text() }
+}
+
 describe('cartage serve', () => {
   it(
     'stops at start-up with one line per bad variable',
@@ -56,12 +79,13 @@ describe('cartage serve', () => {
   )
 
   it(
-    'serves both APIs, drains an in-flight request on SIGTERM, and keeps data across a restart',
+    'serves both APIs, drains an in-flight request on SIGTERM, ends open streams, and keeps data across a restart',
     async () => {
       const email = uniqueEmail('process')
       const first = await startServer()
       expect((await fetch(`${first.core}/health/ready`)).status).toBe(200)
       expect((await fetch(`${first.global}/docs`)).status).toBe(200)
+      const stream = await openNotificationStream(first)
 
       const pending = fetch(`${first.global}/api/organizations`, {
         method: 'POST',
@@ -74,8 +98,12 @@ describe('cartage serve', () => {
       first.child.kill('SIGTERM')
       const response = await pending
       expect(response.status).toBe(200)
+      // The stream was told the server is going away, and ended.
+      expect(await stream.ended).toContain('event: shutdown')
       const firstExit = await first.exited
       expect(firstExit, first.output()).toBe(0)
+      // Not the cut-off (exit 1): an open stream no longer holds the stop until then.
+      expect(first.output()).not.toContain('shutdown timed out')
       expect(first.output()).not.toContain(registrationBody().user.password)
 
       const second = await startServer()

@@ -1,7 +1,19 @@
 import pg from 'pg'
 import type { Database } from './database.js'
 
-const RECONNECT_DELAY_MS = 1_000
+/** Reconnecting after a drop: the first try soon, then doubling up to the cap (a second). */
+const RECONNECT_FIRST_MS = 100
+const RECONNECT_MAX_MS = 1_000
+
+export interface ChangeListenerOptions {
+  /**
+   * Whether each pool connection LISTENs too. Caches want it (a process's own change reaches them
+   * before the writer's `await` returns); a consumer that only needs to hear changes once (the
+   * notification streams) listens on the dedicated connection alone on PostgreSQL. The embedded
+   * database's one pool connection is always its listener.
+   */
+  listenOnPool?: boolean
+}
 
 /**
  * A PostgreSQL notification channel as a signal to this process's caches. A cache may only be
@@ -29,9 +41,14 @@ export class ChangeListener {
   private readonly detachers: (() => void)[] = []
   private readonly onPoolConnect = (client: pg.PoolClient) => this.attach(client)
 
+  private reconnectDelay = RECONNECT_FIRST_MS
+  /** Set by a drop; the next successful LISTEN tells subscribers again (they may have missed changes). */
+  private missed = false
+
   constructor(
     private readonly database: Pick<Database, 'kind' | 'pool' | 'atClose'>,
     private readonly channel: string,
+    private readonly options: ChangeListenerOptions = {},
   ) {}
 
   /** `onChange` gets the notice's payload, or nothing when the connection dropped (anything may have changed). */
@@ -45,7 +62,7 @@ export class ChangeListener {
     this.started = true
     this.database.atClose(() => this.close())
     if (this.database.kind === 'postgres') this.connect()
-    this.listenOnPool()
+    if (this.database.kind === 'embedded' || this.options.listenOnPool !== false) this.listenOnPool()
   }
 
   async close(): Promise<void> {
@@ -65,7 +82,23 @@ export class ChangeListener {
   }
 
   private lost() {
+    // Once per drop: the failed reconnection attempts that follow change nothing more.
+    if (this.missed && !this.live) return
     this.live = false
+    this.missed = true
+    this.changed()
+  }
+
+  /**
+   * LISTEN is in force again. Whatever was notified while it was down was never heard, so
+   * subscribers are told once more that anything may have changed (a stream re-reads, a cache
+   * forgets what it read while the feed was down).
+   */
+  private relisten() {
+    this.live = true
+    this.reconnectDelay = RECONNECT_FIRST_MS
+    if (!this.missed) return
+    this.missed = false
     this.changed()
   }
 
@@ -83,7 +116,9 @@ export class ChangeListener {
       if (this.client === client) this.client = undefined
       this.lost()
       client.end().catch(() => {})
-      if (!this.closed) this.retry = setTimeout(() => this.connect(), RECONNECT_DELAY_MS)
+      if (this.closed) return
+      this.retry = setTimeout(() => this.connect(), this.reconnectDelay)
+      this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS)
     }
     client.on('error', lose)
     client.on('end', lose)
@@ -94,7 +129,7 @@ export class ChangeListener {
       .connect()
       .then(() => client.query(`LISTEN "${this.channel}"`))
       .then(() => {
-        if (!down && !this.closed) this.live = true
+        if (!down && !this.closed) this.relisten()
       }, lose)
   }
 
@@ -127,7 +162,7 @@ export class ChangeListener {
     })
     client.query(`LISTEN "${this.channel}"`).then(
       () => {
-        if (primary && !down && !this.closed) this.live = true
+        if (primary && !down && !this.closed) this.relisten()
       },
       () => {},
     )

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { databaseFault } from '../db/faults.js'
 import { AppError, type Reason } from '../errors.js'
 import type { ApiFlavor } from './envelopes.js'
 
@@ -101,8 +102,32 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (fe.code === 'FST_ERR_HANDLER_TIMEOUT') {
     return new AppError(503, 'timeout', 'The request took too long to handle.')
   }
+  const fault = databaseFault(error)
+  if (fault === 'unavailable') return databaseUnavailable()
+  if (fault === 'storage_full') return storageFull()
   return new AppError(500, 'internal_error', 'An error occurred in the service.')
 }
+
+/** Seconds a client is asked to wait before retrying a request the database could not take. */
+const DATABASE_RETRY_AFTER_SECONDS = 5
+
+/** The database cannot be reached (stopped, restarting, out of connections): nothing is wrong with the request. */
+export const databaseUnavailable = () =>
+  Object.assign(
+    new AppError(503, 'database_unavailable', 'Cartage cannot reach its database; retry shortly.'),
+    { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+  )
+
+/** The database's (or the file store's) disk is full: writes cannot be kept until space is freed. */
+export const storageFull = () =>
+  Object.assign(
+    new AppError(
+      507,
+      'storage_full',
+      'Cartage cannot store data: its storage is full. Retry once space is freed.',
+    ),
+    { retryAfterSeconds: 60 },
+  )
 
 /** The serialised error body of the flavour: the Core body or problem details. */
 export function errorBody(flavor: ApiFlavor, error: AppError): { contentType: string; body: string } {
@@ -138,10 +163,21 @@ export function sendError(flavor: ApiFlavor, reply: FastifyReply, error: AppErro
   return reply.code(error.status).type('application/problem+json').send(problemDetails(error))
 }
 
+const FAULT_NOTICE_INTERVAL_MS = 60_000
+/** When each kind of database fault was last logged, for the whole process. */
+const lastFaultNotice = new Map<string, number>()
+
 export function installErrorHandling(app: FastifyInstance, flavor: ApiFlavor) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error)
-    if (appError.status >= 500) {
+    if (appError.code === 'database_unavailable' || appError.code === 'storage_full') {
+      // One notice a minute for the operator, not one per request of an outage.
+      const now = Date.now()
+      if (now - (lastFaultNotice.get(appError.code) ?? 0) >= FAULT_NOTICE_INTERVAL_MS) {
+        lastFaultNotice.set(appError.code, now)
+        request.log.warn({ err: error, code: appError.code }, appError.message)
+      }
+    } else if (appError.status >= 500) {
       // The fault is logged with the request id; the client gets no message or stack.
       request.log.error({ err: error }, 'request failed')
     }

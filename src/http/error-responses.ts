@@ -37,15 +37,19 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'The request body has an unsupported media type.',
   429: 'Too many requests; see Retry-After.',
   500: 'An error in the service.',
-  503: 'The service is not ready.',
+  503: 'The service cannot take the request now: its database is unreachable (code `database_unavailable`) or it is not ready; retry after Retry-After seconds.',
+  507: 'The storage is full (code `storage_full`): nothing was written; retry once space is freed.',
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503 | 507
 
-/** Every route declares its error responses so the OpenAPI document is complete. 500 is always added. */
+/**
+ * Every route declares its error responses so the OpenAPI document is complete. 500, 503 (the
+ * database unreachable) and 507 (storage full) can answer any operation, so they are always added.
+ */
 export function errorResponses(flavor: ApiFlavor, ...statuses: ErrorStatus[]) {
   const responses: Record<number, unknown> = {}
-  for (const status of [...statuses, 500 as const]) {
+  for (const status of new Set([...statuses, 500 as const, 503 as const, 507 as const])) {
     responses[status] =
       flavor === 'core'
         ? { ...CoreErrorSchema, description: DESCRIPTIONS[status] }

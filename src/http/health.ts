@@ -39,7 +39,7 @@ export function registerHealthRoutes(app: HttpApp, database: Database, flavor: A
         description:
           'Readiness probe: 200 once the database answers and every migration has run, 503 (with the failing check) otherwise.',
         security: [],
-        response: { 200: HealthSchema, 503: HealthSchema, ...errorResponses(flavor) },
+        response: { 200: HealthSchema, ...errorResponses(flavor), 503: HealthSchema },
       },
     },
     async (_request, reply) => {

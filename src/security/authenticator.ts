@@ -98,7 +98,9 @@ export class Authenticator {
       claims = await this.signer.verifyAccess(token)
     } catch (error) {
       if (error instanceof TokenError && error.reason === 'expired') throw authErrors.expired(expiredStatus)
-      throw authErrors.invalid()
+      if (error instanceof TokenError) throw authErrors.invalid()
+      // Not the token's fault (the keys could not be read): the error handler says what it was.
+      throw error
     }
     // A handed-off session is bound to its business: it may omit X-Business-Id, never change it.
     if (claims.businessId) {

@@ -153,7 +153,16 @@ export class TokenSigner {
     const changes = this.changes
     changes?.start()
     const fresh = !this.keysStale && (changes?.live || Date.now() - this.keysReadAt < KEY_RECHECK_MS)
-    if (!fresh) await this.reload()
+    if (fresh) return
+    try {
+      await this.reload()
+    } catch (error) {
+      // The database is away: tokens still verify with the keys already held (a key retired
+      // meanwhile stays trusted only until its grace ends, as `until` says), and the keys are
+      // read again on the next request. With none held there is nothing to verify with.
+      this.keysStale = true
+      if (this.publicKeys.size === 0) throw error
+    }
   }
 
   private reload(): Promise<void> {
@@ -329,7 +338,10 @@ export class TokenSigner {
           // An unknown kid may be a key another process just made (and its notice is on the way).
           if (!this.publicKeys.has(kid) && Date.now() - this.lastUnknownKidReload > UNKNOWN_KID_RELOAD_MS) {
             this.lastUnknownKidReload = Date.now()
-            await this.reload()
+            // Unable to read the keys, an unknown kid is undecided, not invalid (a 503, not a 401).
+            await this.reload().catch((error: unknown) => {
+              throw new KeysUnreadable(error)
+            })
           }
           const known = this.publicKeys.get(kid)
           if (!known || (known.until !== null && known.until <= Date.now())) throw new TokenError('invalid')
@@ -347,8 +359,16 @@ export class TokenSigner {
       return { payload, keyUntil }
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new TokenError('expired')
+      if (error instanceof KeysUnreadable) throw error.cause
       throw new TokenError('invalid')
     }
+  }
+}
+
+/** The signing keys could not be read (the database is away); carries the database's error. */
+class KeysUnreadable extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the signing keys could not be read')
   }
 }
 

@@ -1,63 +1,66 @@
-import pg from 'pg'
+import { ChangeListener } from '../../db/change-listener.js'
 import type { Database } from '../../db/database.js'
 import { NOTIFICATION_CHANNEL } from './notifications.repository.js'
 
-/** One open stream: woken when its business may have new notifications. */
+/** One open stream: woken when its business may have new notifications, ended at shutdown. */
 export interface StreamSubscriber {
   businessId: string
   wake(): void
+  /** Tells the client the server is going away, then ends the stream. */
+  end(): void
 }
 
-/** Fallback poll (ms): the only signal on the embedded database, a safety net on PostgreSQL. */
-const POLL_EMBEDDED_MS = 1_000
-const POLL_POSTGRES_MS = 10_000
+/** While the notice feed is down, streams read this often instead (ms). */
+const POLL_WHILE_DOWN_MS = 1_000
 
 /**
- * Wakes the streams of this process when notifications are created, in this process or another.
- * On PostgreSQL one dedicated connection LISTENs (NOTIFY arrives only after the creating
- * transaction committed, so the rows are visible); the embedded database has one connection and
- * one process, so streams poll instead. Started with the first stream, stopped with the app.
+ * Wakes the streams of this process when notifications are created, in this process or another,
+ * from PostgreSQL's NOTIFY (sent on commit, so the rows are visible): one dedicated listening
+ * connection on PostgreSQL, the pool's one connection on the embedded database. An idle stream
+ * therefore costs nothing: no stream reads until its business has something new. The feed
+ * reconnects by itself after the database comes back and then wakes every stream once (what was
+ * created meanwhile was never announced); while it is down the streams poll.
  */
 export class NotificationHub {
   private readonly subscribers = new Set<StreamSubscriber>()
-  private listener: pg.Client | undefined
+  private readonly feed: ChangeListener
   private timer: NodeJS.Timeout | undefined
-  private starting: Promise<void> | undefined
 
-  constructor(private readonly database: Database) {}
+  constructor(database: Pick<Database, 'kind' | 'pool' | 'atClose'>) {
+    this.feed = new ChangeListener(database, NOTIFICATION_CHANNEL, { listenOnPool: false })
+    this.feed.subscribe((payload) => this.notified(payload))
+  }
 
-  async subscribe(subscriber: StreamSubscriber) {
+  subscribe(subscriber: StreamSubscriber) {
     this.subscribers.add(subscriber)
-    this.starting ??= this.start()
-    await this.starting
+    this.feed.start()
+    if (this.timer) return
+    this.timer = setInterval(() => {
+      if (!this.feed.live) this.wakeAll()
+    }, POLL_WHILE_DOWN_MS)
+    this.timer.unref()
   }
 
   unsubscribe(subscriber: StreamSubscriber) {
     this.subscribers.delete(subscriber)
   }
 
-  private async start() {
-    const postgres = this.database.kind === 'postgres'
-    this.timer = setInterval(() => this.wakeAll(), postgres ? POLL_POSTGRES_MS : POLL_EMBEDDED_MS)
-    this.timer.unref()
-    if (!postgres) return
-    const client = new pg.Client({ ...this.database.pool.options, application_name: 'cartage-notifications' })
-    client.on('error', () => {
-      // The poll keeps streams alive; the next stream start reconnects.
-      this.listener = undefined
-      this.starting = undefined
-    })
-    client.on('notification', (message) => {
-      try {
-        const { businessId } = JSON.parse(message.payload ?? '{}') as { businessId?: string }
-        for (const subscriber of this.subscribers) if (subscriber.businessId === businessId) subscriber.wake()
-      } catch {
-        this.wakeAll()
-      }
-    })
-    await client.connect()
-    await client.query(`LISTEN ${NOTIFICATION_CHANNEL}`)
-    this.listener = client
+  /** Shutdown begins: every stream is told and ended, so the server's close does not wait on them. */
+  endStreams() {
+    for (const subscriber of [...this.subscribers]) subscriber.end()
+    this.subscribers.clear()
+  }
+
+  private notified(payload: string | undefined) {
+    // No payload: the feed dropped or came back, and anything may have been created meanwhile.
+    if (payload === undefined) return this.wakeAll()
+    let businessId: unknown
+    try {
+      businessId = (JSON.parse(payload) as { businessId?: unknown }).businessId
+    } catch {
+      return this.wakeAll()
+    }
+    for (const subscriber of this.subscribers) if (subscriber.businessId === businessId) subscriber.wake()
   }
 
   private wakeAll() {
@@ -66,8 +69,7 @@ export class NotificationHub {
 
   async close() {
     clearInterval(this.timer)
-    this.subscribers.clear()
-    await this.listener?.end().catch(() => {})
-    this.listener = undefined
+    this.endStreams()
+    await this.feed.close()
   }
 }

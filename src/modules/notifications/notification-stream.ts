@@ -58,13 +58,23 @@ export async function streamNotifications(
       running = false
     }
   }
-  const subscriber = { businessId: auth.businessId, wake: () => void drain() }
   const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS)
+  const subscriber = {
+    businessId: auth.businessId,
+    wake: () => void drain(),
+    // The client reconnects (after `retry`) to a server that is up, with Last-Event-ID.
+    end: () => {
+      if (closed) return
+      closed = true
+      clearInterval(heartbeat)
+      raw.end('event: shutdown\ndata: {"reason":"The server is shutting down; reconnect."}\n\n')
+    },
+  }
   reply.request.raw.on('close', () => {
     closed = true
     clearInterval(heartbeat)
     hub.unsubscribe(subscriber)
   })
-  await hub.subscribe(subscriber)
+  hub.subscribe(subscriber)
   await drain()
 }

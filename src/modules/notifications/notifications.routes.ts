@@ -29,6 +29,8 @@ const MEMBER = { signedIn: true, business: true } as const
 /** In-app notifications: a user's own notifications in the current business. */
 export function registerNotificationRoutes(app: HttpApp, { database }: AppDeps) {
   const hub = new NotificationHub(database)
+  // Before the server waits for its connections: an open stream would otherwise hold it to the cut-off.
+  app.addHook('preClose', async () => hub.endStreams())
   app.addHook('onClose', async () => hub.close())
 
   app.get(
@@ -91,7 +93,8 @@ export function registerNotificationRoutes(app: HttpApp, { database }: AppDeps) 
       summary: "The caller's new notifications as server-sent events",
       description:
         'text/event-stream; each event has id (sequence), event: notification, data: a NotificationResponse. Send Last-Event-ID after a reconnect to receive what was missed. ' +
-        'Works across processes on PostgreSQL (LISTEN/NOTIFY); a comment line every 15 s keeps proxies from closing it.',
+        'Works across processes on PostgreSQL (LISTEN/NOTIFY); a comment line every 15 s keeps proxies from closing it. ' +
+        'When the server shuts down it sends `event: shutdown` and ends the stream: reconnect (after the `retry` it sent) with Last-Event-ID.',
       tags: TAGS,
       querystring: StreamQuery,
       response: NotificationEventStream,

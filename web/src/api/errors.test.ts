@@ -73,5 +73,10 @@ describe('describeError', () => {
       'Wait 12 seconds and try again.',
     )
     expect(describeError(new ApiError(500, 'internal', 'x', [], 'abc')).action).toContain('request id abc')
+    // The database away: retrying, and the session is kept (not "signed out", not "the server failed").
+    expect(describeError(new ApiError(503, 'database_unavailable', 'x', [], null, 5))).toMatchObject({
+      title: 'Cartage cannot reach its database; retrying',
+      detail: expect.stringContaining('You stay signed in'),
+    })
   })
 })

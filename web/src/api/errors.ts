@@ -155,6 +155,14 @@ export function describeError(error: unknown, what = 'The request'): ErrorDescri
         title: 'Too many attempts',
         action: `Wait ${error.retryAfterSeconds ? `${error.retryAfterSeconds} seconds` : 'a few minutes'} and try again.`,
       }
+    case error.code === 'database_unavailable':
+      return {
+        ...base,
+        title: 'Cartage cannot reach its database; retrying',
+        detail:
+          'The server is up but its database is not answering. You stay signed in, and nothing you saved is lost.',
+        action: 'The page asks again by itself; what you were sending can be sent again once it answers.',
+      }
     case error.status >= 500:
       return {
         ...base,

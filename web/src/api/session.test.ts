@@ -181,4 +181,32 @@ describe('the Core API fetch', () => {
     await coreFetch(other)('http://core.test/api/v1/Customers')
     expect(other.ended).not.toHaveBeenCalled()
   })
+
+  it('keeps the session while the database is away (503 database_unavailable)', async () => {
+    const unavailable = () =>
+      new Response(
+        JSON.stringify({
+          message: 'Cartage cannot reach its database; retry shortly.',
+          code: 'database_unavailable',
+          reasons: [],
+        }),
+        { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '5' } },
+      )
+    vi.stubGlobal('fetch', async () => unavailable())
+    const fake = { businessId: 'b', token: async () => 't', renew: async () => 't', ended: vi.fn() }
+    expect((await coreFetch(fake)('http://core.test/api/v1/Customers')).status).toBe(503)
+    expect(fake.ended).not.toHaveBeenCalled()
+  })
+})
+
+describe('renewing while the database is away', () => {
+  it('stays signed in when the Global API answers 503', async () => {
+    handler = () => json(200, session('token-1'))
+    const manager = new SessionManager()
+    await manager.start(null)
+    handler = () =>
+      json(503, { title: 'Service Unavailable', status: 503, code: 'database_unavailable', detail: 'away' })
+    await expect(manager.renew()).rejects.toMatchObject({ status: 503, code: 'database_unavailable' })
+    expect(manager.current).toMatchObject({ status: 'signedIn' })
+  })
 })

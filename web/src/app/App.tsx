@@ -18,9 +18,13 @@ function newQueryClient() {
     defaultOptions: {
       queries: {
         staleTime: 15_000,
-        // A 4xx will not change by asking again; a network failure or a 5xx may.
-        retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status < 500),
-        retryDelay: (attempt) => 300 * 2 ** attempt,
+        // A 4xx will not change by asking again; a network failure or a 5xx may. While the
+        // database is away (503 database_unavailable) keep asking, at most every 5 s, for minutes.
+        retry: (failures, error) =>
+          error instanceof ApiError && error.code === 'database_unavailable'
+            ? failures < 60
+            : failures < 2 && !(error instanceof ApiError && error.status < 500),
+        retryDelay: (attempt) => Math.min(300 * 2 ** attempt, 5_000),
         refetchOnWindowFocus: false,
       },
     },

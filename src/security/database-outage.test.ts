@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiKey } from '../../test/fixtures.js'
+import { registerOrganization, signIn, type TestContext } from '../../test/harness.js'
+import { canRunOwnPostgres, type OwnPostgres, startOwnPostgres } from '../../test/own-postgres.js'
+import { buildCoreApp } from '../apps/core/app.js'
+import { buildGlobalApp } from '../apps/global/app.js'
+import { EVENT_HANDLERS, MIGRATIONS } from '../apps/modules.js'
+import { loadConfig } from '../config.js'
+import { type Database, openDatabase } from '../db/database.js'
+import { migrate } from '../db/migrator.js'
+import { MemoryMailer } from '../mail/mailer.js'
+import { createServices } from '../platform/services.js'
+
+const onPostgres = process.env.CARTAGE_TEST_DATABASE === 'postgres'
+
+// A PostgreSQL server of the test's own, stopped under signed-in users and started again.
+describe.runIf(onPostgres && canRunOwnPostgres)('while the database is unreachable', () => {
+  let server: OwnPostgres
+  let database: Database
+  let ctx: TestContext
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-outage-'))
+  beforeAll(async () => {
+    server = await startOwnPostgres()
+    database = await openDatabase({
+      migrations: MIGRATIONS,
+      databaseUrl: server.url,
+      dataDir,
+      poolSize: 3,
+      applicationName: 'cartage-test',
+    })
+    await migrate(database)
+    const config = {
+      ...loadConfig({ RATE_LIMIT_PER_IP: '100000', RATE_LIMIT_PER_ACCOUNT: '100000' }),
+      databaseUrl: server.url,
+      dataDir,
+    }
+    const mailer = new MemoryMailer()
+    const services = await createServices(config, database, false, { eventHandlers: EVENT_HANDLERS, mailer })
+    const deps = { config, database, services }
+    const core = await buildCoreApp(deps, false)
+    const global = await buildGlobalApp(deps, false)
+    ctx = {
+      dataDir,
+      core,
+      global,
+      database,
+      services,
+      mailer,
+      async close() {
+        await Promise.all([core.close(), global.close()])
+        await services.close()
+        await database.close()
+      },
+    }
+  }, 180_000)
+  afterAll(async () => {
+    await server?.start().catch(() => {})
+    await ctx?.close()
+    await server?.destroy()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('answers 503 database_unavailable with Retry-After on every credential, and the session outlives it', async () => {
+    const org = await registerOrganization(ctx)
+    const session = await signIn(ctx, org)
+    const apiKey = await createApiKey(ctx, session.accessToken, org.businessId)
+    const bearer = { authorization: `Bearer ${session.accessToken}`, 'x-business-id': org.businessId }
+    const customers = (headers: Record<string, string>) =>
+      ctx.core.inject({ method: 'GET', url: '/api/v1/customers', headers })
+    expect((await customers(bearer)).statusCode).toBe(200)
+    expect((await customers({ 'x-dispatch-api-key': apiKey })).statusCode).toBe(200)
+
+    await server.stop()
+    const answers = {
+      bearer: await customers(bearer),
+      apiKey: await customers({ 'x-dispatch-api-key': apiKey }),
+      me: await ctx.core.inject({
+        method: 'GET',
+        url: '/api/me',
+        headers: { authorization: bearer.authorization },
+      }),
+      login: await ctx.global.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: org.email, password: org.password },
+      }),
+      renew: await ctx.global.inject({
+        method: 'POST',
+        url: '/api/auth/new-token',
+        headers: { cookie: session.refreshCookie },
+      }),
+    }
+    for (const [name, answer] of Object.entries(answers)) {
+      expect(answer.statusCode, `${name}: ${answer.body}`).toBe(503)
+      expect(answer.json().code, name).toBe('database_unavailable')
+      expect(Number(answer.headers['retry-after']), name).toBeGreaterThan(0)
+    }
+    // The Global API says it as problem details.
+    expect(answers.login.headers['content-type']).toContain('application/problem+json')
+    // Ready says so too; live does not (the process is fine).
+    expect((await ctx.core.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(503)
+    expect((await ctx.core.inject({ method: 'GET', url: '/health/live' })).statusCode).toBe(200)
+
+    await server.start()
+    // Back: the same access token and key work again, nobody had to sign in.
+    let back = await customers(bearer)
+    for (let tries = 0; back.statusCode === 503 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      back = await customers(bearer)
+    }
+    expect(back.statusCode).toBe(200)
+    expect((await customers({ 'x-dispatch-api-key': apiKey })).statusCode).toBe(200)
+  }, 120_000)
+})

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process'
+import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+
+/** The newest PostgreSQL server installed from Debian's packages (`/usr/lib/postgresql/<major>/bin`). */
+function serverBin(): string | undefined {
+  try {
+    const majors = readdirSync('/usr/lib/postgresql')
+      .map(Number)
+      .filter((major) => Number.isInteger(major))
+      .sort((a, b) => b - a)
+    return majors.length ? `/usr/lib/postgresql/${majors[0]}/bin` : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether this machine can run a PostgreSQL server of a test's own (Debian's packages are installed). */
+export const canRunOwnPostgres = serverBin() !== undefined
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export interface OwnPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  url: string
+  /** Stops the server at once, as a crash or an operator's `pg_ctl stop -m immediate` would. */
+  stop(): Promise<void>
+  start(): Promise<void>
+  /** Stops it and removes its directory. */
+  destroy(): Promise<void>
+}
+
+/**
+ * A PostgreSQL server of the test's own, on a free port in a temporary directory, which the test
+ * may stop and start (the shared server of the suite must never be). PostgreSQL refuses to run as
+ * root: as root, the cluster belongs to the `postgres` user the Debian package creates.
+ */
+export async function startOwnPostgres(): Promise<OwnPostgres> {
+  const bin = serverBin()
+  if (!bin) throw new Error('no PostgreSQL server under /usr/lib/postgresql')
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cartage-own-pg-'))
+  const dataDir = path.join(dir, 'data')
+  const asRoot = process.getuid?.() === 0
+  if (asRoot) {
+    const { stdout } = await run('id', ['-u', 'postgres'])
+    const uid = Number(stdout.trim())
+    chownSync(dir, uid, uid)
+    chmodSync(dir, 0o700)
+  }
+  const as = (command: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args)
+  await as(`${bin}/initdb`, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
+  const port = await freePort()
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=16MB`
+  const pgCtl = (args: string[]) => as(`${bin}/pg_ctl`, ['-D', dataDir, '-s', ...args])
+  const start = async () => {
+    await pgCtl(['-o', options, '-l', path.join(dir, 'log'), '-w', 'start'])
+  }
+  await start()
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await pgCtl(['-m', 'immediate', 'stop'])
+    },
+    start,
+    destroy: async () => {
+      await pgCtl(['-m', 'immediate', 'stop']).catch(() => {})
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
