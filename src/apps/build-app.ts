@@ -47,6 +47,6 @@ export async function buildApi(
     tags: tagsOf(serving, flavor),
     schemaNames: schemaNamesOf(serving),
   })
-  for (const module of serving) module[flavor]?.routes(app, deps)
+  for (const module of serving) module[flavor]?.routes(app, deps, modules)
   return app
 }

@@ -22,9 +22,26 @@ export interface OpenApiTag {
 export interface ModuleApi {
   /** The OpenAPI tags its operations use, declared once with a description. */
   tags?: readonly OpenApiTag[]
-  /** Registers its routes; each route states its permission through `operation()` (http/operation.ts). */
-  routes(app: HttpApp, deps: AppDeps): void
+  /**
+   * Registers its routes; each route states its permission through `operation()` (http/operation.ts).
+   * `modules` is every module of the process, for a module that serves what the others declare (the
+   * SQL console their console views).
+   */
+  routes(app: HttpApp, deps: AppDeps, modules: readonly CartageModule[]): void
 }
+
+/**
+ * A relation the SQL console exposes under its name: the columns a query sees of the module's
+ * table `source`, and the rows (`filter`, SQL over that table: no deleted or archived rows).
+ * Each organisation gets a view of it; the console scopes it to the caller's business.
+ */
+export interface ConsoleView {
+  source: string
+  filter: string
+  columns: readonly string[]
+}
+
+export type ConsoleViews = Readonly<Record<string, ConsoleView>>
 
 /** Work a served Core API (`cartage serve`) runs beside its routes: started when it is ready, stopped when it closes. */
 export interface BackgroundWorker {
@@ -73,6 +90,8 @@ export interface CartageModule {
    * and derived tables (every other table is audited by the triggers the audit module attaches).
    */
   unauditedTables?: readonly string[]
+  /** What the SQL console may read of the module's tables, by the name a query uses. */
+  consoleViews?: ConsoleViews
   /** Long-running workers a served Core API runs (the webhook deliveries). */
   workers?: readonly BackgroundWorker[]
   /** Rounds of work a served Core API runs periodically. */
@@ -109,6 +128,16 @@ export function migrationsOf(baseline: MigrationSet, modules: readonly CartageMo
       (m.migrations?.afterTenant ?? []).map((step) => (typeof step === 'function' ? step(modules) : step)),
     ),
   }
+}
+
+/** Every module's console views, in module order; a name declared twice is a wiring mistake. */
+export function consoleViewsOf(modules: readonly CartageModule[]): ConsoleViews {
+  const views: Record<string, ConsoleView> = {}
+  for (const [name, view] of modules.flatMap((m) => Object.entries(m.consoleViews ?? {}))) {
+    if (name in views) throw new Error(`console view ${name} is declared twice`)
+    views[name] = view
+  }
+  return views
 }
 
 /** Every module's tables the audit log leaves out. */

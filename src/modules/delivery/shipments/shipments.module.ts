@@ -24,4 +24,23 @@ export const shipmentsModule = defineModule({
     'GetUnassignedShipments',
   ]),
   events: shipmentEvents,
+  // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
+  consoleViews: {
+    shipments: {
+      source: 'shipments',
+      filter: 'TRUE',
+      columns: [
+        'id',
+        'code',
+        'order_id',
+        'customer_id',
+        'status',
+        'weight',
+        'fulfillment_cost',
+        'scheduled_date',
+        'delivered_at',
+        'date_created',
+      ],
+    },
+  },
 })

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { insertCustomer } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import { MODULES } from '../../../apps/modules.js'
+import { consoleViewsOf } from '../../../platform/module.js'
 import { consoleRoleOf, consoleSchemaOf, ensureConsoleSurface } from './console-role.js'
-import { EXPOSED } from './sql-console.gate.js'
+
+const VIEWS = consoleViewsOf(MODULES)
 
 const ctx = useTestContext()
 const onPostgres = () => process.env.CARTAGE_TEST_DATABASE === 'postgres'
@@ -75,8 +78,8 @@ describe.runIf(onPostgres())('the SQL console database layer on PostgreSQL (gate
     await insertCustomer(ctx, b.org.businessId, { name: 'Only B' })
     const schemaA = await schemaOf(a.org.businessId)
     const schemaB = await schemaOf(b.org.businessId)
-    await ensureConsoleSurface(ctx.database, schemaA)
-    await ensureConsoleSurface(ctx.database, schemaB)
+    await ensureConsoleSurface(ctx.database, VIEWS, schemaA)
+    await ensureConsoleSurface(ctx.database, VIEWS, schemaB)
     const roleA = consoleRoleOf(schemaA)
 
     const own = await asRole(roleA, `SELECT name FROM "${consoleSchemaOf(schemaA)}".customers`)
@@ -98,7 +101,7 @@ describe.runIf(onPostgres())('the SQL console database layer on PostgreSQL (gate
   it('hides the catalogue relations that would list other organisations', async () => {
     const { org } = await ownerSession(ctx)
     const schema = await schemaOf(org.businessId)
-    await ensureConsoleSurface(ctx.database, schema)
+    await ensureConsoleSurface(ctx.database, VIEWS, schema)
     const superuser = await ctx.database.pool.query<{ s: boolean }>(
       'SELECT rolsuper AS s FROM pg_catalog.pg_roles WHERE rolname = current_user',
     )
@@ -133,11 +136,14 @@ describe.runIf(onPostgres())('the SQL console database layer on PostgreSQL (gate
     const { org } = await ownerSession(ctx)
     const schema = await schemaOf(org.businessId)
     const fresh = { ...ctx.database }
-    await Promise.all([ensureConsoleSurface(fresh, schema), ensureConsoleSurface(ctx.database, schema)])
+    await Promise.all([
+      ensureConsoleSurface(fresh, VIEWS, schema),
+      ensureConsoleSurface(ctx.database, VIEWS, schema),
+    ])
     const { rows } = await ctx.database.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM information_schema.views WHERE table_schema = $1`,
       [consoleSchemaOf(schema)],
     )
-    expect(rows[0]?.n).toBe(Object.keys(EXPOSED).length)
+    expect(rows[0]?.n).toBe(Object.keys(VIEWS).length)
   })
 })

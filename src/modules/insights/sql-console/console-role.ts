@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Database } from '../../../db/database.js'
 import { assertSchemaName } from '../../../db/migrator.js'
-import { EXPOSED } from './sql-console.gate.js'
+import type { ConsoleViews } from '../../../platform/module.js'
 
 /**
  * On PostgreSQL a console query runs as its organisation's own role: a NOLOGIN role that belongs to
@@ -17,9 +17,9 @@ export const consoleRoleOf = (schema: string) => `cartage_console_${assertSchema
 export const consoleSchemaOf = (schema: string) => `${assertSchemaName(schema)}_console`
 
 /** The views of one organisation; `business_id` stays so the console can scope to the caller's business. */
-function viewsSql(schema: string): string {
+function viewsSql(views: ConsoleViews, schema: string): string {
   const target = consoleSchemaOf(schema)
-  return Object.entries(EXPOSED)
+  return Object.entries(views)
     .map(
       ([name, table]) =>
         `DROP VIEW IF EXISTS "${target}"."${name}";\n` +
@@ -29,13 +29,19 @@ function viewsSql(schema: string): string {
     .join('\n')
 }
 
-/** Changes whenever the views change, so every schema's surface is rebuilt once after an upgrade. */
-const SURFACE_VERSION = `cartage console ${createHash('sha256')
-  .update(viewsSql('org_00000000'))
-  .digest('hex')
-  .slice(0, 16)}`
+const versions = new WeakMap<ConsoleViews, string>()
 
-function surfaceSql(schema: string): string {
+/** Changes whenever the views change, so every schema's surface is rebuilt once after an upgrade. */
+function surfaceVersion(views: ConsoleViews): string {
+  let version = versions.get(views)
+  if (!version) {
+    version = `cartage console ${createHash('sha256').update(viewsSql(views, 'org_00000000')).digest('hex').slice(0, 16)}`
+    versions.set(views, version)
+  }
+  return version
+}
+
+function surfaceSql(views: ConsoleViews, schema: string): string {
   const role = consoleRoleOf(schema)
   const target = consoleSchemaOf(schema)
   return `
@@ -47,10 +53,10 @@ END $$;
 GRANT "${role}" TO CURRENT_USER;
 CREATE SCHEMA IF NOT EXISTS "${target}";
 REVOKE ALL ON SCHEMA "${target}" FROM PUBLIC;
-${viewsSql(schema)}
+${viewsSql(views, schema)}
 GRANT USAGE ON SCHEMA "${target}" TO "${role}";
 GRANT SELECT ON ALL TABLES IN SCHEMA "${target}" TO "${role}";
-COMMENT ON SCHEMA "${target}" IS '${SURFACE_VERSION}';`
+COMMENT ON SCHEMA "${target}" IS '${surfaceVersion(views)}';`
 }
 
 const ready = new WeakMap<Database, Set<string>>()
@@ -59,7 +65,11 @@ const ready = new WeakMap<Database, Set<string>>()
  * Creates (or brings up to date) the organisation's console role, schema and views. Checked once per
  * process and schema; an advisory lock keeps two processes from building the same surface at once.
  */
-export async function ensureConsoleSurface(database: Database, schema: string): Promise<ConsoleSurface> {
+export async function ensureConsoleSurface(
+  database: Database,
+  views: ConsoleViews,
+  schema: string,
+): Promise<ConsoleSurface> {
   const surface = { role: consoleRoleOf(schema), schema: consoleSchemaOf(schema) }
   let done = ready.get(database)
   if (!done) {
@@ -78,7 +88,7 @@ export async function ensureConsoleSurface(database: Database, schema: string): 
        WHERE n.nspname = $1`,
       [surface.schema],
     )
-    if (current.rows[0]?.version !== SURFACE_VERSION) await client.query(surfaceSql(schema))
+    if (current.rows[0]?.version !== surfaceVersion(views)) await client.query(surfaceSql(views, schema))
     await client.query('COMMIT')
     done.add(schema)
     return surface

@@ -1,8 +1,8 @@
 import type pg from 'pg'
 import type { Database } from '../../../db/database.js'
+import type { ConsoleViews } from '../../../platform/module.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { ConsoleSurface } from './console-role.js'
-import { EXPOSED } from './sql-console.gate.js'
 
 export type ConsoleConnection = pg.PoolClient
 
@@ -17,6 +17,7 @@ const UUID = /^[0-9a-f-]{36}$/i
  * database, which has no roles to switch to, the tables themselves with the views' filters.
  */
 export function overConsoleTables(
+  views: ConsoleViews,
   auth: BusinessAuth,
   surface: ConsoleSurface | null,
   query: string,
@@ -24,7 +25,7 @@ export function overConsoleTables(
 ): string {
   if (!SCHEMA_NAME.test(auth.schemaName) || !UUID.test(auth.businessId))
     throw new Error('unexpected tenant identifiers')
-  const ctes = Object.entries(EXPOSED).map(([name, table]) => {
+  const ctes = Object.entries(views).map(([name, table]) => {
     const source = surface
       ? `"${surface.schema}"."${name}" WHERE business_id = '${auth.businessId}'`
       : `"${auth.schemaName}"."${table.source}" WHERE business_id = '${auth.businessId}' AND ${table.filter}`

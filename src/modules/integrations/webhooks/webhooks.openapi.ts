@@ -47,6 +47,8 @@ export function webhooksForOpenApi(declared: readonly DeclaredEvent[]): Record<s
           'Sent to each enabled endpoint subscribed to this type, signed by the Standard Webhooks headers; ' +
           'events of one resource reach an endpoint in order, and a delivery is retried until a 2xx answer.',
         tags: ['Webhooks'],
+        // The receiver authenticates the sender by the signature header, not by a credential of its own.
+        security: [],
         parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((header) => ({
           in: 'header',
           name: header,

@@ -24,4 +24,40 @@ export const transferOrdersModule = defineModule({
     ],
   },
   events: transferOrderEvents,
+  // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
+  consoleViews: {
+    transfer_orders: {
+      source: 'transfer_order_sides',
+      filter: 'TRUE',
+      columns: [
+        'id',
+        'number',
+        'direction',
+        'source_business_id',
+        'destination_business_id',
+        'status',
+        'shipped_at',
+        'received_at',
+        'cancelled_at',
+        'date_created',
+      ],
+    },
+    transfer_order_lines: {
+      source: 'transfer_order_line_sides',
+      filter: 'TRUE',
+      columns: [
+        'id',
+        'transfer_order_id',
+        'number',
+        'direction',
+        'line_number',
+        'source_product_id',
+        'destination_product_id',
+        'quantity',
+        'unit_cost',
+        'quantity_received',
+        'quantity_in_transit',
+      ],
+    },
+  },
 })

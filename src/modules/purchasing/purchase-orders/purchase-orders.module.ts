@@ -22,4 +22,39 @@ export const purchaseOrdersModule = defineModule({
   workers: [
     { name: 'overdue purchase order sweep', create: (deps, logger) => new OverdueSweep(deps, logger) },
   ],
+  // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
+  consoleViews: {
+    purchase_orders: {
+      source: 'purchase_orders',
+      filter: 'TRUE',
+      columns: [
+        'id',
+        'number',
+        'supplier_id',
+        'status',
+        'currency',
+        'expected_date',
+        'total',
+        'submitted_at',
+        'received_at',
+        'closed_at',
+        'cancelled_at',
+        'date_created',
+      ],
+    },
+    purchase_order_lines: {
+      source: 'purchase_order_lines',
+      filter: 'TRUE',
+      columns: [
+        'id',
+        'purchase_order_id',
+        'line_number',
+        'product_id',
+        'quantity',
+        'unit_cost',
+        'line_total',
+        'received_quantity',
+      ],
+    },
+  },
 })

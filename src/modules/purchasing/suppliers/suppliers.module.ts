@@ -28,4 +28,39 @@ export const suppliersModule = defineModule({
     ],
   },
   events: supplierEvents,
+  // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
+  consoleViews: {
+    suppliers: {
+      source: 'suppliers',
+      filter: 'deleted_at IS NULL',
+      columns: [
+        'id',
+        'code',
+        'name',
+        'email',
+        'phone_number',
+        'currency',
+        'payment_terms',
+        'lead_time_days',
+        'tax_number',
+        'is_active',
+        'date_created',
+      ],
+    },
+    supplier_products: {
+      source: 'supplier_products',
+      filter: 'TRUE',
+      columns: [
+        'id',
+        'supplier_id',
+        'product_id',
+        'supplier_sku',
+        'unit_cost',
+        'minimum_order_quantity',
+        'lead_time_days',
+        'is_preferred',
+        'date_created',
+      ],
+    },
+  },
 })

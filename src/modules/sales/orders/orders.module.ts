@@ -23,4 +23,22 @@ export const ordersModule = defineModule({
     UpdateOrder: { body: 'UpdateOrderCommand', data: 'OrderResponse' },
   },
   events: orderEvents,
+  // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
+  consoleViews: {
+    orders: {
+      source: 'orders',
+      filter: 'TRUE',
+      columns: [
+        'id',
+        'code',
+        'customer_id',
+        'status',
+        'order_date',
+        'currency',
+        'total',
+        'confirmed_at',
+        'date_created',
+      ],
+    },
+  },
 })
