@@ -5,7 +5,7 @@ import type { HttpApp } from '../../http/kernel.js'
 import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
 import { webhooksForOpenApi } from '../../modules/integrations/webhooks/webhooks.openapi.js'
 import type { AppDeps } from '../../platform/deps.js'
-import { backgroundWorkOf } from '../../platform/module.js'
+import { backgroundWorkOf, type CartageModule } from '../../platform/module.js'
 import { buildApi } from '../build-app.js'
 import { MODULES } from '../modules.js'
 
@@ -18,6 +18,8 @@ export async function buildCoreApp(
    * their workers and periodic tasks (webhook deliveries, the overdue purchase order sweep).
    */
   background: { workers?: boolean } = {},
+  /** The modules it is built from (a test adds a module of its own). */
+  modules: readonly CartageModule[] = MODULES,
 ): Promise<HttpApp> {
   const app = await buildApi(
     'core',
@@ -30,14 +32,14 @@ export async function buildCoreApp(
       securitySchemes: CORE_SECURITY_SCHEMES,
       webhooks: webhooksForOpenApi(deps.services.events.declared),
     },
-    MODULES,
+    modules,
     deps,
     logger,
   )
   // The web console at / (console/console.ts), beside the API's own paths.
   await registerConsole(app, deps.config)
   if (background.workers) {
-    for (const worker of backgroundWorkOf(MODULES, deps, logger)) {
+    for (const worker of backgroundWorkOf(modules, deps, logger)) {
       app.addHook('onReady', async () => worker.start())
       app.addHook('onClose', () => worker.stop())
     }
