@@ -5,7 +5,7 @@ import type { HttpApp } from '../../http/kernel.js'
 import { CORE_SECURITY_SCHEMES } from '../../http/security-schemes.js'
 import { webhooksForOpenApi } from '../../modules/integrations/webhooks/webhooks.openapi.js'
 import type { AppDeps } from '../../platform/deps.js'
-import { backgroundWorkOf, type CartageModule } from '../../platform/module.js'
+import { backgroundWorkOf, type CartageModule, declaredEventsOf } from '../../platform/module.js'
 import { buildApi } from '../build-app.js'
 import { MODULES } from '../modules.js'
 
@@ -30,7 +30,8 @@ export async function buildCoreApp(
         'errors are { message, code, reasons[] } with one reason per invalid field. Paths match regardless of letter case.' +
         ` ${INPUT_RULES_DESCRIPTION}`,
       securitySchemes: CORE_SECURITY_SCHEMES,
-      webhooks: webhooksForOpenApi(deps.services.events.declared),
+      // From the declarations, not the services: the documents are also built with no services (web/scripts).
+      webhooks: webhooksForOpenApi(declaredEventsOf(modules)),
     },
     modules,
     deps,
