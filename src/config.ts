@@ -55,6 +55,10 @@ export interface Config {
    * (capped delay) but are never blocked. Forgot-password: requests per 15 minutes per account.
    */
   rateLimitPerAccount: number
+  /** Registrations an hour for the whole instance, from any address. */
+  registrationsPerHour: number
+  /** Emails an hour for the whole instance (verification, reset, invitations). */
+  mailsPerHour: number
   /** Largest accepted uploaded file in bytes (POST /api/files/single); larger is a 413. */
   fileMaxBytes: number
   /** Directory of uploaded files when no S3 bucket is set; absent = `<dataDir>/files`. */
@@ -202,6 +206,8 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     rateLimitPerIp: read('RATE_LIMIT_PER_IP', 60, integer(1, 1_000_000)),
     rateLimitPerAccount: read('RATE_LIMIT_PER_ACCOUNT', 10, integer(1, 1_000_000)),
+    registrationsPerHour: read('REGISTRATIONS_PER_HOUR', 500, integer(1, 10_000_000)),
+    mailsPerHour: read('MAILS_PER_HOUR', 2_000, integer(1, 10_000_000)),
     fileMaxBytes: read('FILE_MAX_BYTES', 26_214_400, integer(1, 5_368_709_120)),
     filesDir: env.FILES_DIR?.trim() ? path.resolve(env.FILES_DIR.trim()) : undefined,
     s3: undefined,

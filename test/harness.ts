@@ -137,7 +137,13 @@ export async function startTestContext(
   // Generous per-IP limits: every injected request comes from one address. The rate-limit
   // tests build their own context with tight limits.
   const config = {
-    ...loadConfig({ RATE_LIMIT_PER_IP: '100000', RATE_LIMIT_PER_ACCOUNT: '100000', ...env }),
+    ...loadConfig({
+      RATE_LIMIT_PER_IP: '100000',
+      RATE_LIMIT_PER_ACCOUNT: '100000',
+      REGISTRATIONS_PER_HOUR: '10000000',
+      MAILS_PER_HOUR: '10000000',
+      ...env,
+    }),
     databaseUrl: testDatabaseUrl(),
     dataDir,
   }

@@ -5,6 +5,7 @@ import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
 import { type DatabasePool, LanePool } from './lane-pool.js'
 import type { MigrationSet } from './migrator.js'
 import { usePreparedStatements } from './prepared.js'
+import { storageState } from './storage-state.js'
 import type { Tables } from './tables.js'
 
 // Counts come back as int8; they always fit in a JS number here. Money and quantities
@@ -68,6 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     })
     relaxedPool.on('error', () => {})
   } else {
+    if (!options.dataDir.startsWith('memory://')) storageState.watchDirectory(options.dataDir)
     embedded = await startEmbeddedServer(options.dataDir, {
       ...(options.onLockLost ? { onLockLost: options.onLockLost } : {}),
       ...(options.migrateNewDataDir ? { migrateNewDataDir: options.migrations } : {}),

@@ -13,7 +13,9 @@ describe('databaseFault', () => {
     expect(databaseFault(coded('08006'))).toBe('unavailable')
     expect(databaseFault(new Error('Connection terminated unexpectedly'))).toBe('unavailable')
     expect(databaseFault(new Error('timeout exceeded when trying to connect'))).toBe('unavailable')
-    expect(databaseFault(coded('53100', 'could not extend file: No space left on device'))).toBe('storage_full')
+    expect(databaseFault(coded('53100', 'could not extend file: No space left on device'))).toBe(
+      'storage_full',
+    )
     expect(databaseFault(coded('ENOSPC'))).toBe('storage_full')
     // Wrapped (a cause chain).
     expect(databaseFault(new Error('outer', { cause: coded('ECONNRESET') }))).toBe('unavailable')

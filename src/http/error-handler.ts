@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { databaseFault } from '../db/faults.js'
+import { storageState } from '../db/storage-state.js'
 import { AppError, type Reason } from '../errors.js'
 import type { ApiFlavor } from './envelopes.js'
 
@@ -104,7 +105,10 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   }
   const fault = databaseFault(error)
   if (fault === 'unavailable') return databaseUnavailable()
-  if (fault === 'storage_full') return storageFull()
+  if (fault === 'storage_full') {
+    storageState.reportFull()
+    return storageFull()
+  }
   return new AppError(500, 'internal_error', 'An error occurred in the service.')
 }
 

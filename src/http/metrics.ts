@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { DatabasePool } from '../db/lane-pool.js'
+import { storageState } from '../db/storage-state.js'
 import type { ApiFlavor } from './envelopes.js'
 
 /**
@@ -40,6 +41,14 @@ function processMetrics(): ProcessMetrics {
     'Queries waiting for a free connection',
     (p) => p.waitingCount,
   )
+  new Gauge({
+    name: 'cartage_storage_full',
+    help: '1 after a write was refused for a full disk, until the readiness probe writes again',
+    registers: [registry],
+    collect() {
+      this.set(storageState.full ? 1 : 0)
+    },
+  })
   metrics = {
     registry,
     pools,

@@ -2,9 +2,10 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
 import { ChangeListener } from '../db/change-listener.js'
 import type { Database } from '../db/database.js'
-import { createMailer, type Mailer } from '../mail/mailer.js'
+import { createMailer, type Mailer, type MailMessage } from '../mail/mailer.js'
 import { Authenticator, CREDENTIAL_CHANNEL } from '../security/authenticator.js'
-import { RateLimiter } from '../security/rate-limiter.js'
+import { PasswordWork } from '../security/password-work.js'
+import { limitInstance, RateLimiter } from '../security/rate-limiter.js'
 import { loadSecretHasher, type SecretHasher } from '../security/secrets.js'
 import { signingKeyFile, TokenSigner } from '../security/signing.js'
 import { DomainEvents, type DomainEventWiring } from './domain-events.js'
@@ -16,6 +17,8 @@ export interface Services {
   authenticator: Authenticator
   mailer: Mailer
   rateLimiter: RateLimiter
+  /** Sign-in password checks, shared fairly between accounts (security/password-work.ts). */
+  passwordWork: PasswordWork
   /** Every module's event handlers and declared events, whichever API this process serves. */
   events: DomainEvents
   /** Stops listening for credential changes (the database's own close does it too). */
@@ -41,15 +44,35 @@ export async function createServices(
   const onBackgroundError = (error: unknown) => {
     if (logger) logger.warn({ err: error }, 'background write failed')
   }
+  const rateLimiter = new RateLimiter(database.relaxedDb)
+  const mailer =
+    wiring.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger })
   return {
     signer,
     hasher,
     authenticator: new Authenticator(database.db, signer, hasher, onBackgroundError, credentialChanges),
-    mailer:
-      wiring.mailer ??
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger }),
-    rateLimiter: new RateLimiter(database.relaxedDb),
+    mailer: limitedMailer(mailer, config.mailsPerHour, (message) => {
+      if (logger) logger.warn(message)
+    }),
+    rateLimiter,
+    passwordWork: new PasswordWork(),
     events: new DomainEvents(wiring.eventHandlers),
     close: () => credentialChanges.close(),
+  }
+}
+
+/**
+ * The instance's outgoing mail, at most `perHour` an hour from all senders together: past it a
+ * send fails (each caller already treats a failed send: logged, or 503 for an invitation) and the
+ * operator is warned once in the window.
+ */
+function limitedMailer(mailer: Mailer, perHour: number, log: (message: string) => void): Mailer {
+  const budget = limitInstance('mail', perHour, log)
+  return {
+    async send(message: MailMessage) {
+      await budget()
+      await mailer.send(message)
+    },
   }
 }

@@ -69,3 +69,34 @@ export interface Window {
 export function limitByIp(rateLimiter: RateLimiter, name: string, perMinute: number) {
   return async (request: { ip: string }) => rateLimiter.hit(`${name}:ip:${request.ip}`, perMinute, 60)
 }
+
+/**
+ * A limit for all callers together, whatever their addresses (a flood from many addresses, behind
+ * a trusted proxy, passes every per-address limit): past `perHour` in the hour, 429 with
+ * Retry-After, and one warning for the operator in each window in which it is reached. Counted in
+ * the process (no database write per request, and nothing to share or clean up): with several
+ * processes behind a balancer each allows `perHour`.
+ */
+export function limitInstance(name: string, perHour: number, log: (message: string) => void) {
+  const windowMs = 3_600_000
+  let windowStart = 0
+  let hits = 0
+  let warned = false
+  return async () => {
+    const now = Date.now()
+    if (now - windowStart >= windowMs) {
+      windowStart = now
+      hits = 0
+      warned = false
+    }
+    if (++hits <= perHour) return
+    const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
+    if (!warned) {
+      warned = true
+      log(
+        `${name}: the limit of ${perHour} an hour for all callers is reached; refused for ${retryAfterSeconds} s`,
+      )
+    }
+    throw tooManyRequests(retryAfterSeconds)
+  }
+}

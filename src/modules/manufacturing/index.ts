@@ -10,6 +10,14 @@ export {
   asOfInstant,
 } from './as-of.js'
 export {
+  /** 404 dimension_preset_not_found; with a field, a reason naming it (a preset referred to from a body). */
+  presetNotFound,
+} from './dimensions/dimensions.errors.js'
+export {
+  /** True when the preset is the business's, share-locking it until commit (a reference to it is being saved). */
+  lockPresetForReference,
+} from './dimensions/dimensions.repository.js'
+export {
   /** Reads one product of the business and locks its row until commit (undefined: not the business's). */
   lockProduct,
   /** Reads and locks several products of the business in id order (those not the business's are missing). */
@@ -46,6 +54,6 @@ export {
   stockShortfall,
 } from './stock/stock.errors.js'
 export {
-  /** An effective date sent by a client: default now, never in the future (400 naming the field). */
+  /** An effective date sent by a client: default now; from 1970-01-01, never in the future (400 naming the field). */
   effectiveDateOf,
 } from './stock/stock-movement.rules.js'

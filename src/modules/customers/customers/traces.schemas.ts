@@ -31,7 +31,12 @@ export const AddActivityTraceRequest = Type.Object({
   type: Type.String({ minLength: 1, maxLength: 50, description: 'e.g. Call, Email, Visit, Complaint' }),
   note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   occurredAt: Type.Optional(
-    Nullable(DateTime({ description: 'default now; at most one day in the future (scheduled follow-ups)' })),
+    Nullable(
+      DateTime({
+        description:
+          'default now; from 1970-01-01T00:00:00Z to at most one day in the future (scheduled follow-ups)',
+      }),
+    ),
   ),
 })
 export type AddActivityTraceRequest = Static<typeof AddActivityTraceRequest>

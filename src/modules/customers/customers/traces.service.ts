@@ -1,5 +1,6 @@
 import type { Executor } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
+import { businessDateProblem } from '../../../http/business-dates.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
@@ -75,6 +76,8 @@ export async function addUserTrace(
   if (occurredAt.getTime() > Date.now() + MAX_FUTURE_MS) {
     throw invalidField('occurredAt', 'must not be more than one day in the future')
   }
+  const dateProblem = businessDateProblem(occurredAt)
+  if (dateProblem) throw invalidField('occurredAt', dateProblem)
   return db.transaction().execute(async (trx) => {
     await lockLiveCustomer(trx, auth, customerId, 'share')
     await addTrace(trx, auth.schemaName, {

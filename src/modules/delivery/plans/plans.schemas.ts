@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { AddressInput, AddressOutput } from '../../../http/address.js'
+import { BUSINESS_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { INT32_MAX, ListQuery } from '../../../http/list-params.js'
 import { DateOrDateTime, DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
@@ -19,7 +20,7 @@ export const PLAN_DAY_RULE =
 const planFields = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   scheduledDate: DateOrDateTime({
-    description: `the delivery day: ${PLAN_DAY_RULE}; answered as yyyy-mm-dd`,
+    description: `the delivery day: ${PLAN_DAY_RULE}; answered as yyyy-mm-dd; ${BUSINESS_DATE_RULE}`,
   }),
   vehicleId: Type.Optional(
     Nullable(Uuid({ description: 'a vehicle of this business; its capacity bounds autobatch' })),

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
 import { type Reason, validationFailed } from '../../../errors.js'
 import { normaliseAddress } from '../../../http/address.js'
+import { checkBusinessDate } from '../../../http/business-dates.js'
 import { isDateOnly } from '../../../http/schema-helpers.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { carrierById } from '../carriers/index.js'
@@ -43,6 +44,7 @@ export async function planValues(
   }
   if (request.carrierId != null && !carrierById(request.carrierId))
     reasons.push({ field: 'carrierId', message: 'must be a carrier catalogue id (GET /api/carriers)' })
+  checkBusinessDate(reasons, 'scheduledDate', request.scheduledDate)
   if (reasons.length > 0) throw validationFailed(reasons)
   const depot = normaliseAddress(request.depot)
   return {

@@ -1,5 +1,6 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
+import * as presetReference from './migrations/20261202090000-shipment-preset-reference.js'
 import { shipmentEvents } from './shipments.events.js'
 import { registerShipmentRoutes } from './shipments.routes.js'
 
@@ -23,6 +24,9 @@ export const shipmentsModule = defineModule({
     'FailShipment',
     'GetUnassignedShipments',
   ]),
+  migrations: {
+    tenant: [{ name: '20261202090000-shipment-preset-reference', sql: presetReference.sql }],
+  },
   events: shipmentEvents,
   // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
   consoleViews: {

@@ -73,7 +73,7 @@ export function registerShipmentRoutes(app: HttpApp, deps: AppDeps) {
       tags: TAGS,
       body: ShipmentRequest,
       response: ONE,
-      errors: [400],
+      errors: [400, 404],
     }),
     async (request) => {
       const saved = await createShipment(database, businessAuthOf(request), request.body, geocoder)

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { AddressInput, AddressOutput } from '../../../http/address.js'
+import { BUSINESS_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 
@@ -37,12 +38,18 @@ export const ShipmentRequest = Type.Object({
   deliveryAddress: Type.Optional(Nullable(AddressInput)),
   weight: amount('kg'),
   volume: amount('cubic metres'),
-  dimensionPresetId: Type.Optional(Nullable(Uuid({ description: 'a package size preset (by id)' }))),
+  dimensionPresetId: Type.Optional(
+    Nullable(
+      Uuid({
+        description:
+          'a package size preset of this business (by id); another business’s or an unknown one: 404 dimension_preset_not_found naming this field',
+      }),
+    ),
+  ),
   scheduledDate: Type.Optional(
     Nullable(
       DateTime({
-        description:
-          "when it should be delivered; autobatch takes it onto a plan of that day in the business's time zone (a date-time without an offset is UTC)",
+        description: `when it should be delivered; autobatch takes it onto a plan of that day in the business's time zone (a date-time without an offset is UTC); ${BUSINESS_DATE_RULE}`,
       }),
     ),
   ),

@@ -4,11 +4,13 @@ import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
+import { businessDateProblem } from '../../../http/business-dates.js'
 import { type MessageEntry, paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { Geocoder } from '../../geo/index.js'
+import { lockPresetForReference, presetNotFound } from '../../manufacturing/index.js'
 import { readSetting } from '../../organisation/index.js'
 import { type ShipmentAddresses, shipmentAddresses } from './shipment-addresses.js'
 import { shipmentNotEditable, shipmentNotFound } from './shipments.errors.js'
@@ -51,7 +53,7 @@ export const getShipment = (database: Database, auth: BusinessAuth, id: string) 
   loadShipment(database.db, auth, id)
 
 /**
- * Checks the references (400 naming the field) and takes the customer from the order; the
+ * Checks the references (400 naming the field; 404 naming dimensionPresetId) and takes the customer from the order; the
  * addresses come settled (shipment-addresses.ts).
  */
 async function valuesOf(
@@ -61,10 +63,17 @@ async function valuesOf(
   { order, delivery, pickup }: ShipmentAddresses,
 ): Promise<repository.ShipmentValues> {
   const { schemaName: schema, businessId } = auth
+  const scheduled = request.scheduledDate ? new Date(request.scheduledDate) : null
+  const dateProblem = scheduled && businessDateProblem(scheduled)
+  if (dateProblem) throw invalidField('scheduledDate', dateProblem)
   if (request.orderId && !order) throw invalidField('orderId', 'must be an order of this business')
   const customerId = request.customerId ?? order?.customer_id ?? null
   if (customerId && !(await repository.liveCustomerExists(db, schema, businessId, customerId)))
     throw invalidField('customerId', 'must be a customer of this business that is not deleted')
+  // Presets belong to one business (as the dimensions routes do): another business's is not found.
+  const presetId = request.dimensionPresetId ?? null
+  if (presetId && !(await lockPresetForReference(db, schema, businessId, presetId)))
+    throw presetNotFound('dimensionPresetId')
   return {
     order_id: order?.id ?? null,
     customer_id: customerId,
@@ -72,8 +81,8 @@ async function valuesOf(
     delivery_address: delivery ? JSON.stringify(delivery) : null,
     weight: request.weight ?? null,
     volume: request.volume ?? null,
-    dimension_preset_id: request.dimensionPresetId ?? null,
-    scheduled_date: request.scheduledDate ? new Date(request.scheduledDate) : null,
+    dimension_preset_id: presetId,
+    scheduled_date: scheduled,
     notes: request.notes?.trim() || null,
   }
 }

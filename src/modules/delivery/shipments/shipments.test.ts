@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf, insertCustomer } from '../../../../test/fixtures.js'
-import { type Core, useTestContext } from '../../../../test/harness.js'
+import { addBusiness, fieldsOf, insertCustomer } from '../../../../test/fixtures.js'
+import { type Core, coreAs, useTestContext } from '../../../../test/harness.js'
 import { PNG, upload } from '../../organisation/files/files.fixtures.js'
 import { at, deliverySetup, post, put } from '../delivery.fixtures.js'
 
@@ -110,6 +110,39 @@ describe('shipments', () => {
     expect(bad.statusCode).toBe(400)
     expect(fieldsOf(bad).length).toBeGreaterThan(0)
     expect((await core({ url: '/api/v1/shipments?$filter=nope eq 1' })).statusCode).toBe(400)
+  })
+
+  it('takes a package-size preset of its own business only: 404 naming dimensionPresetId otherwise', async () => {
+    const { core, org, signedIn } = await deliverySetup(ctx)
+    const presetOf = async (caller: Core, name: string) => {
+      const box = { name, length: 30, width: 20, height: 10, dimensionUnit: 'cm', weightUnit: 1 }
+      const response = await post(caller, '/api/dimensions/presets', box)
+      expect(response.statusCode, response.body).toBe(200)
+      return (response.json().data as { id: string }).id
+    }
+    await presetOf(core, 'Default box')
+    const preset = await presetOf(core, 'Small box')
+    const branch = await addBusiness(ctx, org.businessId)
+    const branchPreset = await presetOf(coreAs(ctx, { ...signedIn, businessId: branch }), 'Branch box')
+    const foreignPreset = await presetOf((await deliverySetup(ctx)).core, 'Foreign box')
+    const shipment = await create(core, { dimensionPresetId: preset })
+    expect(shipment).toMatchObject({ dimensionPresetId: preset })
+    for (const dimensionPresetId of [randomUUID(), branchPreset, foreignPreset]) {
+      for (const response of [
+        await post(core, '/api/v1/shipments', { ...body, dimensionPresetId }),
+        await put(core, `/api/v1/shipments/${shipment.id}`, { ...body, dimensionPresetId }),
+      ]) {
+        expect(response.statusCode, dimensionPresetId).toBe(404)
+        expect(response.json().code).toBe('dimension_preset_not_found')
+        expect(fieldsOf(response)).toEqual(['dimensionPresetId'])
+      }
+    }
+    const list = (await core({ url: '/api/v1/shipments' })).json()
+    expect(list.data.map((s: { dimensionPresetId: string }) => s.dimensionPresetId)).toEqual([preset])
+    // Deleting the preset clears the reference rather than leaving it dangling.
+    expect((await core({ method: 'DELETE', url: `/api/dimensions/presets/${preset}` })).statusCode).toBe(200)
+    const read = (await core({ url: `/api/v1/shipments/${shipment.id}` })).json().data
+    expect(read.dimensionPresetId).toBeNull()
   })
 
   it('answers 401, 403 per permission and 404 for another organisation', async () => {

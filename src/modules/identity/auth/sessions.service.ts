@@ -113,9 +113,12 @@ export async function login(
   const throttle = new LoginThrottle(services.rateLimiter, config.rateLimitPerAccount)
   await throttle.admit(email, ip)
   const user = await repository.findUserByEmail(database.db, email)
-  const passwordIsRight = user?.password_hash
-    ? await verifyPassword(user.password_hash, password)
-    : await verifyPassword(await timingDummy(), password).then(() => false)
+  // Checked in the account's turn: a flood on one account waits behind itself, not others.
+  const passwordIsRight = await services.passwordWork.run(email, async () =>
+    user?.password_hash
+      ? verifyPassword(user.password_hash, password)
+      : verifyPassword(await timingDummy(), password).then(() => false),
+  )
   if (!user || !passwordIsRight) {
     await throttle.failed(email, ip)
     throw invalidCredentials()

@@ -3,7 +3,7 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { limitByIp } from '../../../security/rate-limiter.js'
+import { limitByIp, limitInstance } from '../../../security/rate-limiter.js'
 import {
   RegisterOrganizationBusinessResponse,
   RegisterOrganizationRequest,
@@ -53,7 +53,10 @@ export function registerRegistrationRoutes(app: HttpApp, deps: AppDeps) {
           errors: [400, 409, 413, 415, 429],
         },
       ),
-      onRequest: limitByIp(services.rateLimiter, 'registration', config.rateLimitPerIp),
+      onRequest: [
+        limitByIp(services.rateLimiter, 'registration', config.rateLimitPerIp),
+        limitInstance('registration', config.registrationsPerHour, (message) => app.log.warn(message)),
+      ],
     },
     async (request) =>
       single('global', await registerOrganization(database, request.body, { deps, log: request.log })),

@@ -229,6 +229,36 @@ describe('rate limits', () => {
   })
 })
 
+describe('a flood from many addresses', () => {
+  it('holds the instance to its registrations and outgoing mails an hour, whatever the addresses', async () => {
+    const limited = await startTestContext({
+      TRUST_PROXY: '1',
+      REGISTRATIONS_PER_HOUR: '2',
+      MAILS_PER_HOUR: '1',
+    })
+    try {
+      const registerFrom = (client: string) =>
+        limited.global.inject({
+          method: 'POST',
+          url: '/api/organizations',
+          payload: registrationBody(),
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': client },
+        })
+      expect((await registerFrom('198.51.100.1')).statusCode).toBe(200)
+      expect((await registerFrom('198.51.100.2')).statusCode).toBe(200)
+      const refused = await registerFrom('198.51.100.3')
+      expect(refused.statusCode).toBe(429)
+      expect(refused.json()).toMatchObject({ status: 429, code: 'rate_limited' })
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      // Two registrations, one verification mail: the second was over the instance's budget.
+      expect(limited.mailer.sent).toHaveLength(1)
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
 describe('behind a proxy', () => {
   it('keys rate limits on the forwarded client address only when TRUST_PROXY says so', async () => {
     const proxied = await startTestContext({ RATE_LIMIT_PER_IP: '1', TRUST_PROXY: '1' })

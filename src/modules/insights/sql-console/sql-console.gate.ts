@@ -113,7 +113,6 @@ export async function checkQuery(
   const statement = statements[0]?.stmt ?? {}
   if (!('SelectStmt' in statement))
     throw new GateError(`only SELECT is allowed (got ${Object.keys(statement)[0]})`)
-  const cteNames = new Set<string>()
   const approvedCalls = new Set<Node>()
   walk(statement, (kind, node) => {
     if (kind in REFUSED_NODES) throw new GateError(REFUSED_NODES[kind] as string)
@@ -124,7 +123,6 @@ export async function checkQuery(
     if (kind === 'CommonTableExpr') {
       const inner = node.ctequery as Node | undefined
       if (!inner || !('SelectStmt' in inner)) throw new GateError('only SELECT is allowed inside WITH')
-      cteNames.add(String(node.ctename))
     }
     if (kind === 'SelectStmt' && node.intoClause) throw new GateError('SELECT INTO is not allowed')
     if (kind === 'SelectStmt' && Array.isArray(node.lockingClause) && node.lockingClause.length > 0)
@@ -152,19 +150,69 @@ export async function checkQuery(
         throw new GateError(`parameter $${number} has no value (${parameterCount} given)`)
     }
   })
-  // Relations last, once every CTE name of the query is known.
-  walk(statement, (kind, node) => {
-    if (kind !== 'RangeVar') return
-    const name = String(node.relname)
-    if (node.schemaname || node.catalogname)
-      throw new GateError(`relation ${node.schemaname}.${name} is not allowed`)
-    if (!(name in exposed) && !cteNames.has(name)) throw new GateError(`relation ${name} is not allowed`)
-  })
+  // Relations last, each name resolved in its scope: a CTE only where PostgreSQL would see one.
+  // The exposed tables are CTEs the console puts around the whole query: visible everywhere in it.
+  checkRelations(statement, new Set(Object.keys(exposed)))
   const start = statements[0]?.stmt_location ?? 0
   const length = statements[0]?.stmt_len ?? 0
   return length > 0 ? query.slice(start, start + length) : query.slice(start)
 }
 
+/**
+ * Every relation a query names must be an exposed table (a CTE the console puts in front of the
+ * whole query) or a CTE of the query visible where it is named. Names are resolved by scope as
+ * PostgreSQL does: a non-recursive WITH item sees the items before it but not itself, nor those
+ * after it; the body of a SELECT and its subqueries see all of its items and those of the SELECTs
+ * around it; a CTE of a subquery is not seen outside. The parser has already folded unquoted names
+ * to lower case (quoted ones keep theirs), so names compare exactly.
+ */
+function checkRelations(value: unknown, visible: ReadonlySet<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) checkRelations(item, visible)
+    return
+  }
+  if (value === null || typeof value !== 'object') return
+  for (const [key, inner] of Object.entries(value as Node)) {
+    if (key === 'SelectStmt') checkSelectRelations(inner as Node, visible)
+    else if (key === 'RangeVar') checkRangeVar(inner as Node, visible)
+    else checkRelations(inner, visible)
+  }
+}
+
+function checkSelectRelations(select: Node, outer: ReadonlySet<string>): void {
+  const withClause = select.withClause as Node | undefined
+  const ctes = ((withClause?.ctes as { CommonTableExpr?: Node }[] | undefined) ?? []).flatMap((entry) =>
+    entry.CommonTableExpr ? [entry.CommonTableExpr] : [],
+  )
+  const names = ctes.map((cte) => String(cte.ctename))
+  // (Recursive WITH is refused anyway; there every item would see all of them.)
+  let visible = withClause?.recursive ? new Set([...outer, ...names]) : outer
+  for (const cte of ctes) {
+    checkRelations(cte.ctequery, visible)
+    if (!withClause?.recursive) visible = new Set([...visible, String(cte.ctename)])
+  }
+  for (const [key, inner] of Object.entries(select)) {
+    if (key === 'withClause') continue
+    // The branches of UNION/INTERSECT/EXCEPT are SELECTs without the node's name around them.
+    if ((key === 'larg' || key === 'rarg') && inner) checkSelectRelations(inner as Node, visible)
+    else checkRelations(inner, visible)
+  }
+}
+
+function checkRangeVar(node: Node, visible: ReadonlySet<string>): void {
+  const name = String(node.relname)
+  if (node.schemaname || node.catalogname)
+    throw new GateError(
+      `relation ${[node.catalogname, node.schemaname, name].filter(Boolean).join('.')} is not allowed`,
+    )
+  if (!visible.has(name)) throw new GateError(`relation ${name} is not allowed`)
+}
+
+/**
+ * Visits every node of the tree with its kind. The branches of a set operation (`larg`, `rarg`)
+ * are SELECTs whose kind the tree leaves implicit: they are visited as `SelectStmt` too, so the
+ * checks of a SELECT (recursion, INTO, locking) apply to each branch.
+ */
 function walk(value: unknown, visit: (kind: string, node: Node) => void): void {
   if (Array.isArray(value)) {
     for (const item of value) walk(item, visit)
@@ -173,7 +221,16 @@ function walk(value: unknown, visit: (kind: string, node: Node) => void): void {
   if (value === null || typeof value !== 'object') return
   for (const [key, inner] of Object.entries(value as Node)) {
     if (/^[A-Z]/.test(key) && inner && typeof inner === 'object' && !Array.isArray(inner))
-      visit(key, inner as Node)
-    walk(inner, visit)
+      visitNode(key, inner as Node, visit)
+    else walk(inner, visit)
+  }
+}
+
+function visitNode(kind: string, node: Node, visit: (kind: string, node: Node) => void): void {
+  visit(kind, node)
+  for (const [key, inner] of Object.entries(node)) {
+    if (kind === 'SelectStmt' && (key === 'larg' || key === 'rarg') && inner && typeof inner === 'object')
+      visitNode('SelectStmt', inner as Node, visit)
+    else walk(inner, visit)
   }
 }

@@ -1,4 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
+import * as hideCatalogueFromConsole from './migrations/20261202090000-hide-catalogue-from-console.js'
+import * as dropConsoleNamesTellingTheSchema from './migrations/20261202090100-drop-console-names-telling-the-schema.js'
 import { registerSqlConsoleRoutes } from './sql-console.routes.js'
 
 /** Ad-hoc read-only SQL over console views of the business tables. */
@@ -7,5 +9,14 @@ export const sqlConsoleModule = defineModule({
   core: {
     tags: [{ name: 'SqlConsole', description: 'Ad-hoc read-only SQL over the business tables (Insights)' }],
     routes: registerSqlConsoleRoutes,
+  },
+  migrations: {
+    global: [
+      { name: '20261202090000-hide-catalogue-from-console', sql: hideCatalogueFromConsole.sql },
+      {
+        name: '20261202090100-drop-console-names-telling-the-schema',
+        sql: dropConsoleNamesTellingTheSchema.sql,
+      },
+    ],
   },
 })

@@ -2,7 +2,7 @@ import type pg from 'pg'
 import type { Database } from '../../../db/database.js'
 import type { ConsoleViews } from '../../../platform/module.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import type { ConsoleSurface } from './console-role.js'
+import { CONSOLE_BUSINESS_SETTING, type ConsoleSurface } from './console-role.js'
 
 export type ConsoleConnection = pg.PoolClient
 
@@ -12,34 +12,34 @@ const UUID = /^[0-9a-f-]{36}$/i
 
 /**
  * The exposed tables become CTEs in front of the user's query: the plain names resolve to the
- * caller's business rows with the documented columns only, whatever the search_path. On
- * PostgreSQL they read the organisation's console views (all its role may read); on the embedded
- * database, which has no roles to switch to, the tables themselves with the views' filters.
+ * caller's business rows with the documented columns only, whatever the search_path. They read
+ * the organisation's console views, all its role may read.
  */
 export function overConsoleTables(
   views: ConsoleViews,
   auth: BusinessAuth,
-  surface: ConsoleSurface | null,
+  surface: ConsoleSurface,
   query: string,
   limit: number,
 ): string {
   if (!SCHEMA_NAME.test(auth.schemaName) || !UUID.test(auth.businessId))
     throw new Error('unexpected tenant identifiers')
-  const ctes = Object.entries(views).map(([name, table]) => {
-    const source = surface
-      ? `"${surface.schema}"."${name}" WHERE business_id = '${auth.businessId}'`
-      : `"${auth.schemaName}"."${table.source}" WHERE business_id = '${auth.businessId}' AND ${table.filter}`
-    return `"${name}" AS (SELECT ${table.columns.map((c) => `"${c}"`).join(', ')} FROM ${source})`
-  })
+  const ctes = Object.entries(views).map(
+    ([name, table]) =>
+      `"${name}" AS (SELECT ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
+      `FROM "${surface.schema}"."${name}" WHERE business_id = '${auth.businessId}')`,
+  )
   return `WITH ${ctes.join(', ')} SELECT * FROM (${query}\n) AS console_result LIMIT ${limit}`
 }
 
 const STATEMENT_TIMEOUT_MS = 5_000
 
-/** Where a console query runs: its search_path, and on PostgreSQL the organisation's console role. */
+/** Where a console query runs: its search_path, the organisation's console role and the business. */
 export interface ConsoleSession {
   searchPath: string
   role: string | null
+  /** What the console views show (CONSOLE_BUSINESS_SETTING); without it they show nothing. */
+  businessId?: string
 }
 
 /**
@@ -69,6 +69,8 @@ export async function inReadOnlyTransaction<T>(
         .then(() => client.query('RELEASE SAVEPOINT temp_limit'))
         .catch(() => client.query('ROLLBACK TO SAVEPOINT temp_limit'))
     }
+    if (session.businessId && UUID.test(session.businessId))
+      await client.query(`SET LOCAL ${CONSOLE_BUSINESS_SETTING} = '${session.businessId}'`)
     if (session.role) await client.query(`SET LOCAL ROLE "${session.role}"`)
     return await work(client)
   } catch (error) {

@@ -31,11 +31,10 @@ export async function executeQuery(
     if (error instanceof GateError) throw invalidField('query', error.message)
     throw error
   }
-  const surface =
-    database.kind === 'postgres' ? await ensureConsoleSurface(database, views, auth.schemaName) : null
+  const surface = await ensureConsoleSurface(database, views, auth.schemaName)
   const sql = repository.overConsoleTables(views, auth, surface, statement, maxRows + 1)
   const started = performance.now()
-  const session = { searchPath: surface?.schema ?? auth.schemaName, role: surface?.role ?? null }
+  const session = { searchPath: surface.schema, role: surface.role, businessId: auth.businessId }
   return repository.inReadOnlyTransaction(database, session, async (client) => {
     const cost = await userStatement(() => repository.planCost(client, sql, parameters))
     if (cost > MAX_PLAN_COST)
@@ -44,7 +43,7 @@ export async function executeQuery(
         `the query is estimated too expensive (cost ${Math.round(cost)} > ${MAX_PLAN_COST})`,
       )
     const result = await userStatement(() => repository.runArrayQuery(client, sql, parameters))
-    if (surface) await repository.resetRole(client)
+    await repository.resetRole(client)
     const types = await repository.dataTypes(client, result.fields)
     let truncated = result.rows.length > maxRows
     const rows: unknown[][] = []

@@ -209,6 +209,44 @@ describe('POST /api/ai-studio/query', () => {
     expect(await rowCounts(mine)).toEqual(before)
   })
 
+  it('refuses a hidden table under the name of a CTE, to a Member, in every shadowing form', async () => {
+    const { org } = await ownerSession(ctx)
+    // Insights View is in the default Member role.
+    const member = await addMember(ctx, org.businessId, { role: 'Member' })
+    const shadowed: [string, string][] = [
+      [
+        'WITH webhook_endpoints AS (SELECT * FROM webhook_endpoints) SELECT * FROM webhook_endpoints',
+        'webhook_endpoints',
+      ],
+      ['WITH pg_authid AS (SELECT * FROM pg_authid) SELECT rolname FROM pg_authid', 'pg_authid'],
+      ['WITH a AS (SELECT * FROM audit_log), audit_log AS (SELECT 1) SELECT * FROM a', 'audit_log'],
+      ['WITH a AS (WITH settings AS (SELECT 1) SELECT 1) SELECT * FROM a, settings', 'settings'],
+      ['SELECT * FROM (WITH notifications AS (SELECT 1) SELECT 1) s, notifications', 'notifications'],
+      ['SELECT * FROM (SELECT 1) AS settings WHERE EXISTS (SELECT 1 FROM settings)', 'settings'],
+      ['(WITH settings AS (SELECT * FROM settings) SELECT 1) UNION SELECT 1', 'settings'],
+      ['SELECT * FROM webhook_endpoints()', 'webhook_endpoints'],
+      ['WITH generate_series AS (SELECT * FROM settings) SELECT * FROM generate_series', 'settings'],
+      ['WITH Settings AS (SELECT * FROM SETTINGS) SELECT * FROM settings', 'settings'],
+      ['WITH settings AS (SELECT * FROM "settings") SELECT * FROM SETTINGS', 'settings'],
+      ['WITH "Settings" AS (SELECT 1) SELECT * FROM settings', 'settings'],
+    ]
+    for (const [query, relation] of shadowed) {
+      const response = await run(member.core, { query })
+      expect(response.statusCode, `${query}: ${response.body}`).toBe(400)
+      expect(fieldsOf(response), query).toEqual(['query'])
+      // The refusal names the relation (the body does not echo the query).
+      expect(response.json().reasons[0].message, query).toMatch(
+        new RegExp(`\\b${relation}\\b.*not allowed|not allowed \\(${relation}\\)`),
+      )
+    }
+    // A CTE named like an exposed table reads the exposed table, as PostgreSQL resolves it.
+    await insertCustomer(ctx, org.businessId, { name: 'Alice' })
+    const own = await run(member.core, {
+      query: 'WITH customers AS (SELECT name FROM customers) SELECT name FROM customers',
+    })
+    expect(own.json().data.rows).toEqual([['Alice']])
+  })
+
   it('names the refused function and gives the position of a syntax error', async () => {
     const { core } = await ownerSession(ctx)
     expect((await run(core, { query: 'SELECT pg_sleep(1)' })).body).toContain('pg_sleep')

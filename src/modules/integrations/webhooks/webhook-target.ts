@@ -1,58 +1,21 @@
 import { lookup } from 'node:dns/promises'
-import { BlockList, isIP } from 'node:net'
+import { isIP } from 'node:net'
+import { classifyAddress, isLoopbackAddress } from './address-class.js'
 
 /**
- * Where a webhook may be sent (server-side request forgery). Addresses the operator did not allow
- * are refused: private, loopback, link-local, unique-local and carrier-grade NAT ranges unless
- * WEBHOOKS_ALLOW_PRIVATE_TARGETS is on; unspecified, multicast, documentation and reserved ranges
- * always. IPv4-mapped IPv6 addresses are checked as the IPv4 address they carry.
+ * Why an address is refused as a webhook target (server-side request forgery), or null when a
+ * webhook may go there: private, loopback, link-local and unique-local addresses unless
+ * WEBHOOKS_ALLOW_PRIVATE_TARGETS is on; unspecified, multicast, documentation and reserved ones
+ * always. An IPv6 address carrying an IPv4 address is judged by that one too (address-class.ts).
+ * Both the check of a URL when an endpoint is saved and the check of every resolved address before
+ * a delivery is dialled come here.
  */
-const PRIVATE = new BlockList()
-for (const [network, prefix] of [
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-] as const)
-  PRIVATE.addSubnet(network, prefix, 'ipv4')
-for (const [network, prefix] of [
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  PRIVATE.addSubnet(network, prefix, 'ipv6')
-
-const NEVER = new BlockList()
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  NEVER.addSubnet(network, prefix, 'ipv4')
-for (const [network, prefix] of [
-  ['::', 128],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-] as const)
-  NEVER.addSubnet(network, prefix, 'ipv6')
-
-/** Why an address is refused, or null when a webhook may go there. */
 export function refusalOf(address: string, allowPrivate: boolean): string | null {
-  const family = isIP(address)
-  if (family === 0) return `${address} is not an IP address`
-  const type = family === 4 ? 'ipv4' : 'ipv6'
-  if (NEVER.check(address, type)) return `${address} is a reserved, multicast or unspecified address`
-  if (!allowPrivate && PRIVATE.check(address, type))
-    return `${address} is a private, loopback or link-local address (WEBHOOKS_ALLOW_PRIVATE_TARGETS is off)`
+  const found = classifyAddress(address)
+  if (!found) return `${address} is not an IP address`
+  if (found.verdict === 'never') return `${address} is ${found.description}: never a webhook target`
+  if (found.verdict === 'private' && !allowPrivate)
+    return `${address} is ${found.description}, private (WEBHOOKS_ALLOW_PRIVATE_TARGETS is off)`
   return null
 }
 
@@ -61,11 +24,7 @@ const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '')
 const isLoopbackHost = (hostname: string) => {
   const host = bare(hostname).toLowerCase()
   if (host === 'localhost' || host.endsWith('.localhost')) return true
-  if (isIP(host) === 0) return false
-  const loopback = new BlockList()
-  loopback.addSubnet('127.0.0.0', 8, 'ipv4')
-  loopback.addAddress('::1', 'ipv6')
-  return loopback.check(host, isIP(host) === 4 ? 'ipv4' : 'ipv6')
+  return isLoopbackAddress(host)
 }
 
 /**

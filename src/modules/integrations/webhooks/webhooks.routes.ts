@@ -69,7 +69,7 @@ export function registerWebhookRoutes(app: HttpApp, deps: AppDeps) {
       operationId: 'CreateWebhookEndpoint',
       summary: 'Add a webhook endpoint',
       description:
-        'Answers the signing secret, once. Deliveries follow the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-signature). A URL that is not https, or names a private, loopback or link-local address, is a 400 on url.',
+        'Answers the signing secret, once. Deliveries follow the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-signature). A URL that is not https, or names an address webhooks may not reach (private, loopback, link-local, reserved, or an IPv6 address carrying one), is a 400 on url.',
       tags: TAGS,
       body: WebhookEndpointRequest,
       response: SingleResult('core', WebhookEndpointSecretResponse),

@@ -17,7 +17,7 @@ export const WebhookEndpointRequest = Type.Object(
       minLength: 1,
       maxLength: 2000,
       description:
-        'https URL (http only to a loopback host when WEBHOOKS_ALLOW_PRIVATE_TARGETS is on); private, loopback and link-local addresses are refused',
+        'https URL (http only to a loopback host when WEBHOOKS_ALLOW_PRIVATE_TARGETS is on); private, loopback and link-local addresses are refused (unless allowed), reserved, multicast and unspecified ones always, and an IPv6 address carrying an IPv4 address (IPv4-mapped or -compatible, 6to4, NAT64, Teredo) is judged by it too',
     }),
     description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
     eventTypes: EventTypes,

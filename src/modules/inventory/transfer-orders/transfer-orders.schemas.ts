@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { BUSINESS_DATE_RULE, LEDGER_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
@@ -69,8 +70,7 @@ export const ShipTransferOrderRequest = Type.Object(
   {
     effectiveDate: Type.Optional(
       DateTime({
-        description:
-          'when the goods left: the issues enter the source ledger at that date (a back-dated issue re-values the later entries); default now, not in the future',
+        description: `when the goods left: the issues enter the source ledger at that date (a back-dated issue re-values the later entries); default now; ${LEDGER_DATE_RULE}`,
       }),
     ),
   },
@@ -94,8 +94,7 @@ export const ReceiveTransferOrderRequest = Type.Object(
   {
     effectiveDate: Type.Optional(
       DateTime({
-        description:
-          'when the goods arrived: the receipts enter the destination ledger at that date; default now, not in the future, not before the ship date',
+        description: `when the goods arrived: the receipts enter the destination ledger at that date; default now, not before the ship date; ${LEDGER_DATE_RULE}`,
       }),
     ),
     lines: Type.Optional(
@@ -225,7 +224,11 @@ export const TransferShipmentRequest = Type.Object(
       Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'cubic metres' })),
     ),
     scheduledDate: Type.Optional(
-      Nullable(DateTime({ description: 'when it should be delivered (the shipment’s scheduledDate)' })),
+      Nullable(
+        DateTime({
+          description: `when it should be delivered (the shipment’s scheduledDate); ${BUSINESS_DATE_RULE}`,
+        }),
+      ),
     ),
   },
   {

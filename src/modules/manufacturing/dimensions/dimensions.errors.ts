@@ -1,8 +1,16 @@
-import { conflict, notFound } from '../../../errors.js'
+import { AppError, conflict, notFound } from '../../../errors.js'
 
-/** The dimensions module's error codes (tests assert these, never the message). */
-export const presetNotFound = () =>
-  notFound('dimension_preset_not_found', 'No dimension preset of this business has this id.')
+/**
+ * The dimensions module's error codes (tests assert these, never the message). A preset named in
+ * another record's body (a shipment's dimensionPresetId) is named in `reasons`.
+ */
+export const presetNotFound = (field?: string) =>
+  new AppError(
+    404,
+    'dimension_preset_not_found',
+    'No dimension preset of this business has this id.',
+    field ? [{ field, message: 'must be a dimension preset of this business' }] : [],
+  )
 
 export const noDefaultPreset = () =>
   notFound('no_default_preset', 'This business has no dimension presets yet.')

@@ -26,6 +26,22 @@ export function findPreset(db: Executor, schema: string, businessId: string, id:
   return scopedPresets(db, schema, businessId).where('id', '=', id).executeTakeFirst()
 }
 
+/**
+ * True when the preset is the business's; its row is then share-locked until commit, so a
+ * concurrent deletion waits for the record that refers to it (and then clears the reference).
+ */
+export async function lockPresetForReference(db: Executor, schema: string, businessId: string, id: string) {
+  const row = await db
+    .withSchema(schema)
+    .selectFrom('dimension_presets')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .forKeyShare()
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 export function findDefaultPreset(db: Executor, schema: string, businessId: string) {
   return scopedPresets(db, schema, businessId).where('is_default', '=', true).executeTakeFirst()
 }

@@ -1,12 +1,10 @@
 import { type Reason, validationFailed } from '../../../errors.js'
+import { ledgerDateProblem } from '../../../http/business-dates.js'
 import { decimalReasons } from '../decimals.js'
 import type { Movement } from './ledger.service.js'
 import type { StockMovementRequest } from './stock.schemas.js'
 
-/** Clock skew tolerated on "now" for an effective date sent by a client. */
-const FUTURE_SKEW_MS = 60_000
-
-/** An effective date sent by a client: default now, never in the future. */
+/** An effective date sent by a client: default now; from 1970-01-01, never in the future. */
 export function effectiveDateOf(value: string | undefined, field = 'effectiveDate'): Date {
   const reasons: Reason[] = []
   const date = checkedEffectiveDate(value, field, reasons)
@@ -17,8 +15,8 @@ export function effectiveDateOf(value: string | undefined, field = 'effectiveDat
 function checkedEffectiveDate(value: string | undefined, field: string, reasons: Reason[]): Date {
   if (value === undefined) return new Date()
   const date = new Date(value)
-  if (date.getTime() > Date.now() + FUTURE_SKEW_MS)
-    reasons.push({ field, message: 'must not lie in the future' })
+  const problem = ledgerDateProblem(date)
+  if (problem) reasons.push({ field, message: problem })
   return date
 }
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { LEDGER_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 import { AsOfDate } from '../as-of.js'
@@ -44,8 +45,7 @@ export const StockMovementRequest = Type.Object(
     ),
     effectiveDate: Type.Optional(
       DateTime({
-        description:
-          'when the movement happened: the stock ledger records it at that date (a back-dated movement re-values the later entries); defaults to now, may lie in the past, not in the future',
+        description: `when the movement happened: the stock ledger records it at that date (a back-dated movement re-values the later entries); defaults to now, may lie in the past: ${LEDGER_DATE_RULE}`,
       }),
     ),
     reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),

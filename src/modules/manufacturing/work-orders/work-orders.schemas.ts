@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { BUSINESS_DATE_RULE, LEDGER_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 import { MAX_AMOUNT } from '../decimals.js'
@@ -17,8 +18,10 @@ export const WorkOrderRequest = Type.Object({
     maximum: MAX_AMOUNT,
     description: 'units to make, at most 4 decimals',
   }),
-  plannedStart: Type.Optional(Nullable(DateTime())),
-  plannedEnd: Type.Optional(Nullable(DateTime({ description: 'not before plannedStart' }))),
+  plannedStart: Type.Optional(Nullable(DateTime({ description: BUSINESS_DATE_RULE }))),
+  plannedEnd: Type.Optional(
+    Nullable(DateTime({ description: `not before plannedStart; ${BUSINESS_DATE_RULE}` })),
+  ),
   notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 })
 export type WorkOrderRequest = Static<typeof WorkOrderRequest>
@@ -27,8 +30,7 @@ export const CompleteWorkOrderRequest = Type.Object(
   {
     effectiveDate: Type.Optional(
       DateTime({
-        description:
-          'when it was made: the component issues and the finished-goods receipt enter the stock ledger at that date; default now, not in the future',
+        description: `when it was made: the component issues and the finished-goods receipt enter the stock ledger at that date; default now; ${LEDGER_DATE_RULE}`,
       }),
     ),
     quantityProduced: Type.Optional(

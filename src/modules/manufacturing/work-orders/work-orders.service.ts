@@ -3,6 +3,7 @@ import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
 import type { Executor } from '../../../db/tables.js'
 import { validationFailed } from '../../../errors.js'
+import { checkBusinessDate } from '../../../http/business-dates.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
@@ -63,6 +64,8 @@ function values(request: WorkOrderRequest): repository.WorkOrderValues {
   const reasons = decimalReasons({ quantity: request.quantity })
   const start = request.plannedStart ? new Date(request.plannedStart) : null
   const end = request.plannedEnd ? new Date(request.plannedEnd) : null
+  checkBusinessDate(reasons, 'plannedStart', start)
+  checkBusinessDate(reasons, 'plannedEnd', end)
   if (start && end && end < start)
     reasons.push({ field: 'plannedEnd', message: 'must not be before plannedStart' })
   if (reasons.length > 0) throw validationFailed(reasons)

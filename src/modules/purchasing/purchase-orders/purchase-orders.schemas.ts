@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { BUSINESS_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 
@@ -58,8 +59,7 @@ export const PurchaseOrderRequest = Type.Object(
       Nullable(
         Type.String({
           format: 'date',
-          description:
-            "the day the goods are expected (yyyy-mm-dd); a Submitted or PartiallyReceived order is overdue after it (in the business's time zone)",
+          description: `the day the goods are expected (yyyy-mm-dd); a Submitted or PartiallyReceived order is overdue after it (in the business's time zone); ${BUSINESS_DATE_RULE}`,
         }),
       ),
     ),

@@ -4,6 +4,7 @@ import { newId } from '../../../db/ids.js'
 import { nextCode } from '../../../db/sequences.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 import { type Reason, validationFailed } from '../../../errors.js'
+import { checkBusinessDate } from '../../../http/business-dates.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
@@ -94,6 +95,7 @@ function checkRequest(request: PurchaseOrderRequest) {
     if (typeof line.unitCost === 'number' && !places(line.unitCost, 6))
       reasons.push({ field: `${at}.unitCost`, message: 'must have at most 6 decimal places' })
   })
+  checkBusinessDate(reasons, 'expectedDate', request.expectedDate)
   if (reasons.length > 0) throw validationFailed(reasons)
   return { currency, expectedDate: request.expectedDate ?? null, notes: request.notes?.trim() || null }
 }

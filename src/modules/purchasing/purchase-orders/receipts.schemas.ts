@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { LEDGER_DATE_RULE } from '../../../http/business-dates.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 import { MAX_AMOUNT, PurchaseOrderStatusType } from './purchase-orders.schemas.js'
 
@@ -18,8 +19,7 @@ export const ReceiptRequest = Type.Object(
   {
     effectiveDate: Type.Optional(
       DateTime({
-        description:
-          'when the goods arrived: the stock ledger date of the receipt (later entries are re-valued); default now, not in the future',
+        description: `when the goods arrived: the stock ledger date of the receipt (later entries are re-valued); default now; ${LEDGER_DATE_RULE}`,
       }),
     ),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
@@ -41,8 +41,7 @@ export const ReverseReceiptRequest = Type.Object(
   {
     effectiveDate: Type.Optional(
       DateTime({
-        description:
-          'the ledger date of the reversal; default now, not in the future, not before the receipt',
+        description: `the ledger date of the reversal; default now, not before the receipt; ${LEDGER_DATE_RULE}`,
       }),
     ),
   },

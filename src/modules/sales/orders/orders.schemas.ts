@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { AddressInput, AddressOutput } from '../../../http/address.js'
+import { BUSINESS_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 
@@ -34,7 +35,9 @@ export type OrderLineInput = Static<typeof OrderLineInput>
 const orderFields = {
   customerId: Uuid({ description: 'a customer of this business that is not deleted' }),
   orderDate: Type.Optional(
-    DateTime({ description: 'defaults to now on create; kept as is when omitted on update' }),
+    DateTime({
+      description: `defaults to now on create; kept as is when omitted on update; ${BUSINESS_DATE_RULE}`,
+    }),
   ),
   currency: Type.Optional(
     Type.String({

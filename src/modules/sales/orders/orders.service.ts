@@ -5,6 +5,7 @@ import { nextCode } from '../../../db/sequences.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 import { type Reason, validationFailed } from '../../../errors.js'
 import { normaliseAddress } from '../../../http/address.js'
+import { checkBusinessDate } from '../../../http/business-dates.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
@@ -89,6 +90,7 @@ function checkRequest(request: CreateOrderRequest | UpdateOrderRequest) {
   }
   const checked = checkLines(request.lines)
   reasons.push(...checked.reasons)
+  checkBusinessDate(reasons, 'orderDate', request.orderDate)
   if (reasons.length > 0) throw validationFailed(reasons)
   const address = normaliseAddress(request.deliveryAddress)
   return {
