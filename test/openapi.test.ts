@@ -26,6 +26,7 @@ type Document = {
   servers?: { url: string; description?: string }[]
   tags?: { name: string; description?: string }[]
   paths: Record<string, Record<string, Operation>>
+  webhooks?: Record<string, Record<string, Operation>>
   components: {
     schemas?: Record<string, unknown>
     responses?: Record<string, { description: string; content?: unknown }>
@@ -71,6 +72,48 @@ describe.each(['core', 'global'] as const)('%s API OpenAPI document', (api) => {
       }
     }
     expect(ids.size).toBeGreaterThan(api === 'core' ? 40 : 15)
+  })
+})
+
+describe('webhooks (OpenAPI 3.1)', () => {
+  it('document every webhook event type the Core API lists, with the body each delivery carries', async () => {
+    const org = await registerOrganization(ctx)
+    const { accessToken } = await signIn(ctx, org)
+    const headers = { authorization: `Bearer ${accessToken}`, 'x-business-id': org.businessId }
+    const listed = (await ctx.core.inject({ url: '/api/v1/webhooks/event-types', headers })).json().data as {
+      type: string
+      description: string
+    }[]
+    const webhooks = documents.core.webhooks ?? {}
+    expect(Object.keys(webhooks)).toEqual(listed.map((t) => t.type))
+    expect(documents.global.webhooks).toBeUndefined()
+    const schemas = documents.core.components.schemas ?? {}
+    const bodyOf = (type: string) => {
+      const operation = webhooks[type]?.post as Operation
+      expect(operation.summary).toBe(listed.find((t) => t.type === type)?.description)
+      const ref = (operation.requestBody as { content: Record<string, { schema: { $ref: string } }> })
+        .content['application/json']?.schema.$ref
+      return schemas[ref?.replace('#/components/schemas/', '') ?? ''] as {
+        required: string[]
+        properties: Record<string, { $ref?: string; const?: string }>
+      }
+    }
+    const body = bodyOf('order.created')
+    expect(body.required).toEqual(['type', 'timestamp', 'data'])
+    expect(body.properties.type?.const).toBe('order.created')
+    const data = schemas[body.properties.data?.$ref?.replace('#/components/schemas/', '') ?? ''] as {
+      required: string[]
+    }
+    // The payload the order module declares, with the business the webhook adds.
+    expect(data.required).toEqual([
+      'businessId',
+      'orderId',
+      'code',
+      'customerId',
+      'status',
+      'currency',
+      'total',
+    ])
   })
 })
 

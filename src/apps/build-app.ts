@@ -10,6 +10,8 @@ export interface ApiDescription {
   securitySchemes: Record<string, unknown>
   /** Browser settings when they differ from the configuration's (the Global API adds the console's origin). */
   web?: HttpAppOptions['web']
+  /** What the API sends to webhook subscribers (OpenAPI 3.1 `webhooks`). */
+  webhooks?: HttpAppOptions['webhooks']
 }
 
 /** Each tag once, in module order; two modules describing one tag differently is a wiring mistake. */
@@ -45,6 +47,6 @@ export async function buildApi(
     tags: tagsOf(serving, flavor),
     schemaNames: schemaNamesOf(serving),
   })
-  for (const module of serving) module[flavor]?.routes(app, deps)
+  for (const module of serving) module[flavor]?.routes(app, deps, modules)
   return app
 }

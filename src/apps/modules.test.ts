@@ -11,6 +11,7 @@ import {
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { loadConfig } from '../config.js'
 import { MemoryMailer } from '../mail/mailer.js'
+import { unauditedTablesOf } from '../platform/module.js'
 import { createServices } from '../platform/services.js'
 import { buildGlobalApp } from './global/app.js'
 import { EVENT_HANDLERS, MODULES } from './modules.js'
@@ -23,9 +24,28 @@ describe('the module list', () => {
   })
 
   it('gives every event handler a name of its own', () => {
-    const names = EVENT_HANDLERS.map(([name]) => name)
+    const names = [...EVENT_HANDLERS.handlers].map(([name]) => name)
     expect(names).toContain('notifications')
     expect(new Set(names).size).toBe(names.length)
+  })
+
+  it('leaves out of the audit log the tables the modules declare as histories, counters or derived', () => {
+    expect(unauditedTablesOf(MODULES).sort()).toEqual([
+      'activity_traces',
+      'customer_counts',
+      'notifications',
+      'stock_checkpoints',
+      'stock_ledger',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_events',
+    ])
+  })
+
+  it('declares each domain event in one module', () => {
+    const types = [...EVENT_HANDLERS.declared].map((event) => event.type)
+    expect(types).toContain('ShipmentDelivered')
+    expect(new Set(types).size).toBe(types.length)
   })
 })
 

@@ -2,6 +2,7 @@ import { BASELINE_MIGRATIONS } from '../db/migrations/baseline.js'
 import { auditLogModule } from '../modules/audit/audit-log/audit-log.module.js'
 import { customerAnalyticsModule } from '../modules/customers/analytics/customer-analytics.module.js'
 import { customerAttachmentsModule } from '../modules/customers/attachments/customer-attachments.module.js'
+import { customerConfigurationsModule } from '../modules/customers/customer-configurations/customer-configurations.module.js'
 import { customerGroupsModule } from '../modules/customers/customer-groups/customer-groups.module.js'
 import { customersModule } from '../modules/customers/customers/customers.module.js'
 import { carriersModule } from '../modules/delivery/carriers/carriers.module.js'
@@ -35,7 +36,7 @@ import { teamModule } from '../modules/organisation/team/team.module.js'
 import { purchaseOrdersModule } from '../modules/purchasing/purchase-orders/purchase-orders.module.js'
 import { suppliersModule } from '../modules/purchasing/suppliers/suppliers.module.js'
 import { ordersModule } from '../modules/sales/orders/orders.module.js'
-import { type CartageModule, eventHandlersOf, migrationsOf } from '../platform/module.js'
+import { type CartageModule, eventWiringOf, migrationsOf } from '../platform/module.js'
 
 /**
  * Every module of Cartage, one line each. A module declares its routes (for the Core API, the
@@ -50,6 +51,7 @@ export const MODULES: readonly CartageModule[] = [
   ordersModule,
   businessModule,
   settingsModule,
+  customerConfigurationsModule,
   filesModule,
   customerGroupsModule,
   customersModule,
@@ -85,5 +87,8 @@ export const MODULES: readonly CartageModule[] = [
 /** The migrations that bring a database up to date: the baseline, then each module's. */
 export const MIGRATIONS = migrationsOf(BASELINE_MIGRATIONS, MODULES)
 
-/** Every module's domain event handlers, registered with the services whichever API a process serves. */
-export const EVENT_HANDLERS = eventHandlersOf(MODULES)
+/**
+ * Every module's domain event handlers and the events the modules declare, registered with the
+ * services whichever API a process serves.
+ */
+export const EVENT_HANDLERS = eventWiringOf(MODULES)

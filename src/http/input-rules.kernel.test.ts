@@ -17,7 +17,7 @@ async function buildApp(
   { database, dataDir }: Awaited<ReturnType<typeof openTestDatabase>>,
 ) {
   const services = await createServices({ ...loadConfig({}), dataDir }, database, false, {
-    eventHandlers: [],
+    eventHandlers: { handlers: [], declared: [] },
   })
   const app = await createHttpApp({
     flavor,

@@ -22,7 +22,7 @@ const apps: Record<ApiFlavor, HttpApp> = {} as Record<ApiFlavor, HttpApp>
 
 async function buildApp(flavor: ApiFlavor) {
   const services = await createServices({ ...loadConfig({}), dataDir }, database, false, {
-    eventHandlers: [],
+    eventHandlers: { handlers: [], declared: [] },
     mailer: new MemoryMailer(),
   })
   const app = await createHttpApp({

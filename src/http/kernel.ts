@@ -51,6 +51,8 @@ export interface HttpAppOptions {
   tags: { name: string; description: string }[]
   /** Names of request and response records in the document, by operationId. */
   schemaNames?: OperationSchemaNames
+  /** The document's OpenAPI 3.1 `webhooks`: what the API sends to its subscribers, by event type. */
+  webhooks?: Record<string, unknown>
   /**
    * Browser and operator settings (CORS origins, metrics, the APIs' public URLs published as the
    * documents' `servers`); absent = none.
@@ -186,6 +188,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       },
       components: { securitySchemes: options.securitySchemes as never },
       tags,
+      ...(options.webhooks ? { webhooks: options.webhooks as never } : {}),
     },
     transformObject: (documentObject) =>
       publishedOpenApi(

@@ -265,6 +265,7 @@ export function componentsForOpenApi<T>(input: T, schemaNames: OperationSchemaNa
   const document = input as Schema
   if (!isObject(document.paths)) return input
   nameOperationSchemas(document.paths, schemaNames)
+  if (isObject(document.webhooks)) nameOperationSchemas(document.webhooks, schemaNames)
   if (!isObject(document.components)) document.components = {}
   const components = document.components as Schema
   if (!isObject(components.schemas)) components.schemas = {}
@@ -337,7 +338,9 @@ export function componentsForOpenApi<T>(input: T, schemaNames: OperationSchemaNa
     for (const child of Object.values(node)) register(child)
   }
   register(document.paths)
+  register(document.webhooks)
   document.paths = replace(document.paths)
+  if (isObject(document.webhooks)) document.webhooks = replace(document.webhooks)
   return document as T
 }
 

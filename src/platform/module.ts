@@ -1,8 +1,17 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Migration, MigrationSet } from '../db/migrator.js'
 import type { HttpApp } from '../http/kernel.js'
 import type { OperationSchemaNames } from '../http/openapi-names.js'
 import type { AppDeps } from './deps.js'
-import type { DomainEventHandler } from './domain-events.js'
+import type {
+  DeclaredEvent,
+  DomainEventDeclaration,
+  DomainEventDeclarations,
+  DomainEventHandler,
+  DomainEventType,
+  DomainEventWiring,
+} from './domain-events.js'
+import { PeriodicTask } from './periodic-task.js'
 
 export interface OpenApiTag {
   name: string
@@ -13,9 +22,46 @@ export interface OpenApiTag {
 export interface ModuleApi {
   /** The OpenAPI tags its operations use, declared once with a description. */
   tags?: readonly OpenApiTag[]
-  /** Registers its routes; each route states its permission through `operation()` (http/operation.ts). */
-  routes(app: HttpApp, deps: AppDeps): void
+  /**
+   * Registers its routes; each route states its permission through `operation()` (http/operation.ts).
+   * `modules` is every module of the process, for a module that serves what the others declare (the
+   * SQL console their console views).
+   */
+  routes(app: HttpApp, deps: AppDeps, modules: readonly CartageModule[]): void
 }
+
+/**
+ * A relation the SQL console exposes under its name: the columns a query sees of the module's
+ * table `source`, and the rows (`filter`, SQL over that table: no deleted or archived rows).
+ * Each organisation gets a view of it; the console scopes it to the caller's business.
+ */
+export interface ConsoleView {
+  source: string
+  filter: string
+  columns: readonly string[]
+}
+
+export type ConsoleViews = Readonly<Record<string, ConsoleView>>
+
+/** Work a served Core API (`cartage serve`) runs beside its routes: started when it is ready, stopped when it closes. */
+export interface BackgroundWorker {
+  /** Names it in logs. */
+  name: string
+  create(deps: AppDeps, logger: FastifyBaseLogger | false): { start(): void; stop(): Promise<unknown> }
+}
+
+/** A round of work a served Core API runs every `intervalMs` (platform/periodic-task.ts). */
+export interface PeriodicTaskDeclaration {
+  /** Names it in logs. */
+  name: string
+  intervalMs: number
+  /** When the first round comes after start (default: at once). */
+  firstRoundAfterMs?: number
+  round(deps: AppDeps, logger: FastifyBaseLogger | false): Promise<unknown>
+}
+
+/** A step run after each batch of tenant migrations, or one made from every module's declarations. */
+export type AfterTenantStep = Migration | ((modules: readonly CartageModule[]) => Migration)
 
 /**
  * Everything the platform needs to know about a module, declared in the module's own folder
@@ -37,8 +83,24 @@ export interface CartageModule {
     global?: readonly Migration[]
     tenant?: readonly Migration[]
     /** Idempotent steps run in a schema after each batch of tenant migrations (db/migrator.ts). */
-    afterTenant?: readonly Migration[]
+    afterTenant?: readonly AfterTenantStep[]
   }
+  /**
+   * Its organisation tables the audit log leaves out: records that are a history already, counters
+   * and derived tables (every other table is audited by the triggers the audit module attaches).
+   */
+  unauditedTables?: readonly string[]
+  /** What the SQL console may read of the module's tables, by the name a query uses. */
+  consoleViews?: ConsoleViews
+  /** Long-running workers a served Core API runs (the webhook deliveries). */
+  workers?: readonly BackgroundWorker[]
+  /** Rounds of work a served Core API runs periodically. */
+  periodicTasks?: readonly PeriodicTaskDeclaration[]
+  /**
+   * The domain events the module publishes (`<module>.events.ts`): each payload's schema, its
+   * notification and its webhook event type. A type is declared by one module only.
+   */
+  events?: DomainEventDeclarations
   /** Reactions to domain events, by a name unique in the process; run in the publisher's transaction. */
   eventHandlers?: Readonly<Record<string, DomainEventHandler>>
 }
@@ -62,13 +124,76 @@ export function migrationsOf(baseline: MigrationSet, modules: readonly CartageMo
   return {
     global: collect('global'),
     tenant: collect('tenant'),
-    afterTenant: modules.flatMap((m) => m.migrations?.afterTenant ?? []),
+    afterTenant: modules.flatMap((m) =>
+      (m.migrations?.afterTenant ?? []).map((step) => (typeof step === 'function' ? step(modules) : step)),
+    ),
   }
 }
 
-/** Every module's event handlers, in module order, for the process's `DomainEvents`. */
-export const eventHandlersOf = (modules: readonly CartageModule[]) =>
-  modules.flatMap((m) => Object.entries(m.eventHandlers ?? {}))
+/** Every module's console views, in module order; a name declared twice is a wiring mistake. */
+export function consoleViewsOf(modules: readonly CartageModule[]): ConsoleViews {
+  const views: Record<string, ConsoleView> = {}
+  for (const [name, view] of modules.flatMap((m) => Object.entries(m.consoleViews ?? {}))) {
+    if (name in views) throw new Error(`console view ${name} is declared twice`)
+    views[name] = view
+  }
+  return views
+}
+
+/** Every module's tables the audit log leaves out. */
+export const unauditedTablesOf = (modules: readonly CartageModule[]): string[] =>
+  modules.flatMap((m) => m.unauditedTables ?? [])
+
+/**
+ * The background work of every module (its workers, and its periodic tasks each in a
+ * `PeriodicTask`), for a served Core API to start when ready and stop when it closes.
+ */
+export function backgroundWorkOf(
+  modules: readonly CartageModule[],
+  deps: AppDeps,
+  logger: FastifyBaseLogger | false,
+): { name: string; start(): void; stop(): Promise<unknown> }[] {
+  const workers = modules.flatMap((m) =>
+    (m.workers ?? []).map((worker) => ({ name: worker.name, ...bind(worker.create(deps, logger)) })),
+  )
+  const periodic = modules.flatMap((m) =>
+    (m.periodicTasks ?? []).map((declared) => {
+      const task = new PeriodicTask(
+        () => declared.round(deps, logger),
+        declared.intervalMs,
+        (error) => {
+          if (logger) logger.warn({ err: error }, `${declared.name} failed`)
+        },
+      )
+      return {
+        name: declared.name,
+        start: () => task.start(declared.firstRoundAfterMs),
+        stop: () => task.stop(),
+      }
+    }),
+  )
+  return [...workers, ...periodic]
+}
+
+const bind = (work: { start(): void; stop(): Promise<unknown> }) => ({
+  start: () => work.start(),
+  stop: () => work.stop(),
+})
+
+/** Every module's declared events, in module order. */
+export const declaredEventsOf = (modules: readonly CartageModule[]): DeclaredEvent[] =>
+  modules.flatMap((m) =>
+    Object.entries(m.events ?? {}).map(([type, declaration]) => ({
+      ...(declaration as DomainEventDeclaration),
+      type: type as DomainEventType,
+    })),
+  )
+
+/** Every module's event handlers and declared events, in module order, for the process's `DomainEvents`. */
+export const eventWiringOf = (modules: readonly CartageModule[]): DomainEventWiring => ({
+  handlers: modules.flatMap((m) => Object.entries(m.eventHandlers ?? {})),
+  declared: declaredEventsOf(modules),
+})
 
 /** The schema names of every module's operations, for the OpenAPI documents. */
 export const schemaNamesOf = (modules: readonly CartageModule[]): OperationSchemaNames =>

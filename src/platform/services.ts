@@ -8,7 +8,7 @@ import { PasswordWork } from '../security/password-work.js'
 import { limitInstance, RateLimiter } from '../security/rate-limiter.js'
 import { loadSecretHasher, type SecretHasher } from '../security/secrets.js'
 import { signingKeyFile, TokenSigner } from '../security/signing.js'
-import { type DomainEventHandler, DomainEvents } from './domain-events.js'
+import { DomainEvents, type DomainEventWiring } from './domain-events.js'
 
 /** Long-lived collaborators shared by both apps in a process. */
 export interface Services {
@@ -19,7 +19,7 @@ export interface Services {
   rateLimiter: RateLimiter
   /** Sign-in password checks, shared fairly between accounts (security/password-work.ts). */
   passwordWork: PasswordWork
-  /** Every module's event handlers, whichever API this process serves. */
+  /** Every module's event handlers and declared events, whichever API this process serves. */
   events: DomainEvents
   /** Stops listening for credential changes (the database's own close does it too). */
   close(): Promise<void>
@@ -29,7 +29,7 @@ export async function createServices(
   config: Config,
   database: Database,
   logger: FastifyBaseLogger | false,
-  wiring: { eventHandlers: Iterable<readonly [string, DomainEventHandler]>; mailer?: Mailer },
+  wiring: { eventHandlers: DomainEventWiring; mailer?: Mailer },
 ): Promise<Services> {
   // One listener for the credentials channel: the authenticator's caches and the signer's keys.
   const credentialChanges = new ChangeListener(database, CREDENTIAL_CHANNEL)

@@ -12,4 +12,5 @@ export const notificationsModule = defineModule({
     routes: registerNotificationRoutes,
   },
   eventHandlers: { notifications: notifyMembers },
+  unauditedTables: ['notifications'],
 })

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../db/tables.js'
+import type { NotificationContent } from '../../platform/domain-events.js'
 import type { BusinessAuth } from '../../security/auth-context.js'
-import type { NotificationContent } from './notification-messages.js'
 
 /** The channel new notifications are announced on (PostgreSQL delivers NOTIFY at commit). */
 export const NOTIFICATION_CHANNEL = 'cartage_notifications'

@@ -1,5 +1,5 @@
 /**
- * What other areas may use of the organisation area (businesses, settings, files); everything
+ * What other areas may use of the organisation area (businesses, settings and their registry, files); everything
  * else in its folders is its own. The dependency test (test/architecture) holds other areas to it.
  */
 
@@ -7,3 +7,5 @@ export { businessInOrganization } from './business/business.repository.js'
 export { DIMENSION_UNITS, WEIGHT_UNITS } from './business/reference-data.js'
 export { findFile } from './files/files.repository.js'
 export { readSetting, readSettings } from './settings/settings.reader.js'
+export { checkSettingValue, knownSetting, SETTING_KEY_PATTERN_TEXT } from './settings/settings.registry.js'
+export { NullableValue as NullableSettingValue } from './settings/settings.schemas.js'

@@ -8,10 +8,6 @@ export {
   getPurchaseOrderFigures,
 } from './purchase-orders/figures.service.js'
 export {
-  /** Announces every organisation's newly overdue purchase orders periodically (`cartage serve`). */
-  OverdueSweep,
-} from './purchase-orders/overdue.service.js'
-export {
   /** The record of those figures, as the dashboard answers it. */
   PurchaseOrderFiguresResponse,
 } from './purchase-orders/purchase-orders.schemas.js'

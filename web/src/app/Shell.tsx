@@ -14,19 +14,20 @@ import { useWorkspace } from './workspace-context'
 interface NavItem {
   href: string
   label: string
-  module: string
+  /** The permission module whose View right shows the console area. */
+  permission: string
 }
 
 const NAV: NavItem[] = [
-  { href: '/', label: 'Dashboard', module: 'Insights' },
-  { href: '/customers', label: 'Customers', module: 'Customers' },
-  { href: '/products', label: 'Products and stock', module: 'Products' },
-  { href: '/manufacturing/boms', label: 'Bills of materials', module: 'Products' },
-  { href: '/manufacturing/work-orders', label: 'Work orders', module: 'WorkOrders' },
-  { href: '/delivery', label: 'Delivery', module: 'Shipments' },
-  { href: '/delivery/zones', label: 'Delivery zones', module: 'Shipments' },
-  { href: '/notifications', label: 'Notifications', module: 'Settings' },
-  { href: '/sql', label: 'SQL console', module: 'Insights' },
+  { href: '/', label: 'Dashboard', permission: 'Insights' },
+  { href: '/customers', label: 'Customers', permission: 'Customers' },
+  { href: '/products', label: 'Products and stock', permission: 'Products' },
+  { href: '/manufacturing/boms', label: 'Bills of materials', permission: 'Products' },
+  { href: '/manufacturing/work-orders', label: 'Work orders', permission: 'WorkOrders' },
+  { href: '/delivery', label: 'Delivery', permission: 'Shipments' },
+  { href: '/delivery/zones', label: 'Delivery zones', permission: 'Shipments' },
+  { href: '/notifications', label: 'Notifications', permission: 'Settings' },
+  { href: '/sql', label: 'SQL console', permission: 'Insights' },
 ]
 
 /** Whether a navigation entry is the page shown (or a page inside its area). */
@@ -64,7 +65,7 @@ export function Shell() {
   }, [canNotify, queryClient])
 
   const unreadCount = unread.data?.totalCount ?? 0
-  const nav = NAV.filter((item) => workspace.can(item.module, 'View'))
+  const nav = NAV.filter((item) => workspace.can(item.permission, 'View'))
   return (
     <div className="app">
       <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>

@@ -83,7 +83,7 @@ export function Workspace({
       business,
       currency: settings.data?.data.currency ?? null,
       chooseBusiness,
-      can: (module: string, action: Action) => allows(permissions, module, action),
+      can: (permission: string, action: Action) => allows(permissions, permission, action),
     }
   }, [me.data, business, settings.data, chooseBusiness])
 

@@ -11,7 +11,7 @@ export interface Workspace {
   /** The business's currency (ISO 4217), when the caller may read the business's settings. */
   currency: string | null
   chooseBusiness: (businessId: string) => void
-  can: (module: string, action: Action) => boolean
+  can: (permission: string, action: Action) => boolean
 }
 
 export const WorkspaceContext = createContext<Workspace | null>(null)
@@ -22,9 +22,9 @@ export function useWorkspace(): Workspace {
   return value
 }
 
-/** Whether the permissions of /api/me allow an action on a module (bitmask: 1 view, 2 modify, 4 delete). */
-export function allows(permissions: Record<string, number>, module: string, action: Action): boolean {
-  return ((permissions[module] ?? 0) & BITS[action]) !== 0
+/** Whether the permissions of /api/me allow an action in a permission module (bitmask: 1 view, 2 modify, 4 delete). */
+export function allows(permissions: Record<string, number>, permission: string, action: Action): boolean {
+  return ((permissions[permission] ?? 0) & BITS[action]) !== 0
 }
 
 /** The business to open: the handed-off one, the last one used, the head office, or the first. */

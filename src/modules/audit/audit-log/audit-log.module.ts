@@ -1,8 +1,8 @@
-import { defineModule } from '../../../platform/module.js'
+import { defineModule, unauditedTablesOf } from '../../../platform/module.js'
 import { registerAuditLogRoutes } from './audit-log.routes.js'
 import * as createAuditFunctions from './migrations/20261127090000-create-audit-functions.js'
 import * as createAuditLog from './migrations/20261127090000-create-audit-log.js'
-import * as attachAuditTriggers from './migrations/attach-audit-triggers.js'
+import { attachAuditTriggers } from './migrations/attach-audit-triggers.js'
 
 /**
  * The audit log (read with Settings View): every change of every organisation table, written by
@@ -23,6 +23,7 @@ export const auditLogModule = defineModule({
   migrations: {
     global: [{ name: '20261127090000-create-audit-functions', sql: createAuditFunctions.sql }],
     tenant: [{ name: '20261127090000-create-audit-log', sql: createAuditLog.sql }],
-    afterTenant: [{ name: 'attach-audit-triggers', sql: attachAuditTriggers.sql }],
+    // Made from every module's declarations, so each module names the tables the log leaves out.
+    afterTenant: [(modules) => attachAuditTriggers(unauditedTablesOf(modules))],
   },
 })

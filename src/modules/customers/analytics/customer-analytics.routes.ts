@@ -3,7 +3,7 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { CustomerParams } from '../customers/customers.schemas.js'
+import { CustomerParams } from '../customers/index.js'
 import {
   CustomerDetailSalesHistoryWrapperResponse,
   CustomerKpiMetricsResponse,

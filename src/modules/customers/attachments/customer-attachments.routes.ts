@@ -3,7 +3,7 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { CustomerParams, CustomerResponse } from '../customers/customers.schemas.js'
+import { CustomerParams, CustomerResponse } from '../customers/index.js'
 import { AddFileAttachmentRequest, AttachmentParams } from './customer-attachments.schemas.js'
 import { addCustomerAttachment, removeCustomerAttachment } from './customer-attachments.service.js'
 

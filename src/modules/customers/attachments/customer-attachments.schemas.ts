@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { EnumType } from '../../../http/enums.js'
 import { Uuid } from '../../../http/schema-helpers.js'
-import { ATTACHMENT_TYPES } from '../customers/customers.schemas.js'
+import { ATTACHMENT_TYPES } from '../customers/index.js'
 
 export const TITLE_MAX_LENGTH = 200
 export const URL_MAX_LENGTH = 2000

@@ -1,6 +1,6 @@
 import type { Executor } from '../../../db/tables.js'
 import { type Reason, validationFailed } from '../../../errors.js'
-import { addTrace } from '../activity/traces.js'
+import { addTrace } from '../activity/index.js'
 import * as repository from './contacts.repository.js'
 import type { ContactRequest, ContactResponse } from './contacts.schemas.js'
 import { contactNotFound } from './customers.errors.js'

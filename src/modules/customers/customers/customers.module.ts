@@ -34,4 +34,24 @@ export const customersModule = defineModule({
     GetActivityTraces: { data: 'ActivityTrace' },
     AddActivityTrace: { body: 'AddActivityTraceRequest', data: 'CustomerResponse' },
   },
+  // The live-customer count is a counter; activity traces (customers/activity) are a history already.
+  unauditedTables: ['customer_counts', 'activity_traces'],
+  // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
+  consoleViews: {
+    customers: {
+      source: 'customers',
+      filter: 'deleted_at IS NULL',
+      columns: [
+        'id',
+        'code',
+        'name',
+        'email',
+        'phone_number',
+        'customer_group_id',
+        'type',
+        'status',
+        'date_created',
+      ],
+    },
+  },
 })

@@ -1,6 +1,6 @@
 import type { Executor } from '../../../db/tables.js'
 import { validationFailed } from '../../../errors.js'
-import { addTrace } from '../activity/traces.js'
+import { addTrace } from '../activity/index.js'
 import { customerNotFound, tooManyMetadataKeys } from './customers.errors.js'
 import { type CustomerAuth, loadCustomerResponse } from './customers.service.js'
 import { currentMetadata, mergeMetadata } from './metadata.repository.js'

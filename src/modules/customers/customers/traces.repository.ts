@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely'
 import { newId } from '../../../db/ids.js'
 import type { Executor, Tables } from '../../../db/tables.js'
-import type { SystemTraceType } from '../activity/traces.js'
+import type { SystemTraceType } from '../activity/index.js'
 
 /** A customer's timeline with the recorder's display name (global users live outside the tenant schema). */
 export function scopedTraces(db: Executor, schemaName: string, businessId: string, customerId: string) {

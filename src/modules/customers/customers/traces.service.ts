@@ -4,7 +4,7 @@ import { businessDateProblem } from '../../../http/business-dates.js'
 import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
-import { addTrace } from '../activity/traces.js'
+import { addTrace } from '../activity/index.js'
 import {
   assertCustomerExists,
   type CustomerAuth,

@@ -1,5 +1,6 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
+import { carrierEvents } from './carriers.events.js'
 import { registerCarrierRoutes } from './carriers.routes.js'
 
 /** Carriers: the catalogue, configured carriers with encrypted credentials, fulfilment contacts. */
@@ -22,4 +23,5 @@ export const carriersModule = defineModule({
     'UpdateCarrier',
     'DeleteConfiguredCarrier',
   ]),
+  events: carrierEvents,
 })

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
-import { SHIPMENT_COLUMNS } from '../shipments/shipments.repository.js'
+import { SHIPMENT_COLUMNS } from '../shipments/index.js'
 
 /** The shipments on several plans, in stop order (then code), in one query. */
 export function shipmentsOnPlans(db: Executor, schema: string, planIds: readonly string[]) {

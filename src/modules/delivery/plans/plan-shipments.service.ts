@@ -3,7 +3,7 @@ import type { Database } from '../../../db/database.js'
 import type { Tables } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { shipmentNotFound } from '../shipments/shipments.errors.js'
+import { shipmentNotFound } from '../shipments/index.js'
 import { assignShipment, releaseShipments, shipmentPlacement } from './plan-shipments.repository.js'
 import {
   planNotEditable,

@@ -1,6 +1,6 @@
 import { readAddress } from '../../../http/address.js'
-import { toShipment } from '../shipments/shipments.mapper.js'
-import type { ShipmentRow } from '../shipments/shipments.repository.js'
+import type { ShipmentRow } from '../shipments/index.js'
+import { toShipment } from '../shipments/index.js'
 import type { PlanRow } from './plans.repository.js'
 import type { DispatchResponse, PlanStatus } from './plans.schemas.js'
 

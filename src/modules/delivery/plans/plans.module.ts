@@ -1,6 +1,7 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import { registerPlanStatusRoutes } from './plan-status.routes.js'
+import { planEvents } from './plans.events.js'
 import { registerPlanRoutes } from './plans.routes.js'
 
 /** Delivery plans (dispatches): codes, stops in order, autobatch, status moves, timeline. */
@@ -29,4 +30,5 @@ export const plansModule = defineModule({
     'CompleteDispatch',
     'CancelDispatch',
   ]),
+  events: planEvents,
 })

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
-import { SHIPMENT_COLUMNS, type ShipmentRow } from '../shipments/shipments.repository.js'
+import { SHIPMENT_COLUMNS, type ShipmentRow } from '../shipments/index.js'
 
 export const PLAN_COLUMNS = [
   'p.id',

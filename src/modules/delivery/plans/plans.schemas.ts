@@ -4,7 +4,7 @@ import { BUSINESS_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { INT32_MAX, ListQuery } from '../../../http/list-params.js'
 import { DateOrDateTime, DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
-import { ShipmentResponse } from '../shipments/shipments.schemas.js'
+import { ShipmentResponse } from '../shipments/index.js'
 
 export const PLAN_STATUSES = ['Draft', 'Scheduled', 'Dispatched', 'Completed', 'Cancelled'] as const
 export type PlanStatus = (typeof PLAN_STATUSES)[number]

@@ -63,11 +63,12 @@ export async function moveShipment(
       if (!current) throw shipmentNotFound()
       throw invalidShipmentTransition(current, to, SHIPMENT_MOVES[to])
     }
+    // The move matched a row, so the status it left was read.
     await services.events.publish(trx, schema, {
       type: 'ShipmentStatusChanged',
       businessId,
       userId: auth.userId,
-      payload: { shipmentId: id, code: moved.code, deliveryPlanId: moved.delivery_plan_id, from, to },
+      payload: { shipmentId: id, code: moved.code, deliveryPlanId: moved.delivery_plan_id, from: from!, to },
     })
     if (to === 'Delivered' || to === 'Failed') {
       await services.events.publish(trx, schema, {

@@ -1,6 +1,7 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import * as presetReference from './migrations/20261202090000-shipment-preset-reference.js'
+import { shipmentEvents } from './shipments.events.js'
 import { registerShipmentRoutes } from './shipments.routes.js'
 
 /** Shipments (M2) and their status moves. */
@@ -25,5 +26,25 @@ export const shipmentsModule = defineModule({
   ]),
   migrations: {
     tenant: [{ name: '20261202090000-shipment-preset-reference', sql: presetReference.sql }],
+  },
+  events: shipmentEvents,
+  // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
+  consoleViews: {
+    shipments: {
+      source: 'shipments',
+      filter: 'TRUE',
+      columns: [
+        'id',
+        'code',
+        'order_id',
+        'customer_id',
+        'status',
+        'weight',
+        'fulfillment_cost',
+        'scheduled_date',
+        'delivered_at',
+        'date_created',
+      ],
+    },
   },
 })

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../platform/module.js'
+import { apiKeyEvents } from './api-keys.events.js'
 import { registerApiKeyRoutes } from './api-keys.routes.js'
 import * as revokeKeysMadeByKeys from './migrations/20261202090100-revoke-keys-made-by-keys.js'
 
@@ -15,4 +16,5 @@ export const apiKeysModule = defineModule({
     GetAccessTokens: { data: 'AccessTokenResponse' },
     CreateApiToken: { body: 'CreateApiKeyRequest', data: 'AccessTokenResponse' },
   },
+  events: apiKeyEvents,
 })

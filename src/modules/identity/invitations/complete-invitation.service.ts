@@ -1,8 +1,7 @@
 import { invalidField, validationFailed } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { hashPassword, passwordPolicyReasons, verifyPassword } from '../../../security/passwords.js'
-import { invalidEmailToken } from '../email-tokens/email-tokens.errors.js'
-import { consumeEmailToken, findUsableEmailToken } from '../email-tokens/email-tokens.service.js'
+import { consumeEmailToken, findUsableEmailToken, invalidEmailToken } from '../email-tokens/index.js'
 import * as repository from './invitations.repository.js'
 import type { CompleteInvitationRequest } from './invitations.schemas.js'
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../../db/tables.js'
-import { userByEmail } from '../auth/sessions.repository.js'
+import { userByEmail } from '../auth/index.js'
 
 /** The user with this email, created without a password if new; an existing user keeps their names. */
 export async function ensureUser(

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../../platform/deps.js'
 import { type BusinessAuth, isOwnerInPerson } from '../../../security/auth-context.js'
 import { rolePermissions } from '../../../security/authenticator.js'
 import { isSubset, type PermissionSet } from '../../../security/permissions.js'
-import { createEmailToken, retireEmailTokens } from '../email-tokens/email-tokens.service.js'
+import { createEmailToken, retireEmailTokens } from '../email-tokens/index.js'
 import {
   alreadyMember,
   keyGrantsBeyondScopes,

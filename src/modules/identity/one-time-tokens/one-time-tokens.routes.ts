@@ -3,8 +3,7 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { SessionResponse } from '../auth/auth.schemas.js'
-import { setRefreshCookie } from '../auth/refresh-cookie.js'
+import { SessionResponse, setRefreshCookie } from '../auth/index.js'
 import {
   MintOneTimeTokenRequest,
   OneTimeTokenResponse,

@@ -2,14 +2,14 @@ import type { FastifyBaseLogger } from 'fastify'
 import { validationFailed } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { hashPassword, passwordPolicyReasons } from '../../../security/passwords.js'
-import { findUserByEmail, revokeUserSessions } from '../auth/sessions.repository.js'
-import { invalidEmailToken } from '../email-tokens/email-tokens.errors.js'
+import { findUserByEmail, revokeUserSessions } from '../auth/index.js'
 import {
   consumeEmailToken,
   createEmailToken,
   findUsableEmailToken,
+  invalidEmailToken,
   retireEmailTokens,
-} from '../email-tokens/email-tokens.service.js'
+} from '../email-tokens/index.js'
 import { setPassword } from './passwords.repository.js'
 
 const IP_WINDOW_SECONDS = 60

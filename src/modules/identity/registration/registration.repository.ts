@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
-import { userByEmail } from '../auth/sessions.repository.js'
+import { userByEmail } from '../auth/index.js'
 
 export async function emailExists(db: Executor, email: string): Promise<boolean> {
   return (await userByEmail(db, email).select('id').executeTakeFirst()) !== undefined

@@ -8,7 +8,7 @@ import { type Reason, validationFailed } from '../../../errors.js'
 import { normaliseAddress } from '../../../http/address.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { hashPassword, passwordPolicyReasons } from '../../../security/passwords.js'
-import { sendVerificationEmail } from '../email-tokens/email-verification.service.js'
+import { sendVerificationEmail } from '../email-tokens/index.js'
 import { emailTaken } from './registration.errors.js'
 import * as repository from './registration.repository.js'
 import type {

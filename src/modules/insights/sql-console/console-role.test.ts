@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { addBusiness, addMember, insertCustomer } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import { MODULES } from '../../../apps/modules.js'
+import { consoleViewsOf } from '../../../platform/module.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import {
   CONSOLE_BUSINESS_SETTING,
@@ -9,8 +11,9 @@ import {
   ensureConsoleSurface,
 } from './console-role.js'
 import { sql as dropConsoleNamesTellingTheSchema } from './migrations/20261202090100-drop-console-names-telling-the-schema.js'
-import { EXPOSED } from './sql-console.gate.js'
 import { inReadOnlyTransaction, overConsoleTables, runArrayQuery } from './sql-console.repository.js'
+
+const VIEWS = consoleViewsOf(MODULES)
 
 const ctx = useTestContext()
 
@@ -52,8 +55,8 @@ async function asRole(
  */
 async function wrapped(businessId: string, statement: string): Promise<{ rows?: unknown[]; code?: string }> {
   const auth = { schemaName: await schemaOf(businessId), businessId } as BusinessAuth
-  const surface = await ensureConsoleSurface(ctx.database, auth.schemaName)
-  const sql = overConsoleTables(auth, surface, statement, 10)
+  const surface = await ensureConsoleSurface(ctx.database, VIEWS, auth.schemaName)
+  const sql = overConsoleTables(VIEWS, auth, surface, statement, 10)
   try {
     const session = { searchPath: surface.schema, role: surface.role, businessId }
     const result = await inReadOnlyTransaction(ctx.database, session, (client) =>
@@ -154,8 +157,8 @@ describe('the SQL console database layer (gate bypassed)', () => {
     await insertCustomer(ctx, b.org.businessId, { name: 'Only B' })
     const schemaA = await schemaOf(a.org.businessId)
     const schemaB = await schemaOf(b.org.businessId)
-    await ensureConsoleSurface(ctx.database, schemaA)
-    await ensureConsoleSurface(ctx.database, schemaB)
+    await ensureConsoleSurface(ctx.database, VIEWS, schemaA)
+    await ensureConsoleSurface(ctx.database, VIEWS, schemaB)
     const roleA = consoleRoleOf(schemaA)
 
     const own = await asRole(
@@ -201,7 +204,7 @@ describe('the SQL console database layer (gate bypassed)', () => {
     await insertCustomer(ctx, org.businessId, { name: 'Mine' })
     const schema = await schemaOf(org.businessId)
     const otherSchema = await schemaOf(other.org.businessId)
-    await ensureConsoleSurface(ctx.database, otherSchema)
+    await ensureConsoleSurface(ctx.database, VIEWS, otherSchema)
     // The repository path works as such: the exposed names read the business's rows.
     expect((await wrapped(org.businessId, 'SELECT name FROM customers')).rows).toEqual([['Mine']])
     const denied = [
@@ -265,7 +268,7 @@ describe('the SQL console database layer (gate bypassed)', () => {
   it('leaves a console role no catalogue relation and only general-purpose set-returning functions', async () => {
     const { org } = await ownerSession(ctx)
     const role = consoleRoleOf(await schemaOf(org.businessId))
-    await ensureConsoleSurface(ctx.database, await schemaOf(org.businessId))
+    await ensureConsoleSurface(ctx.database, VIEWS, await schemaOf(org.businessId))
     const readable = await ctx.database.pool.query<{ name: string }>(
       `SELECT n.nspname || '.' || c.relname AS name FROM pg_catalog.pg_class c
        JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -294,11 +297,14 @@ describe('the SQL console database layer (gate bypassed)', () => {
     const { org } = await ownerSession(ctx)
     const schema = await schemaOf(org.businessId)
     const fresh = { ...ctx.database }
-    await Promise.all([ensureConsoleSurface(fresh, schema), ensureConsoleSurface(ctx.database, schema)])
+    await Promise.all([
+      ensureConsoleSurface(fresh, VIEWS, schema),
+      ensureConsoleSurface(ctx.database, VIEWS, schema),
+    ])
     const { rows } = await ctx.database.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM information_schema.views WHERE table_schema = $1`,
       [consoleSchemaOf(schema)],
     )
-    expect(rows[0]?.n).toBe(Object.keys(EXPOSED).length)
+    expect(rows[0]?.n).toBe(Object.keys(VIEWS).length)
   })
 })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Database } from '../../../db/database.js'
 import { assertSchemaName } from '../../../db/migrator.js'
-import { EXPOSED } from './sql-console.gate.js'
+import type { ConsoleViews } from '../../../platform/module.js'
 
 /**
  * A console query runs as its organisation's own role (on PostgreSQL and on the embedded database
@@ -41,9 +41,9 @@ export const CONSOLE_BUSINESS_SETTING = 'cartage.console_business'
  * (none when it is not set), so the role reaches no other business's rows whatever SQL it runs.
  * The function runs as its owner: the console role may not call `current_setting` itself.
  */
-function viewsSql(schema: string): string {
+function viewsSql(exposed: ConsoleViews, schema: string): string {
   const target = consoleSchemaOf(schema)
-  const views = Object.entries(EXPOSED).map(
+  const views = Object.entries(exposed).map(
     ([name, table]) =>
       `DROP VIEW IF EXISTS "${target}"."${name}";\n` +
       `CREATE VIEW "${target}"."${name}" WITH (security_barrier) AS SELECT business_id, ` +
@@ -59,13 +59,20 @@ REVOKE ALL ON FUNCTION "${target}".console_business() FROM PUBLIC;
 ${views.join('\n')}`
 }
 
-/** Changes whenever the views change, so every schema's surface is rebuilt once after an upgrade. */
-const SURFACE_VERSION = `cartage console ${createHash('sha256')
-  .update(viewsSql('org_00000000'))
-  .digest('hex')
-  .slice(0, 16)}`
+const versions = new WeakMap<ConsoleViews, string>()
 
-function surfaceSql(schema: string): string {
+/** Changes whenever the views change, so every schema's surface is rebuilt once after an upgrade. */
+function surfaceVersion(exposed: ConsoleViews): string {
+  let version = versions.get(exposed)
+  if (!version) {
+    const digest = createHash('sha256').update(viewsSql(exposed, 'org_00000000')).digest('hex')
+    version = `cartage console ${digest.slice(0, 16)}`
+    versions.set(exposed, version)
+  }
+  return version
+}
+
+function surfaceSql(exposed: ConsoleViews, schema: string): string {
   const role = consoleRoleOf(schema)
   const target = consoleSchemaOf(schema)
   return `
@@ -84,11 +91,11 @@ END $$;
 GRANT "${role}" TO CURRENT_USER;
 CREATE SCHEMA IF NOT EXISTS "${target}";
 REVOKE ALL ON SCHEMA "${target}" FROM PUBLIC;
-${viewsSql(schema)}
+${viewsSql(exposed, schema)}
 GRANT USAGE ON SCHEMA "${target}" TO "${role}";
 GRANT SELECT ON ALL TABLES IN SCHEMA "${target}" TO "${role}";
 GRANT EXECUTE ON FUNCTION "${target}".console_business() TO "${role}";
-COMMENT ON SCHEMA "${target}" IS '${SURFACE_VERSION}';`
+COMMENT ON SCHEMA "${target}" IS '${surfaceVersion(exposed)}';`
 }
 
 const ready = new WeakMap<Database, Set<string>>()
@@ -97,7 +104,11 @@ const ready = new WeakMap<Database, Set<string>>()
  * Creates (or brings up to date) the organisation's console role, schema and views. Checked once per
  * process and schema; an advisory lock keeps two processes from building the same surface at once.
  */
-export async function ensureConsoleSurface(database: Database, schema: string): Promise<ConsoleSurface> {
+export async function ensureConsoleSurface(
+  database: Database,
+  exposed: ConsoleViews,
+  schema: string,
+): Promise<ConsoleSurface> {
   const surface = { role: consoleRoleOf(schema), schema: consoleSchemaOf(schema) }
   let done = ready.get(database)
   if (!done) {
@@ -116,7 +127,7 @@ export async function ensureConsoleSurface(database: Database, schema: string): 
        WHERE n.nspname = $1`,
       [surface.schema],
     )
-    if (current.rows[0]?.version !== SURFACE_VERSION) await client.query(surfaceSql(schema))
+    if (current.rows[0]?.version !== surfaceVersion(exposed)) await client.query(surfaceSql(exposed, schema))
     await client.query('COMMIT')
     done.add(schema)
     return surface

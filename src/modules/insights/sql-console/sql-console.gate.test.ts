@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest'
+import { MODULES } from '../../../apps/modules.js'
+import { consoleViewsOf } from '../../../platform/module.js'
 import { checkQuery, GateError } from './sql-console.gate.js'
+
+const VIEWS = consoleViewsOf(MODULES)
 
 const refusal = async (query: string, parameters = 0) => {
   try {
-    await checkQuery(query, parameters)
+    await checkQuery(query, parameters, VIEWS)
     return null
   } catch (error) {
     if (error instanceof GateError) return error.message
@@ -13,7 +17,7 @@ const refusal = async (query: string, parameters = 0) => {
 
 describe('SQL console gate (parser layer alone)', () => {
   it('accepts plain SELECTs and returns the statement without its semicolon', async () => {
-    expect(await checkQuery('SELECT count(*) FROM orders;', 0)).toBe('SELECT count(*) FROM orders')
+    expect(await checkQuery('SELECT count(*) FROM orders;', 0, VIEWS)).toBe('SELECT count(*) FROM orders')
     expect(
       await refusal('WITH t AS (SELECT id FROM customers) SELECT * FROM t JOIN orders ON true'),
     ).toBeNull()

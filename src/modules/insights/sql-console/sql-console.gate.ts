@@ -1,167 +1,5 @@
 import { parse } from 'libpg-query'
-
-/** The business tables a console query may name, with the columns it sees (no internal or deleted rows). */
-export const EXPOSED: Record<string, { source: string; filter: string; columns: string[] }> = {
-  customers: {
-    source: 'customers',
-    filter: 'deleted_at IS NULL',
-    columns: [
-      'id',
-      'code',
-      'name',
-      'email',
-      'phone_number',
-      'customer_group_id',
-      'type',
-      'status',
-      'date_created',
-    ],
-  },
-  orders: {
-    source: 'orders',
-    filter: 'TRUE',
-    columns: [
-      'id',
-      'code',
-      'customer_id',
-      'status',
-      'order_date',
-      'currency',
-      'total',
-      'confirmed_at',
-      'date_created',
-    ],
-  },
-  shipments: {
-    source: 'shipments',
-    filter: 'TRUE',
-    columns: [
-      'id',
-      'code',
-      'order_id',
-      'customer_id',
-      'status',
-      'weight',
-      'fulfillment_cost',
-      'scheduled_date',
-      'delivered_at',
-      'date_created',
-    ],
-  },
-  products: {
-    source: 'products',
-    filter: 'archived_at IS NULL',
-    columns: [
-      'id',
-      'sku',
-      'name',
-      'type',
-      'unit_of_measure',
-      'unit_cost',
-      'unit_price',
-      'on_hand',
-      'date_created',
-    ],
-  },
-  suppliers: {
-    source: 'suppliers',
-    filter: 'deleted_at IS NULL',
-    columns: [
-      'id',
-      'code',
-      'name',
-      'email',
-      'phone_number',
-      'currency',
-      'payment_terms',
-      'lead_time_days',
-      'tax_number',
-      'is_active',
-      'date_created',
-    ],
-  },
-  supplier_products: {
-    source: 'supplier_products',
-    filter: 'TRUE',
-    columns: [
-      'id',
-      'supplier_id',
-      'product_id',
-      'supplier_sku',
-      'unit_cost',
-      'minimum_order_quantity',
-      'lead_time_days',
-      'is_preferred',
-      'date_created',
-    ],
-  },
-  purchase_orders: {
-    source: 'purchase_orders',
-    filter: 'TRUE',
-    columns: [
-      'id',
-      'number',
-      'supplier_id',
-      'status',
-      'currency',
-      'expected_date',
-      'total',
-      'submitted_at',
-      'received_at',
-      'closed_at',
-      'cancelled_at',
-      'date_created',
-    ],
-  },
-  purchase_order_lines: {
-    source: 'purchase_order_lines',
-    filter: 'TRUE',
-    columns: [
-      'id',
-      'purchase_order_id',
-      'line_number',
-      'product_id',
-      'quantity',
-      'unit_cost',
-      'line_total',
-      'received_quantity',
-    ],
-  },
-  // A transfer is the business's when it is either side (one row per side; direction says which).
-  transfer_orders: {
-    source: 'transfer_order_sides',
-    filter: 'TRUE',
-    columns: [
-      'id',
-      'number',
-      'direction',
-      'source_business_id',
-      'destination_business_id',
-      'status',
-      'shipped_at',
-      'received_at',
-      'cancelled_at',
-      'date_created',
-    ],
-  },
-  transfer_order_lines: {
-    source: 'transfer_order_line_sides',
-    filter: 'TRUE',
-    columns: [
-      'id',
-      'transfer_order_id',
-      'number',
-      'direction',
-      'line_number',
-      'source_product_id',
-      'destination_product_id',
-      'quantity',
-      'unit_cost',
-      'quantity_received',
-      'quantity_in_transit',
-    ],
-  },
-}
+import type { ConsoleViews } from '../../../platform/module.js'
 
 /** Functions a query may call: aggregates, maths, string, date/time, JSON and conditional ones. */
 const ALLOWED_FUNCTIONS = new Set(
@@ -254,7 +92,11 @@ const strings = (list: unknown): string[] =>
  * the exposed tables (or its own CTEs), no recursion, parameters $1..$parameterCount. Returns
  * the statement's text without a trailing semicolon; throws GateError saying what was refused.
  */
-export async function checkQuery(query: string, parameterCount: number): Promise<string> {
+export async function checkQuery(
+  query: string,
+  parameterCount: number,
+  exposed: ConsoleViews,
+): Promise<string> {
   let tree: { stmts?: { stmt: Node; stmt_location?: number; stmt_len?: number }[] }
   try {
     tree = (await parse(query)) as typeof tree
@@ -309,7 +151,8 @@ export async function checkQuery(query: string, parameterCount: number): Promise
     }
   })
   // Relations last, each name resolved in its scope: a CTE only where PostgreSQL would see one.
-  checkRelations(statement, new Set())
+  // The exposed tables are CTEs the console puts around the whole query: visible everywhere in it.
+  checkRelations(statement, new Set(Object.keys(exposed)))
   const start = statements[0]?.stmt_location ?? 0
   const length = statements[0]?.stmt_len ?? 0
   return length > 0 ? query.slice(start, start + length) : query.slice(start)
@@ -362,8 +205,7 @@ function checkRangeVar(node: Node, visible: ReadonlySet<string>): void {
     throw new GateError(
       `relation ${[node.catalogname, node.schemaname, name].filter(Boolean).join('.')} is not allowed`,
     )
-  if (!visible.has(name) && !Object.hasOwn(EXPOSED, name))
-    throw new GateError(`relation ${name} is not allowed`)
+  if (!visible.has(name)) throw new GateError(`relation ${name} is not allowed`)
 }
 
 /**

@@ -1,8 +1,8 @@
 import type pg from 'pg'
 import type { Database } from '../../../db/database.js'
+import type { ConsoleViews } from '../../../platform/module.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { CONSOLE_BUSINESS_SETTING, type ConsoleSurface } from './console-role.js'
-import { EXPOSED } from './sql-console.gate.js'
 
 export type ConsoleConnection = pg.PoolClient
 
@@ -16,6 +16,7 @@ const UUID = /^[0-9a-f-]{36}$/i
  * the organisation's console views, all its role may read.
  */
 export function overConsoleTables(
+  views: ConsoleViews,
   auth: BusinessAuth,
   surface: ConsoleSurface,
   query: string,
@@ -23,7 +24,7 @@ export function overConsoleTables(
 ): string {
   if (!SCHEMA_NAME.test(auth.schemaName) || !UUID.test(auth.businessId))
     throw new Error('unexpected tenant identifiers')
-  const ctes = Object.entries(EXPOSED).map(
+  const ctes = Object.entries(views).map(
     ([name, table]) =>
       `"${name}" AS (SELECT ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
       `FROM "${surface.schema}"."${name}" WHERE business_id = '${auth.businessId}')`,

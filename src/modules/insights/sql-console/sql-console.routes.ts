@@ -3,7 +3,8 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { EXPOSED, MAX_SERIES_ROWS } from './sql-console.gate.js'
+import { type CartageModule, type ConsoleViews, consoleViewsOf } from '../../../platform/module.js'
+import { MAX_SERIES_ROWS } from './sql-console.gate.js'
 import {
   DEFAULT_MAX_ROWS,
   ExecuteSqlRequest,
@@ -16,12 +17,12 @@ import { describeSchema, executeQuery, MAX_PLAN_COST } from './sql-console.servi
 
 const VIEW = ['Insights', 'View'] as const
 
-const LIMITS =
+const limits = (views: ConsoleViews) =>
   `Read-only: exactly one SELECT (WITH allowed, not recursive; no SELECT INTO, no FOR UPDATE/SHARE; the only ` +
   `function in FROM is generate_series(start, stop[, step]) with whole-number literals and at most ` +
   `${MAX_SERIES_ROWS} values), checked with the PostgreSQL parser; a syntax error is a 400 with its position. ` +
   `Only allow-listed functions (aggregates, window, maths, string, date/time, JSON, conditional) and only the ` +
-  `exposed tables (${Object.keys(EXPOSED).join(', ')}, see GET /api/ai-studio/schema) may be named, unqualified; ` +
+  `exposed tables (${Object.keys(views).join(', ')}, see GET /api/ai-studio/schema) may be named, unqualified; ` +
   `anything else is a 400 naming it. The tables show the caller's business rows only, without deleted or archived ` +
   `ones. On PostgreSQL the query runs as the organisation's own database role, which may read only its ` +
   `organisation's console views. Runs in a READ ONLY transaction with search_path fixed, statement_timeout 5 s ` +
@@ -31,8 +32,14 @@ const LIMITS =
   `database a running query cannot be cancelled, so the parser and cost checks are what bound it; temp_file_limit ` +
   `applies on PostgreSQL only.`
 
-/** Ad-hoc read-only SQL over the caller's business data (M11 View). */
-export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
+/** Ad-hoc read-only SQL over the caller's business data (M11 View), through every module's console views. */
+export function registerSqlConsoleRoutes(
+  app: HttpApp,
+  { database }: AppDeps,
+  modules: readonly CartageModule[],
+) {
+  const views = consoleViewsOf(modules)
+  const LIMITS = limits(views)
   app.post(
     '/api/ai-studio/query',
     operation(VIEW, {
@@ -44,7 +51,8 @@ export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
       response: SingleResult('core', SqlQueryResponse),
       errors: [400],
     }),
-    async (request) => single('core', await executeQuery(database, businessAuthOf(request), request.body)),
+    async (request) =>
+      single('core', await executeQuery(database, views, businessAuthOf(request), request.body)),
   )
 
   app.get(
@@ -57,6 +65,6 @@ export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
       response: SingleResult('core', SqlSchemaResponse),
       errors: [400],
     }),
-    async (request) => single('core', await describeSchema(database, businessAuthOf(request))),
+    async (request) => single('core', await describeSchema(database, views, businessAuthOf(request))),
   )
 }

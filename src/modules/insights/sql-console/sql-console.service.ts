@@ -1,8 +1,9 @@
 import type { Database } from '../../../db/database.js'
 import { invalidField } from '../../../errors.js'
+import type { ConsoleViews } from '../../../platform/module.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { ensureConsoleSurface } from './console-role.js'
-import { checkQuery, EXPOSED, GateError } from './sql-console.gate.js'
+import { checkQuery, GateError } from './sql-console.gate.js'
 import * as repository from './sql-console.repository.js'
 import {
   DEFAULT_MAX_ROWS,
@@ -14,8 +15,10 @@ import {
 
 /** Planner cost above which a query is refused before it runs (cross-join bombs and the like). */
 export const MAX_PLAN_COST = 5_000_000
+/** Runs a console query over `views` (every module's declared console views). */
 export async function executeQuery(
   database: Database,
+  views: ConsoleViews,
   auth: BusinessAuth,
   body: ExecuteSqlRequest,
 ): Promise<SqlQueryResponse> {
@@ -23,13 +26,13 @@ export async function executeQuery(
   const maxRows = body.maxRows ?? DEFAULT_MAX_ROWS
   let statement: string
   try {
-    statement = await checkQuery(body.query, parameters.length)
+    statement = await checkQuery(body.query, parameters.length, views)
   } catch (error) {
     if (error instanceof GateError) throw invalidField('query', error.message)
     throw error
   }
-  const surface = await ensureConsoleSurface(database, auth.schemaName)
-  const sql = repository.overConsoleTables(auth, surface, statement, maxRows + 1)
+  const surface = await ensureConsoleSurface(database, views, auth.schemaName)
+  const sql = repository.overConsoleTables(views, auth, surface, statement, maxRows + 1)
   const started = performance.now()
   const session = { searchPath: surface.schema, role: surface.role, businessId: auth.businessId }
   return repository.inReadOnlyTransaction(database, session, async (client) => {
@@ -76,13 +79,17 @@ async function userStatement<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The exposed tables and their columns with the types a query sees (one catalogue read). */
-export async function describeSchema(database: Database, auth: BusinessAuth): Promise<SqlSchemaResponse> {
-  const wanted = Object.values(EXPOSED).flatMap((table) =>
+export async function describeSchema(
+  database: Database,
+  views: ConsoleViews,
+  auth: BusinessAuth,
+): Promise<SqlSchemaResponse> {
+  const wanted = Object.values(views).flatMap((table) =>
     table.columns.map((column) => [table.source, column] as const),
   )
   const types = await repository.columnTypes(database, auth.schemaName, wanted)
   return {
-    tables: Object.entries(EXPOSED).map(([name, table]) => ({
+    tables: Object.entries(views).map(([name, table]) => ({
       name,
       columns: table.columns.map((column) => ({
         name: column,

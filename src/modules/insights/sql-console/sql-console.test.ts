@@ -8,6 +8,8 @@ import {
   organizationIdOf,
 } from '../../../../test/fixtures.js'
 import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { MODULES } from '../../../apps/modules.js'
+import { consoleViewsOf } from '../../../platform/module.js'
 
 const ctx = useTestContext()
 
@@ -317,17 +319,20 @@ describe('POST /api/ai-studio/query', () => {
       expect((await run(allowed, payload)).json().data.rows).toEqual([[1]])
       const schema = await allowed({ url: '/api/ai-studio/schema' })
       expect(schema.statusCode).toBe(200)
-      expect(schema.json().data.tables.map((table: { name: string }) => table.name)).toEqual([
+      // Every module's declared console views, in module order; the same relations as before they were declared.
+      const names = schema.json().data.tables.map((table: { name: string }) => table.name)
+      expect(names).toEqual(Object.keys(consoleViewsOf(MODULES)))
+      expect([...names].sort()).toEqual([
         'customers',
         'orders',
-        'shipments',
         'products',
-        'suppliers',
-        'supplier_products',
-        'purchase_orders',
         'purchase_order_lines',
-        'transfer_orders',
+        'purchase_orders',
+        'shipments',
+        'supplier_products',
+        'suppliers',
         'transfer_order_lines',
+        'transfer_orders',
       ])
     }
   })

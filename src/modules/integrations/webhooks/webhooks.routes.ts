@@ -47,7 +47,7 @@ export function registerWebhookRoutes(app: HttpApp, deps: AppDeps) {
       response: SingleResult('core', Type.Array(WebhookEventTypeResponse)),
       errors: [],
     }),
-    async () => single('core', listEventTypes()),
+    async () => single('core', listEventTypes(deps)),
   )
   app.get(
     ENDPOINTS,

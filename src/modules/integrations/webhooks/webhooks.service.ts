@@ -7,11 +7,11 @@ import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { insertAttempt } from './outbox.repository.js'
-import { EVENT_TYPE_SPECS, EVENT_TYPES, TEST_EVENT_TYPE } from './webhook-event-types.js'
 import { sealSecret, secretsKey, signingSecrets } from './webhook-secrets.js'
 import { sendWebhook } from './webhook-sender.js'
 import { urlRefusal } from './webhook-target.js'
 import { endpointNotFound } from './webhooks.errors.js'
+import { TEST_EVENT_TYPE, webhookEventTypes } from './webhooks.handler.js'
 import { toAttempt } from './webhooks.mapper.js'
 import * as repository from './webhooks.repository.js'
 import type {
@@ -58,11 +58,12 @@ export function toEndpoint(row: repository.EndpointRow): WebhookEndpointResponse
   }
 }
 
-function values({ config }: AppDeps, request: WebhookEndpointRequest): repository.EndpointValues {
+function values({ config, services }: AppDeps, request: WebhookEndpointRequest): repository.EndpointValues {
   const url = request.url.trim()
   const refusal = urlRefusal(url, config.webhooksAllowPrivateTargets)
   if (refusal) throw invalidField('url', refusal)
-  const unknown = request.eventTypes.filter((type) => !EVENT_TYPES.includes(type))
+  const known = new Set(listEventTypes({ services }).map(({ type }) => type))
+  const unknown = request.eventTypes.filter((type) => !known.has(type))
   if (unknown.length > 0)
     throw validationFailed([
       {
@@ -78,7 +79,9 @@ function values({ config }: AppDeps, request: WebhookEndpointRequest): repositor
   }
 }
 
-export const listEventTypes = () => EVENT_TYPE_SPECS.map(({ type, description }) => ({ type, description }))
+/** The webhook event types, as the modules declare them. */
+export const listEventTypes = ({ services }: Pick<AppDeps, 'services'>) =>
+  webhookEventTypes(services.events.declared)
 
 export async function listEndpoints({ database }: AppDeps, auth: BusinessAuth, query: ListQuery) {
   const { rows, total, page } = await runList(

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Executor } from '../../../db/tables.js'
-import { averageCostAt } from '../stock/ledger.repository.js'
+import { averageCostAt } from '../stock/index.js'
 
 export interface CostNodeRow {
   id: string

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { DimensionUnit, WeightUnit } from '../products/products.schemas.js'
+import type { DimensionUnit, WeightUnit } from '../products/index.js'
 
 /**
  * Published parcel sizes of major carriers and postal services, inner dimensions where the carrier

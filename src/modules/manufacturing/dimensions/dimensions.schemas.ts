@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
-import { DimensionUnitType, WeightUnitType } from '../products/products.schemas.js'
+import { DimensionUnitType, WeightUnitType } from '../products/index.js'
 
 const size = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description })
 

@@ -10,4 +10,22 @@ export const productsModule = defineModule({
     routes: registerProductRoutes,
   },
   schemaNames: returning('ProductResponse', ['GetProducts', 'CreateProduct', 'GetProduct', 'UpdateProduct']),
+  // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
+  consoleViews: {
+    products: {
+      source: 'products',
+      filter: 'archived_at IS NULL',
+      columns: [
+        'id',
+        'sku',
+        'name',
+        'type',
+        'unit_of_measure',
+        'unit_cost',
+        'unit_price',
+        'on_hand',
+        'date_created',
+      ],
+    },
+  },
 })

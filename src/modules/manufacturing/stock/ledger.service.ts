@@ -5,7 +5,7 @@ import type { AppError } from '../../../errors.js'
 import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import { readSetting } from '../../organisation/index.js'
 import { round } from '../decimals.js'
-import type { ProductRow } from '../products/products.repository.js'
+import type { ProductRow } from '../products/index.js'
 import {
   insertEntries,
   lastOutgoingAtOrBefore,

@@ -1,7 +1,7 @@
 import type { Reason } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { lockProducts } from '../products/products.repository.js'
+import { lockProducts } from '../products/index.js'
 import { type Movement, postingScopeOf, postProductMovements } from './ledger.service.js'
 import {
   rowsNotValid,

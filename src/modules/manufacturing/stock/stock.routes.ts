@@ -5,7 +5,7 @@ import { ListQuery } from '../../../http/list-params.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import { AS_OF_MEANING } from '../as-of.js'
-import { ProductParams } from '../products/products.schemas.js'
+import { ProductParams } from '../products/index.js'
 import {
   BulkStockMovementsRequest,
   BulkStockMovementsResponse,

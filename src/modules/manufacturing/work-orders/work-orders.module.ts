@@ -1,5 +1,6 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
+import { workOrderEvents } from './work-orders.events.js'
 import { registerWorkOrderRoutes } from './work-orders.routes.js'
 
 /** Work orders (M14): make a product from its BOM; completing posts to the stock ledger. */
@@ -25,4 +26,5 @@ export const workOrdersModule = defineModule({
     'CancelWorkOrder',
     'CompleteWorkOrder',
   ]),
+  events: workOrderEvents,
 })

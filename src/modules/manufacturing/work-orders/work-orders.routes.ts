@@ -4,7 +4,7 @@ import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { BomParams } from '../boms/boms.schemas.js'
+import { BomParams } from '../boms/index.js'
 import { completeWorkOrder, moveWorkOrder } from './work-order-status.service.js'
 import {
   CompleteWorkOrderRequest,

@@ -1,5 +1,5 @@
 import type { PermissionModule } from '../../../security/permissions.js'
-import { DIMENSION_UNITS, normaliseCurrency, WEIGHT_UNITS } from '../business/reference-data.js'
+import { DIMENSION_UNITS, normaliseCurrency, WEIGHT_UNITS } from '../business/index.js'
 
 /**
  * The settings the platform itself reads. Any other key may be stored too (as a string, for

@@ -1,11 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { EnumType } from '../../../http/enums.js'
-import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
+import { DateTime, Nullable } from '../../../http/schema-helpers.js'
 import { PERMISSION_MODULES } from '../../../security/permissions.js'
-import { MAX_VALUE_LENGTH, SETTING_KEY_PATTERN_TEXT, SETTING_TYPES } from './settings.registry.js'
+import { MAX_VALUE_LENGTH, SETTING_TYPES } from './settings.registry.js'
 
-/** One schema with a type list: a `Nullable(Type.String())` (anyOf) would be coerced from null to "". */
-const NullableValue = (description: string) =>
+/** A setting's value or null, as one schema with a type list: a `Nullable(Type.String())` (anyOf) would be coerced from null to "". */
+export const NullableValue = (description: string) =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: MAX_VALUE_LENGTH, description })
 
 export const AppConfigurationResponse = Type.Object({
@@ -57,27 +57,3 @@ const PermissionModuleType = EnumType(PERMISSION_MODULES, {
 })
 
 export const ModuleParams = Type.Object({ module: PermissionModuleType })
-
-export const CustomerConfigurationResponse = Type.Object({
-  customerId: Uuid(),
-  key: Type.String(),
-  value: Type.String(),
-  dateCreated: DateTime(),
-  dateModified: DateTime(),
-})
-export type CustomerConfigurationResponse = Static<typeof CustomerConfigurationResponse>
-
-export const CustomerConfigurationQuery = Type.Object({ customerId: Uuid() })
-
-export const SaveCustomerAppConfigurationCommand = Type.Object({
-  key: Type.String({
-    minLength: 1,
-    maxLength: 100,
-    pattern: SETTING_KEY_PATTERN_TEXT,
-    description: 'letters, digits, dot, underscore, hyphen; case-sensitive',
-  }),
-  value: NullableValue(
-    'the value as text; null removes the key. A key of the settings registry must fit its type.',
-  ),
-})
-export type SaveCustomerAppConfigurationCommand = Static<typeof SaveCustomerAppConfigurationCommand>

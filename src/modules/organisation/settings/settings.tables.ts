@@ -8,18 +8,8 @@ export interface SettingsTable {
   date_modified: Stamp
 }
 
-export interface CustomerConfigurationsTable {
-  business_id: string
-  customer_id: string
-  key: string
-  value: string
-  date_created: Stamp
-  date_modified: Stamp
-}
-
 declare module '../../../db/tables.js' {
   interface Tables {
     settings: SettingsTable
-    customer_configurations: CustomerConfigurationsTable
   }
 }

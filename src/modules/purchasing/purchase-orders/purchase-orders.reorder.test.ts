@@ -21,7 +21,7 @@ const todayPlus = (days: number) => new Date(Date.now() + days * 86_400_000).toI
 
 describe('purchase orders: overdue and reorder drafts', () => {
   it('announces a Submitted order past its expected date once, when the list is read', async () => {
-    const events: DomainEvent[] = []
+    const events: DomainEvent<'PurchaseOrderOverdue'>[] = []
     onTestFinished(
       ctx.services.events.on(`overdue-test-${randomUUID()}`, async (_db, _schema, event) => {
         if (event.type === 'PurchaseOrderOverdue') events.push(event)
@@ -69,7 +69,7 @@ describe('purchase orders: overdue and reorder drafts', () => {
   })
 
   it('announces an overdue order nobody reads, by the sweep that cartage serve runs, once', async () => {
-    const events: DomainEvent[] = []
+    const events: DomainEvent<'PurchaseOrderOverdue'>[] = []
     onTestFinished(
       ctx.services.events.on(`overdue-sweep-test-${randomUUID()}`, async (_db, _schema, event) => {
         if (event.type === 'PurchaseOrderOverdue') events.push(event)

@@ -49,11 +49,12 @@ export async function moveOrder(
       throw invalidOrderTransition(current, to, move.from)
     }
     await trace(trx, auth, moved.customer_id, moved.id, move.trace, `Order ${moved.code} ${move.verb}`)
+    // The move matched a row, so the status it left was read.
     await events.publish(trx, schema, {
       type: 'OrderStatusChanged',
       businessId,
       userId: auth.userId,
-      payload: { orderId: moved.id, code: moved.code, customerId: moved.customer_id, from, to },
+      payload: { orderId: moved.id, code: moved.code, customerId: moved.customer_id, from: from!, to },
     })
     return (await loadOrder(trx, auth, orderId))!
   })

@@ -1,14 +1,16 @@
+/** The audit module's own tables left out: the log itself, and the platform's sequence counters (db/sequences.ts). */
+export const OWN_UNAUDITED_TABLES = ['audit_log', 'sequences'] as const
+
+const quoted = (name: string) => `'${name.replaceAll("'", "''")}'`
+
 /**
  * Run in each organisation schema after every batch of tenant migrations (idempotent; it replaces
  * what it made before, so a changed rule reaches every schema): the trigger function that writes
  * this schema's audit_log, and its trigger on every table of the schema, so the tables that later
  * migrations add (any module's) are audited without their module doing anything.
  *
- * Not audited: the log itself, counters and derived tables (sequences, customer_counts,
- * stock_checkpoints), and records that are themselves a history (stock_ledger: each movement with
- * its date and reference; activity_traces; notifications; the webhook outbox: webhook_events,
- * webhook_deliveries and webhook_attempts, its own delivery log). A module whose new table is such a
- * history adds its name here.
+ * Not audited: the tables the modules declare as such (`unauditedTables` in their declarations:
+ * records that are a history already, counters and derived tables), and the log itself.
  *
  * Each trigger is given the entity's name (`order_lines` -> OrderLine), the column that identifies
  * a row (id, else the first primary-key column other than business_id) and, for a table without business_id, the foreign
@@ -16,20 +18,12 @@
  * filed under its business. The function names this schema's audit_log explicitly (requests run
  * with the default search path), so it is generated with the schema's name.
  */
-export const UNAUDITED_TABLES = [
-  'audit_log',
-  'sequences',
-  'customer_counts',
-  'stock_checkpoints',
-  'stock_ledger',
-  'activity_traces',
-  'notifications',
-  'webhook_events',
-  'webhook_deliveries',
-  'webhook_attempts',
-] as const
+export const attachAuditTriggers = (unaudited: readonly string[]) => ({
+  name: 'attach-audit-triggers',
+  sql: sqlLeavingOut([...OWN_UNAUDITED_TABLES, ...unaudited]),
+})
 
-export const sql = `
+const sqlLeavingOut = (unaudited: readonly string[]) => `
 DO $do$
 DECLARE
   t record;
@@ -67,7 +61,7 @@ $fn$, current_schema());
 
   FOR t IN
     SELECT c.oid, c.relname,
-      c.relname <> ALL (ARRAY[${UNAUDITED_TABLES.map((t) => `'${t}'`).join(', ')}]) AS audited,
+      c.relname <> ALL (ARRAY[${unaudited.map(quoted).join(', ')}]::text[]) AS audited,
       coalesce(
         (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'id' AND NOT a.attisdropped),
         (SELECT a.attname FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY (i.indkey)

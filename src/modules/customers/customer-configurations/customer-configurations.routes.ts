@@ -4,13 +4,13 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
-import { CustomerParams } from '../../customers/index.js'
-import { listCustomerConfigurations, saveCustomerConfiguration } from './customer-configurations.service.js'
+import { CustomerParams } from '../customers/index.js'
 import {
   CustomerConfigurationQuery,
   CustomerConfigurationResponse,
   SaveCustomerAppConfigurationCommand,
-} from './settings.schemas.js'
+} from './customer-configurations.schemas.js'
+import { listCustomerConfigurations, saveCustomerConfiguration } from './customer-configurations.service.js'
 
 const TAGS = ['Settings']
 

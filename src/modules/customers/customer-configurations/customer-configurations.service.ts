@@ -1,13 +1,13 @@
 import type { Database } from '../../../db/database.js'
 import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { assertCustomerExists } from '../../customers/index.js'
+import { checkSettingValue, knownSetting } from '../../organisation/index.js'
+import { assertCustomerExists } from '../customers/index.js'
 import * as repository from './customer-configurations.repository.js'
-import { checkSettingValue, knownSetting } from './settings.registry.js'
 import type {
   CustomerConfigurationResponse,
   SaveCustomerAppConfigurationCommand,
-} from './settings.schemas.js'
+} from './customer-configurations.schemas.js'
 
 export async function listCustomerConfigurations(
   database: Database,

@@ -1,0 +1,7 @@
+/**
+ * What the other modules of the delivery area may use of delivery/zones; everything else in its
+ * folder is its own. The dependency test (test/architecture) holds them to it.
+ */
+export { containsPoint, polygonsOf, type ZoneGeometry } from './geometry.js'
+export { activeZones, existingZoneIds } from './zones.repository.js'
+export { prepareZones } from './zone-locator.js'
