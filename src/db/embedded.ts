@@ -11,6 +11,14 @@ import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker.js'
 export interface EmbeddedServer {
   /** Directory holding the `.s.PGSQL.5432` socket, as `pg` expects in `host`. */
   socketDir: string
+  /**
+   * Stops the database thread whatever it is running and starts a new one on the same data
+   * directory (PostgreSQL's crash recovery; committed transactions are on disk). A statement running
+   * inside PGlite's WASM cannot be cancelled (statement_timeout needs a signal that never comes
+   * there); terminating its thread is what stops it. Connections to the old thread end; new ones
+   * reach the new thread. Absent for `memory://`, whose data would be lost.
+   */
+  restart?: () => Promise<void>
   stop(): Promise<void>
 }
 
@@ -127,16 +135,35 @@ export async function startEmbeddedServer(
     // A private directory keeps the socket path short (Unix limit ~107 bytes) and unreachable to others.
     socketDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-pg-'))
     trackSocketDir(socketDir)
-    const { worker, next } = await runWorker({
+    const socketPath = path.join(socketDir, '.s.PGSQL.5432')
+    const workerData: PgliteWorkerData = {
       dataDir,
-      socketPath: path.join(socketDir, '.s.PGSQL.5432'),
+      socketPath,
       sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_EMBEDDED_SHARED_BUFFERS_MB,
-    })
+    }
+    let current = await runWorker(workerData)
+    let restarting: Promise<void> | undefined
+    const restart = () => {
+      restarting ??= (async () => {
+        try {
+          await current.worker.terminate()
+          // The killed thread never closed its socket: the new one must be able to listen there.
+          rmSync(socketPath, { force: true })
+          current = await runWorker(workerData)
+        } finally {
+          restarting = undefined
+        }
+      })()
+      return restarting
+    }
     const ownSocketDir = socketDir
     return {
       socketDir,
+      ...(dataDir === 'memory://' ? {} : { restart }),
       async stop() {
         try {
+          await restarting?.catch(() => {})
+          const { worker, next } = current
           const closed = next()
           worker.postMessage('close')
           await closed

@@ -32,7 +32,8 @@ const LIMITS =
   `applies on PostgreSQL only.`
 
 /** Ad-hoc read-only SQL over the caller's business data (M11 View). */
-export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerSqlConsoleRoutes(app: HttpApp, deps: AppDeps) {
+  const { database } = deps
   app.post(
     '/api/ai-studio/query',
     operation(VIEW, {
@@ -42,9 +43,9 @@ export function registerSqlConsoleRoutes(app: HttpApp, { database }: AppDeps) {
       tags: ['SqlConsole'],
       body: ExecuteSqlRequest,
       response: SingleResult('core', SqlQueryResponse),
-      errors: [400],
+      errors: [400, 429],
     }),
-    async (request) => single('core', await executeQuery(database, businessAuthOf(request), request.body)),
+    async (request) => single('core', await executeQuery(deps, businessAuthOf(request), request.body)),
   )
 
   app.get(
