@@ -14,11 +14,13 @@ export interface PgliteWorkerData {
   dataDir: string
   socketPath: string
   sharedBuffersMb: number
+  /** PGlite's WASM, compiled by the main thread once for every start of this thread. */
+  wasmModule: WebAssembly.Module
 }
 
 export type PgliteWorkerMessage = { type: 'ready' } | { type: 'error'; message: string } | { type: 'closed' }
 
-const { dataDir, socketPath, sharedBuffersMb } = workerData as PgliteWorkerData
+const { dataDir, socketPath, sharedBuffersMb, wasmModule } = workerData as PgliteWorkerData
 
 /**
  * Memory: PGlite's defaults (shared_buffers 128 MB, touched at start inside the WASM heap, and
@@ -34,7 +36,11 @@ if (!port) throw new Error('pglite-worker must run as a worker thread')
 
 try {
   // pg_trgm: the trigram indexes of $search (migration enable-pg-trgm).
-  const db = await PGlite.create(dataDir, { startParams: START_PARAMS, extensions: { pg_trgm } })
+  const db = await PGlite.create(dataDir, {
+    startParams: START_PARAMS,
+    extensions: { pg_trgm },
+    pgliteWasmModule: wasmModule,
+  })
   // The pool holds one connection; a second is accepted so that a connection opened to replace a
   // lost one is not refused while the server is still closing the old one.
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 2 })
