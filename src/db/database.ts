@@ -32,6 +32,8 @@ export interface Database {
    * cut off and those queued behind it reach the new thread.
    */
   restartEmbedded?: () => Promise<void>
+  /** Embedded only: the size of the database thread's WASM heap, which grows and never shrinks until a restart. */
+  embeddedHeapBytes?: () => Promise<number>
   /** Runs `task` first when the database is closed (e.g. to end a listening connection). */
   atClose(task: () => Promise<void>): void
   close(): Promise<void>
@@ -109,7 +111,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     relaxedDb,
     pool,
     migrations: options.migrations,
-    ...(embedded?.restart ? { restartEmbedded: embedded.restart } : {}),
+    ...(embedded?.restart
+      ? { restartEmbedded: embedded.restart, embeddedHeapBytes: embedded.heapBytes }
+      : {}),
     atClose(task) {
       closing.push(task)
     },

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -20,6 +21,8 @@ export interface EmbeddedServer {
    * reach the new thread. Absent for `memory://`, whose data would be lost.
    */
   restart?: () => Promise<void>
+  /** The size of the database thread's WASM heap in bytes (it grows and never shrinks until a restart). */
+  heapBytes(): Promise<number>
   stop(): Promise<void>
 }
 
@@ -78,8 +81,10 @@ const wasm = (
   globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
 ).WebAssembly
 const pgliteWasmModule = () => {
-  compiledPglite ??= readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))).then(
-    (bytes) => wasm.compile(bytes),
+  // Beside the package's entry point (import.meta.resolve is not available under every loader).
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite')
+  compiledPglite ??= readFile(path.join(path.dirname(entry), 'pglite.wasm')).then((bytes) =>
+    wasm.compile(bytes),
   )
   return compiledPglite
 }
@@ -178,11 +183,25 @@ export async function startEmbeddedServer(
     return {
       socketDir,
       ...(dataDir === 'memory://' ? {} : { restart }),
+      heapBytes: () =>
+        new Promise<number>((resolve, reject) => {
+          const { worker } = current
+          const onMessage = (message: PgliteWorkerMessage) => {
+            if (message.type !== 'heap') return
+            worker.off('message', onMessage)
+            worker.off('exit', reject)
+            resolve(message.bytes)
+          }
+          worker.on('message', onMessage)
+          worker.once('exit', reject)
+          worker.postMessage('heap')
+        }),
       async stop() {
         try {
           await restarting?.catch(() => {})
           const { worker, next } = current
           const closed = next()
+          // (next() takes the first message: no heap question is pending while the server stops.)
           worker.postMessage('close')
           await closed
           await worker.terminate()

@@ -18,7 +18,11 @@ export interface PgliteWorkerData {
   wasmModule: WebAssembly.Module
 }
 
-export type PgliteWorkerMessage = { type: 'ready' } | { type: 'error'; message: string } | { type: 'closed' }
+export type PgliteWorkerMessage =
+  | { type: 'ready' }
+  | { type: 'error'; message: string }
+  | { type: 'closed' }
+  | { type: 'heap'; bytes: number }
 
 const { dataDir, socketPath, sharedBuffersMb, wasmModule } = workerData as PgliteWorkerData
 
@@ -46,6 +50,12 @@ try {
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 2 })
   await server.start()
   port.on('message', async (message: unknown) => {
+    if (message === 'heap') {
+      // PGlite keeps its Emscripten module private; its heap only grows, so its size is the high-water mark.
+      const heap = (db as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod?.HEAPU8
+      port.postMessage({ type: 'heap', bytes: heap?.byteLength ?? 0 } satisfies PgliteWorkerMessage)
+      return
+    }
     if (message !== 'close') return
     try {
       await server.stop()

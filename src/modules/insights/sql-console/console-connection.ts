@@ -1,6 +1,6 @@
 import type pg from 'pg'
 import { AppError } from '../../../errors.js'
-import type { ConsoleRunner } from './console-limits.js'
+import { type ConsoleRunner, HEAP_GROWTH_RESTART_BYTES } from './console-limits.js'
 
 /** Where a console query runs: its search_path, and on PostgreSQL the organisation's console role. */
 export interface ConsoleSession {
@@ -95,6 +95,7 @@ export async function inConsoleTransaction<T>(
   }
   client.on('error', onError)
   const connection = new ConsoleConnection(client, runner.watchdog)
+  const heapBefore = await runner.watchdog?.heapBytes()
   try {
     await connection.query('BEGIN TRANSACTION READ ONLY')
     // SET LOCAL ends with the transaction, so nothing reaches the next user of the connection.
@@ -120,6 +121,14 @@ export async function inConsoleTransaction<T>(
         await client.query('ROLLBACK')
       } catch {
         broken = true
+      }
+      // A value the query built (repeat('x', 400000000)) leaves the heap that large for good: a new thread hands it back.
+      if (runner.watchdog && heapBefore !== undefined && !broken) {
+        const grown = (await runner.watchdog.heapBytes()) - heapBefore
+        if (grown > HEAP_GROWTH_RESTART_BYTES) {
+          await runner.watchdog.restart()
+          broken = true
+        }
       }
     }
     // A broken client keeps the listener: it may still report its end.

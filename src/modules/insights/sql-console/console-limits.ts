@@ -3,6 +3,9 @@ import type { Config } from '../../../config.js'
 import type { Database } from '../../../db/database.js'
 import { AppError } from '../../../errors.js'
 
+/** Growth of the embedded database's heap during one console query past which its thread is restarted. */
+export const HEAP_GROWTH_RESTART_BYTES = 128 * 1024 * 1024
+
 /** How long a console query waits for a free console connection before it is answered 429. */
 export const QUEUE_WAIT_MS = 1_000
 
@@ -16,8 +19,11 @@ export interface ConsoleRunner {
   slots: ConsoleSlots
   /** statement_timeout of console statements (PostgreSQL; inside PGlite it never fires). */
   timeoutMs: number
-  /** Embedded: a console query holding the database longer than `limitMs` has its thread restarted. */
-  watchdog: { limitMs: number; restart: () => Promise<void> } | null
+  /**
+   * Embedded: a console query holding the database longer than `limitMs` has its thread restarted,
+   * as has one after which the thread's WASM heap (which never shrinks) grew by over HEAP_GROWTH_RESTART_BYTES.
+   */
+  watchdog: { limitMs: number; restart: () => Promise<void>; heapBytes: () => Promise<number> } | null
 }
 
 const runners = new WeakMap<Database, ConsoleRunner>()
@@ -55,8 +61,12 @@ export function consoleRunner(database: Database, config: Config): ConsoleRunner
     slots,
     timeoutMs: config.sqlConsoleTimeoutMs,
     watchdog:
-      !postgres && database.restartEmbedded
-        ? { limitMs: config.sqlConsoleEmbeddedTimeLimitMs, restart: database.restartEmbedded }
+      !postgres && database.restartEmbedded && database.embeddedHeapBytes
+        ? {
+            limitMs: config.sqlConsoleEmbeddedTimeLimitMs,
+            restart: database.restartEmbedded,
+            heapBytes: database.embeddedHeapBytes,
+          }
         : null,
   }
   runners.set(database, runner)
