@@ -95,8 +95,9 @@ export async function inConsoleTransaction<T>(
   }
   client.on('error', onError)
   const connection = new ConsoleConnection(client, runner.watchdog)
-  const heapBefore = await runner.watchdog?.heapBytes()
+  let heapBefore: number | undefined
   try {
+    heapBefore = await runner.watchdog?.heapBytes()
     await connection.query('BEGIN TRANSACTION READ ONLY')
     // SET LOCAL ends with the transaction, so nothing reaches the next user of the connection.
     await connection.query(`SET LOCAL search_path TO "${session.searchPath}"`)
@@ -124,9 +125,13 @@ export async function inConsoleTransaction<T>(
       }
       // A value the query built (repeat('x', 400000000)) leaves the heap that large for good: a new thread hands it back.
       if (runner.watchdog && heapBefore !== undefined && !broken) {
-        const grown = (await runner.watchdog.heapBytes()) - heapBefore
-        if (grown > HEAP_GROWTH_RESTART_BYTES) {
-          await runner.watchdog.restart()
+        try {
+          const grown = (await runner.watchdog.heapBytes()) - heapBefore
+          if (grown > HEAP_GROWTH_RESTART_BYTES) {
+            await runner.watchdog.restart()
+            broken = true
+          }
+        } catch {
           broken = true
         }
       }
