@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify'
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { type coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
@@ -74,11 +75,15 @@ describe('SQL console work and result bounds', () => {
   })
 })
 
-/** Console statements running now: the rows are read from a cursor, so the working statement is a FETCH. */
-async function runningAttacks() {
-  const { rows } = await ctx.database.pool.query<{ n: number }>(
+/**
+ * Console statements running now: a console statement (the exposed tables' CTEs come first), or the
+ * FETCH that reads one from a cursor. Asked on a connection of its own, which no pool can make wait.
+ */
+async function runningAttacks(monitor: pg.Client) {
+  const { rows } = await monitor.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_stat_activity
-     WHERE state = 'active' AND application_name = 'cartage-test-console' AND query LIKE 'FETCH%'`,
+     WHERE state = 'active' AND pid <> pg_backend_pid()
+       AND (query LIKE 'FETCH FORWARD%' OR query LIKE 'WITH "customers" AS%')`,
   )
   return rows[0]?.n ?? 0
 }
@@ -103,7 +108,13 @@ describe.runIf(postgres)('SQL console on PostgreSQL', () => {
     const other = await ownerSession(ctx)
     const attacks = sessions.flatMap((s) => [run(s.core, SLOW_REGEX), run(s.core, SLOW_REGEX)])
     // Read once console statements are running, when they hold whatever connections they can take.
-    while ((await runningAttacks()) < 2) await new Promise((r) => setTimeout(r, 20))
+    const monitor = new pg.Client({ connectionString: testDatabaseUrl() })
+    await monitor.connect()
+    try {
+      while ((await runningAttacks(monitor)) < 2) await new Promise((r) => setTimeout(r, 20))
+    } finally {
+      await monitor.end()
+    }
     const read = readVehicles(other.core)
     const never = new Promise<never>(() => {})
     const ranToTimeout = Promise.race(attacks.map((a) => a.then((r) => (r.statusCode === 400 ? r : never))))
