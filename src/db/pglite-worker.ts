@@ -16,6 +16,8 @@ export interface PgliteWorkerData {
   sharedBuffersMb: number
   /** PGlite's WASM, compiled by the main thread once for every start of this thread. */
   wasmModule: WebAssembly.Module
+  /** A standby for a restart: loaded, it waits for the message 'open' before it opens the data directory. */
+  standby?: boolean
 }
 
 export type PgliteWorkerMessage =
@@ -24,7 +26,7 @@ export type PgliteWorkerMessage =
   | { type: 'closed' }
   | { type: 'heap'; bytes: number }
 
-const { dataDir, socketPath, sharedBuffersMb, wasmModule } = workerData as PgliteWorkerData
+const { dataDir, socketPath, sharedBuffersMb, wasmModule, standby } = workerData as PgliteWorkerData
 
 /**
  * Memory: PGlite's defaults (shared_buffers 128 MB, touched at start inside the WASM heap, and
@@ -37,6 +39,9 @@ const START_PARAMS = [
 ]
 const port = parentPort
 if (!port) throw new Error('pglite-worker must run as a worker thread')
+
+// Two threads never open one data directory: a standby waits until the thread it replaces is gone.
+if (standby) await new Promise((resolve) => port.once('message', resolve))
 
 try {
   // pg_trgm: the trigram indexes of $search (migration enable-pg-trgm).

@@ -69,6 +69,8 @@ export function consoleRunner(database: Database, config: Config): ConsoleRunner
           }
         : null,
   }
+  // Only a process whose console is used pays for the standby thread a quick restart needs.
+  if (runner.watchdog) database.prepareEmbeddedRestart?.()
   runners.set(database, runner)
   return runner
 }
