@@ -17,6 +17,20 @@ export interface Config {
   /** Embedded database only: PostgreSQL's shared buffer cache in MB (memory held for the server's life). */
   embeddedSharedBuffersMb: number
   /**
+   * SQL console, PostgreSQL: connections of its own pool per process (apart from `dbPoolSize`, so
+   * console statements never take the API's), and how many of them one organisation may use at once.
+   * The embedded database runs one console statement at a time.
+   */
+  sqlConsoleConnections: number
+  sqlConsoleConnectionsPerOrganisation: number
+  /** SQL console, PostgreSQL: statement_timeout of a console statement in milliseconds. */
+  sqlConsoleTimeoutMs: number
+  /**
+   * SQL console, embedded database: how long a console query may hold the database (milliseconds)
+   * before its thread is stopped and started again (a running PGlite statement cannot be cancelled).
+   */
+  sqlConsoleEmbeddedTimeLimitMs: number
+  /**
    * Ed25519 private key (PKCS#8 PEM) that signs access tokens; absent = generated on first start into
    * `<dataDir>/signing-key.json` (mode 0600), with PostgreSQL too. The database keeps public keys only.
    */
@@ -188,6 +202,10 @@ export function loadConfig(env: Env = process.env): Config {
       DEFAULT_EMBEDDED_SHARED_BUFFERS_MB,
       integer(1, 4096),
     ),
+    sqlConsoleConnections: read('SQL_CONSOLE_CONNECTIONS', 2, integer(1, 50)),
+    sqlConsoleConnectionsPerOrganisation: read('SQL_CONSOLE_CONNECTIONS_PER_ORGANISATION', 1, integer(1, 50)),
+    sqlConsoleTimeoutMs: read('SQL_CONSOLE_TIMEOUT_MS', 5_000, integer(100, 600_000)),
+    sqlConsoleEmbeddedTimeLimitMs: read('SQL_CONSOLE_EMBEDDED_TIME_LIMIT_MS', 1_500, integer(100, 60_000)),
     jwtPrivateKey: env.JWT_PRIVATE_KEY?.trim().replace(/\\n/g, '\n') || undefined,
     accessTokenTtlSeconds: read('ACCESS_TOKEN_TTL_SECONDS', 900, integer(30, 86_400)),
     refreshTokenTtlSeconds: read('REFRESH_TOKEN_TTL_SECONDS', 1_209_600, integer(300, 31_536_000)),

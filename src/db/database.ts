@@ -26,6 +26,17 @@ export interface Database {
   pool: DatabasePool
   /** The migrations this database is brought up to (every module's; see apps/modules.ts). */
   migrations: MigrationSet
+  /**
+   * Embedded only (absent for `memory://`): stops the database thread, whatever statement it is
+   * running, and starts it again on the same data (see EmbeddedServer.restart). The pool's one
+   * connection must be held by the caller, and released broken afterwards, so no other statement is
+   * cut off and those queued behind it reach the new thread.
+   */
+  restartEmbedded?: () => Promise<void>
+  /** Embedded only: makes the next restartEmbedded quicker, at the cost of an idle thread (see EmbeddedServer). */
+  prepareEmbeddedRestart?: () => void
+  /** Embedded only: the size of the database thread's WASM heap, which grows and never shrinks until a restart. */
+  embeddedHeapBytes?: () => Promise<number>
   /** Runs `task` first when the database is closed (e.g. to end a listening connection). */
   atClose(task: () => Promise<void>): void
   close(): Promise<void>
@@ -104,6 +115,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     relaxedDb,
     pool,
     migrations: options.migrations,
+    ...(embedded?.restart
+      ? { restartEmbedded: embedded.restart, embeddedHeapBytes: embedded.heapBytes }
+      : {}),
     atClose(task) {
       closing.push(task)
     },

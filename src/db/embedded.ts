@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -11,6 +13,18 @@ import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker.js'
 export interface EmbeddedServer {
   /** Directory holding the `.s.PGSQL.5432` socket, as `pg` expects in `host`. */
   socketDir: string
+  /**
+   * Stops the database thread whatever it is running and starts a new one on the same data
+   * directory (PostgreSQL's crash recovery; committed transactions are on disk). A statement running
+   * inside PGlite's WASM cannot be cancelled (statement_timeout needs a signal that never comes
+   * there); terminating its thread is what stops it. Connections to the old thread end; new ones
+   * reach the new thread. Absent for `memory://`, whose data would be lost.
+   */
+  restart?: () => Promise<void>
+  /** Starts a thread that waits, loaded, to make the next restart quicker (idempotent; one thread's memory). */
+  prepareRestart?: () => void
+  /** The size of the database thread's WASM heap in bytes (it grows and never shrinks until a restart). */
+  heapBytes(): Promise<number>
   stop(): Promise<void>
 }
 
@@ -57,6 +71,24 @@ async function createDataDir(dataDir: string, migrations: MigrationSet | undefin
   } finally {
     if (handOver) rmSync(handOver, { recursive: true, force: true })
   }
+}
+
+/**
+ * PGlite's WASM, compiled once per process: every start of the database thread, a restart above
+ * all, instantiates it rather than compiling 9 MB again (about half of a restart's time).
+ */
+let compiledPglite: Promise<WebAssembly.Module> | undefined
+// The compiler's lib has WebAssembly's types but not its global value.
+const wasm = (
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
+).WebAssembly
+const pgliteWasmModule = () => {
+  // Beside the package's entry point (import.meta.resolve is not available under every loader).
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite')
+  compiledPglite ??= readFile(path.join(path.dirname(entry), 'pglite.wasm')).then((bytes) =>
+    wasm.compile(bytes),
+  )
+  return compiledPglite
 }
 
 function startWorker(workerData: PgliteWorkerData) {
@@ -127,17 +159,76 @@ export async function startEmbeddedServer(
     // A private directory keeps the socket path short (Unix limit ~107 bytes) and unreachable to others.
     socketDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-pg-'))
     trackSocketDir(socketDir)
-    const { worker, next } = await runWorker({
+    const socketPath = path.join(socketDir, '.s.PGSQL.5432')
+    const workerData: PgliteWorkerData = {
       dataDir,
-      socketPath: path.join(socketDir, '.s.PGSQL.5432'),
+      socketPath,
+      wasmModule: await pgliteWasmModule(),
       sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_EMBEDDED_SHARED_BUFFERS_MB,
-    })
+    }
+    let current = await runWorker(workerData)
+    // A thread already started and loaded, for the next restart: without it a restart also waits for a
+    // thread to start and load PGlite (about half of its time, more on a busy machine).
+    let standby: (ReturnType<typeof startWorker> & { dead: () => boolean }) | undefined
+    const prepareRestart = () => {
+      if (standby) return
+      const started = startWorker({ ...workerData, standby: true })
+      let dead = false
+      // A standby that failed is replaced by a fresh start at the restart.
+      started.worker.on('error', () => {})
+      started.worker.once('exit', () => {
+        dead = true
+      })
+      standby = { ...started, dead: () => dead }
+    }
+    let restarting: Promise<void> | undefined
+    const restart = () => {
+      restarting ??= (async () => {
+        try {
+          await current.worker.terminate()
+          // The killed thread never closed its socket: the new one must be able to listen there.
+          rmSync(socketPath, { force: true })
+          const ready = standby && !standby.dead() ? standby : undefined
+          standby = undefined
+          const next = ready ?? startWorker(workerData)
+          ready?.worker.postMessage('open')
+          const first = await next.next()
+          if (first.type === 'error') {
+            await next.worker.terminate()
+            throw new Error(`embedded database failed to reopen ${dataDir}: ${first.message}`)
+          }
+          current = next
+          prepareRestart()
+        } finally {
+          restarting = undefined
+        }
+      })()
+      return restarting
+    }
     const ownSocketDir = socketDir
     return {
       socketDir,
+      ...(dataDir === 'memory://' ? {} : { restart, prepareRestart }),
+      heapBytes: () =>
+        new Promise<number>((resolve, reject) => {
+          const { worker } = current
+          const onMessage = (message: PgliteWorkerMessage) => {
+            if (message.type !== 'heap') return
+            worker.off('message', onMessage)
+            worker.off('exit', reject)
+            resolve(message.bytes)
+          }
+          worker.on('message', onMessage)
+          worker.once('exit', reject)
+          worker.postMessage('heap')
+        }),
       async stop() {
         try {
+          await restarting?.catch(() => {})
+          await standby?.worker.terminate()
+          const { worker, next } = current
           const closed = next()
+          // (next() takes the first message: no heap question is pending while the server stops.)
           worker.postMessage('close')
           await closed
           await worker.terminate()

@@ -14,11 +14,19 @@ export interface PgliteWorkerData {
   dataDir: string
   socketPath: string
   sharedBuffersMb: number
+  /** PGlite's WASM, compiled by the main thread once for every start of this thread. */
+  wasmModule: WebAssembly.Module
+  /** A standby for a restart: loaded, it waits for the message 'open' before it opens the data directory. */
+  standby?: boolean
 }
 
-export type PgliteWorkerMessage = { type: 'ready' } | { type: 'error'; message: string } | { type: 'closed' }
+export type PgliteWorkerMessage =
+  | { type: 'ready' }
+  | { type: 'error'; message: string }
+  | { type: 'closed' }
+  | { type: 'heap'; bytes: number }
 
-const { dataDir, socketPath, sharedBuffersMb } = workerData as PgliteWorkerData
+const { dataDir, socketPath, sharedBuffersMb, wasmModule, standby } = workerData as PgliteWorkerData
 
 /**
  * Memory: PGlite's defaults (shared_buffers 128 MB, touched at start inside the WASM heap, and
@@ -32,14 +40,27 @@ const START_PARAMS = [
 const port = parentPort
 if (!port) throw new Error('pglite-worker must run as a worker thread')
 
+// Two threads never open one data directory: a standby waits until the thread it replaces is gone.
+if (standby) await new Promise((resolve) => port.once('message', resolve))
+
 try {
   // pg_trgm: the trigram indexes of $search (migration enable-pg-trgm).
-  const db = await PGlite.create(dataDir, { startParams: START_PARAMS, extensions: { pg_trgm } })
+  const db = await PGlite.create(dataDir, {
+    startParams: START_PARAMS,
+    extensions: { pg_trgm },
+    pgliteWasmModule: wasmModule,
+  })
   // The pool holds one connection; a second is accepted so that a connection opened to replace a
   // lost one is not refused while the server is still closing the old one.
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 2 })
   await server.start()
   port.on('message', async (message: unknown) => {
+    if (message === 'heap') {
+      // PGlite keeps its Emscripten module private; its heap only grows, so its size is the high-water mark.
+      const heap = (db as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod?.HEAPU8
+      port.postMessage({ type: 'heap', bytes: heap?.byteLength ?? 0 } satisfies PgliteWorkerMessage)
+      return
+    }
     if (message !== 'close') return
     try {
       await server.stop()

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { addBusiness, addMember, insertCustomer } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
 import { MODULES } from '../../../apps/modules.js'
+import { loadConfig } from '../../../config.js'
 import { consoleViewsOf } from '../../../platform/module.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { inConsoleTransaction } from './console-connection.js'
+import { consoleRunner } from './console-limits.js'
 import {
   CONSOLE_BUSINESS_SETTING,
   consoleRoleOf,
@@ -11,7 +14,14 @@ import {
   ensureConsoleSurface,
 } from './console-role.js'
 import { sql as dropConsoleNamesTellingTheSchema } from './migrations/20261202090100-drop-console-names-telling-the-schema.js'
-import { inReadOnlyTransaction, overConsoleTables, runArrayQuery } from './sql-console.repository.js'
+import {
+  columnsOnly,
+  cutRows,
+  fetchRows,
+  openCursor,
+  overConsoleTables,
+  resultColumns,
+} from './sql-console.repository.js'
 
 const VIEWS = consoleViewsOf(MODULES)
 
@@ -51,21 +61,28 @@ async function asRole(
 
 /**
  * The console's own path with the gate skipped: `statement` wrapped behind the exposed tables and
- * run by the repository under the organisation's console role. Returns the rows or the SQLSTATE.
+ * run as the console runs it (its transaction and business setting, under the organisation's
+ * console role, its columns read first, then its rows from a cursor with large values cut in the
+ * database). Returns the rows or the SQLSTATE.
  */
 async function wrapped(businessId: string, statement: string): Promise<{ rows?: unknown[]; code?: string }> {
   const auth = { schemaName: await schemaOf(businessId), businessId } as BusinessAuth
   const surface = await ensureConsoleSurface(ctx.database, VIEWS, auth.schemaName)
-  const sql = overConsoleTables(VIEWS, auth, surface, statement, 10)
-  try {
-    const session = { searchPath: surface.schema, role: surface.role, businessId }
-    const result = await inReadOnlyTransaction(ctx.database, session, (client) =>
-      runArrayQuery(client, sql, []),
-    )
-    return { rows: result.rows }
-  } catch (error) {
-    return { code: (error as { code?: string }).code ?? 'unknown' }
-  }
+  const over = (outer: (query: string) => string) => overConsoleTables(VIEWS, auth, surface, statement, outer)
+  const runner = consoleRunner(ctx.database, loadConfig({}))
+  const session = { searchPath: surface.schema, role: surface.role, businessId }
+  return inConsoleTransaction(runner, ctx.database.kind === 'postgres', session, async (connection) => {
+    try {
+      const fields = await resultColumns(connection, over(columnsOnly), [])
+      const names = fields.map((f) => f.name)
+      await openCursor(connection, over(cutRows(names, 10, 1_000)), [])
+      // The values without their cut prefixes (none is large here).
+      return { rows: (await fetchRows(connection, 10)).map((row) => row.slice(0, names.length)) }
+    } catch (error) {
+      // The transaction is rolled back after it: the connection stays whole.
+      return { code: (error as { code?: string }).code ?? 'unknown' }
+    }
+  })
 }
 
 /** The set-returning functions of pg_catalog a console role keeps: they compute, they read nothing. */

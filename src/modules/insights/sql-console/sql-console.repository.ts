@@ -2,9 +2,8 @@ import type pg from 'pg'
 import type { Database } from '../../../db/database.js'
 import type { ConsoleViews } from '../../../platform/module.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { CONSOLE_BUSINESS_SETTING, type ConsoleSurface } from './console-role.js'
-
-export type ConsoleConnection = pg.PoolClient
+import type { ConsoleConnection } from './console-connection.js'
+import type { ConsoleSurface } from './console-role.js'
 
 /** Tenant identifiers are spliced into the statement text, so they are checked first. */
 const SCHEMA_NAME = /^org_[a-z0-9_]+$/
@@ -14,13 +13,14 @@ const UUID = /^[0-9a-f-]{36}$/i
  * The exposed tables become CTEs in front of the user's query: the plain names resolve to the
  * caller's business rows with the documented columns only, whatever the search_path. They read
  * the organisation's console views, all its role may read.
+ * `outer` builds the statement around the user's query (given in parentheses).
  */
 export function overConsoleTables(
   views: ConsoleViews,
   auth: BusinessAuth,
   surface: ConsoleSurface,
   query: string,
-  limit: number,
+  outer: (query: string) => string,
 ): string {
   if (!SCHEMA_NAME.test(auth.schemaName) || !UUID.test(auth.businessId))
     throw new Error('unexpected tenant identifiers')
@@ -29,98 +29,73 @@ export function overConsoleTables(
       `"${name}" AS (SELECT ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
       `FROM "${surface.schema}"."${name}" WHERE business_id = '${auth.businessId}')`,
   )
-  return `WITH ${ctes.join(', ')} SELECT * FROM (${query}\n) AS console_result LIMIT ${limit}`
+  return `WITH ${ctes.join(', ')} ${outer(`(${query}\n)`)}`
 }
 
-const STATEMENT_TIMEOUT_MS = 5_000
+/** The whole result, as it would run without a row limit: what the cost check estimates. */
+export const wholeResult = (query: string) => `SELECT * FROM ${query} AS console_result`
 
-/** Where a console query runs: its search_path, the organisation's console role and the business. */
-export interface ConsoleSession {
-  searchPath: string
-  role: string | null
-  /** What the console views show (CONSOLE_BUSINESS_SETTING); without it they show nothing. */
-  businessId?: string
-}
+/** No rows, only the result's columns (a LIMIT 0 reads nothing). */
+export const columnsOnly = (query: string) => `SELECT * FROM ${query} AS console_result LIMIT 0`
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 /**
- * Runs `work` on a pooled connection inside a READ ONLY transaction with the console's limits, and
- * rolls it back afterwards whatever happened. From `SET LOCAL ROLE` on, the organisation's own role
- * runs the statements: it can read its console views and nothing else. After an error without a
- * `statusCode`, or a failed rollback, the connection is dropped from the pool rather than reused.
+ * The rows the console returns, at most `limit`, with every value over `maxValueBytes` (its size
+ * as PostgreSQL holds it) cut in the database, before it travels: column i comes back NULL and
+ * column n+i holds the first `maxValueBytes` characters of its text form (NULL when not cut). The
+ * columns are renamed positionally, so duplicate or odd names in the user's query do not matter.
  */
-export async function inReadOnlyTransaction<T>(
-  database: Database,
-  session: ConsoleSession,
-  work: (client: ConsoleConnection) => Promise<T>,
-): Promise<T> {
-  const client = await database.pool.connect()
-  let broken = false
-  try {
-    await client.query('BEGIN TRANSACTION READ ONLY')
-    // SET LOCAL ends with the transaction, so nothing reaches the next user of the connection.
-    await client.query(`SET LOCAL search_path TO "${session.searchPath}"`)
-    await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`)
-    await client.query(`SET LOCAL work_mem = '16MB'`)
-    // temp_file_limit is for superusers only; a savepoint keeps a refusal from aborting the transaction.
-    if (database.kind === 'postgres') {
-      await client.query('SAVEPOINT temp_limit')
-      await client
-        .query('SET LOCAL temp_file_limit = 102400')
-        .then(() => client.query('RELEASE SAVEPOINT temp_limit'))
-        .catch(() => client.query('ROLLBACK TO SAVEPOINT temp_limit'))
-    }
-    if (session.businessId && UUID.test(session.businessId))
-      await client.query(`SET LOCAL ${CONSOLE_BUSINESS_SETTING} = '${session.businessId}'`)
-    if (session.role) await client.query(`SET LOCAL ROLE "${session.role}"`)
-    return await work(client)
-  } catch (error) {
-    broken = !(error && typeof error === 'object' && 'statusCode' in error)
-    throw error
-  } finally {
-    try {
-      await client.query('ROLLBACK')
-    } catch {
-      broken = true
-    }
-    client.release(broken)
+export function cutRows(names: readonly string[], limit: number, maxValueBytes: number) {
+  return (query: string) => {
+    if (names.length === 0) return `SELECT * FROM ${query} AS console_result LIMIT ${limit}`
+    const c = names.map((_, i) => `console_result.c${i}`)
+    const tooBig = (col: string) => `pg_catalog.pg_column_size(${col}) > ${maxValueBytes}`
+    const values = c.map(
+      (col, i) => `CASE WHEN ${tooBig(col)} THEN NULL ELSE ${col} END AS ${quoteIdent(names[i] as string)}`,
+    )
+    const cuts = c.map(
+      (col, i) =>
+        `CASE WHEN ${tooBig(col)} THEN pg_catalog.left(${col}::text, ${maxValueBytes}) END AS cut_${i}`,
+    )
+    const aliases = names.map((_, i) => `c${i}`).join(', ')
+    return `SELECT ${[...values, ...cuts].join(', ')} FROM ${query} AS console_result(${aliases}) LIMIT ${limit}`
   }
 }
 
 /** Back to the application's role, for the catalogue reads after the user's statement. */
-export async function resetRole(client: ConsoleConnection) {
-  await client.query('RESET ROLE')
-}
-
-/** Runs the user's SQL, rows as arrays. */
-export async function runArrayQuery(
-  client: ConsoleConnection,
-  sql: string,
-  parameters: unknown[],
-): Promise<pg.QueryArrayResult> {
-  // Extended protocol even without parameters: the simple protocol would accept several statements.
-  const config = {
-    text: sql,
-    values: parameters,
-    rowMode: 'array',
-    queryMode: 'extended',
-  } as pg.QueryArrayConfig
-  return client.query(config)
+export async function resetRole(connection: ConsoleConnection) {
+  await connection.query('RESET ROLE')
 }
 
 /** The planner's estimated total cost of the user's SQL (EXPLAIN, nothing runs). */
-export async function planCost(client: ConsoleConnection, sql: string, parameters: unknown[]) {
-  const plan = await runArrayQuery(client, `EXPLAIN (FORMAT JSON) ${sql}`, parameters)
+export async function planCost(connection: ConsoleConnection, sql: string, parameters: unknown[]) {
+  const plan = await connection.queryArray(`EXPLAIN (FORMAT JSON) ${sql}`, parameters)
   const planRow = plan.rows[0] as [{ Plan?: { 'Total Cost'?: number } }[]] | undefined
   return Number(planRow?.[0]?.[0]?.Plan?.['Total Cost'] ?? 0)
+}
+
+/** The result's columns (names and types) without reading a row. */
+export async function resultColumns(connection: ConsoleConnection, sql: string, parameters: unknown[]) {
+  return (await connection.queryArray(sql, parameters)).fields
+}
+
+/** Opens the cursor the rows are then fetched from in batches, so limits apply as they arrive. */
+export async function openCursor(connection: ConsoleConnection, sql: string, parameters: unknown[]) {
+  await connection.queryArray(`DECLARE console_rows NO SCROLL CURSOR FOR ${sql}`, parameters)
+}
+
+export async function fetchRows(connection: ConsoleConnection, count: number): Promise<unknown[][]> {
+  return (await connection.queryArray(`FETCH FORWARD ${count} FROM console_rows`)).rows as unknown[][]
 }
 
 const typeNames = new Map<number, string>()
 
 /** The SQL names of the result's column types; a type is looked up once per process. */
-export async function dataTypes(client: ConsoleConnection, fields: pg.FieldDef[]): Promise<string[]> {
+export async function dataTypes(connection: ConsoleConnection, fields: pg.FieldDef[]): Promise<string[]> {
   const missing = fields.map((f) => f.dataTypeID).filter((id) => !typeNames.has(id))
   if (missing.length > 0) {
-    const result = await client.query<{ oid: number; name: string }>(
+    const result = await connection.query<{ oid: number; name: string }>(
       'SELECT oid::int AS oid, format_type(oid, NULL) AS name FROM pg_catalog.pg_type WHERE oid = ANY($1::oid[])',
       [missing],
     )

@@ -13,7 +13,7 @@ import {
   SqlQueryResponse,
   SqlSchemaResponse,
 } from './sql-console.schemas.js'
-import { describeSchema, executeQuery, MAX_PLAN_COST } from './sql-console.service.js'
+import { describeSchema, executeQuery, MAX_PLAN_COST, MAX_VALUE_BYTES } from './sql-console.service.js'
 
 const VIEW = ['Insights', 'View'] as const
 
@@ -24,20 +24,20 @@ const limits = (views: ConsoleViews) =>
   `Only allow-listed functions (aggregates, window, maths, string, date/time, JSON, conditional) and only the ` +
   `exposed tables (${Object.keys(views).join(', ')}, see GET /api/ai-studio/schema) may be named, unqualified; ` +
   `anything else is a 400 naming it. The tables show the caller's business rows only, without deleted or archived ` +
-  `ones. On PostgreSQL the query runs as the organisation's own database role, which may read only its ` +
-  `organisation's console views. Runs in a READ ONLY transaction with search_path fixed, statement_timeout 5 s ` +
-  `and bounded work_mem, rolled back afterwards. A plan costing more than ${MAX_PLAN_COST} (EXPLAIN estimate) is ` +
-  `refused before it runs. Rows are capped by maxRows (default ${DEFAULT_MAX_ROWS}, at most ${MAX_ROWS}) and by ` +
-  `about ${MAX_RESULT_BYTES} bytes; truncated tells when rows were cut. Parameters bind to $1..$n. On the embedded ` +
-  `database a running query cannot be cancelled, so the parser and cost checks are what bound it; temp_file_limit ` +
-  `applies on PostgreSQL only.`
+  `ones. The query runs as the organisation's own database role (on both databases), which may read only its ` +
+  `organisation's console views, showing the caller's business only. Runs in a READ ONLY transaction with search_path fixed, statement_timeout and ` +
+  `bounded work_mem, rolled back afterwards. A plan costing more than ${MAX_PLAN_COST} (EXPLAIN estimate of the ` +
+  `whole result) is refused before it runs. Rows are read in batches and capped by maxRows (default ` +
+  `${DEFAULT_MAX_ROWS}, at most ${MAX_ROWS}) and by about ${MAX_RESULT_BYTES} bytes; a value over ` +
+  `${MAX_VALUE_BYTES} bytes is cut to its first ${MAX_VALUE_BYTES} characters; truncated tells when rows or values ` +
+  `were cut. Parameters bind to $1..$n. A query that runs past its time (on the embedded database, which cannot ` +
+  `cancel a statement, its thread is restarted) is a 400 sql_query_stopped. Console queries run on connections of ` +
+  `their own, a few per process and one per organisation at a time: one that finds none free waits up to a second, ` +
+  `then gets 429 sql_console_busy with Retry-After.`
 
 /** Ad-hoc read-only SQL over the caller's business data (M11 View), through every module's console views. */
-export function registerSqlConsoleRoutes(
-  app: HttpApp,
-  { database }: AppDeps,
-  modules: readonly CartageModule[],
-) {
+export function registerSqlConsoleRoutes(app: HttpApp, deps: AppDeps, modules: readonly CartageModule[]) {
+  const { database } = deps
   const views = consoleViewsOf(modules)
   const LIMITS = limits(views)
   app.post(
@@ -49,10 +49,9 @@ export function registerSqlConsoleRoutes(
       tags: ['SqlConsole'],
       body: ExecuteSqlRequest,
       response: SingleResult('core', SqlQueryResponse),
-      errors: [400],
+      errors: [400, 429],
     }),
-    async (request) =>
-      single('core', await executeQuery(database, views, businessAuthOf(request), request.body)),
+    async (request) => single('core', await executeQuery(deps, views, businessAuthOf(request), request.body)),
   )
 
   app.get(
