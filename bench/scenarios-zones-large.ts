@@ -149,7 +149,9 @@ async function timed(run: () => Promise<unknown>, label?: string) {
   await run()
   if (label) {
     const used = process.cpuUsage(startedCpu)
-    ;(cpu[label] ??= []).push((used.user + used.system) / 1000)
+    const samples = cpu[label] ?? []
+    samples.push((used.user + used.system) / 1000)
+    cpu[label] = samples
   }
   return performance.now() - started
 }
