@@ -310,3 +310,21 @@ export async function ownerSession(ctx: TestContext) {
   const credential = { accessToken: signedIn.accessToken, businessId: org.businessId }
   return { org, signedIn, credential, core: coreAs(ctx, credential) }
 }
+
+export type OwnerSession = Awaited<ReturnType<typeof ownerSession>>
+
+/**
+ * One organisation and its signed-in owner for the whole file (or the enclosing describe),
+ * registered once before its tests: for tests that only add to it and read back what they
+ * added, or need "another organisation" for a 404. Registering one (a schema with every table)
+ * is the dearest step of most tests; a test that counts or numbers what it finds, or changes
+ * the organisation itself, keeps its own `ownerSession(ctx)`. Call after `useTestContext`; the
+ * object is filled in by the beforeAll hook, so read it only inside tests.
+ */
+export function useOwnerSession(ctx: TestContext): OwnerSession {
+  const owner = {} as OwnerSession
+  beforeAll(async () => {
+    Object.assign(owner, await ownerSession(ctx))
+  })
+  return owner
+}
