@@ -15,20 +15,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { buildCoreApp } from '../src/apps/core/app.js'
-import { buildGlobalApp } from '../src/apps/global/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
+import { openCartage } from '../src/apps/cartage.js'
 import { loadConfig } from '../src/config.js'
-import { openDatabase } from '../src/db/database.js'
 import type { DatabasePool } from '../src/db/lane-pool.js'
-import { migrate } from '../src/db/migrator.js'
 import { paged } from '../src/http/envelopes.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
 import { containsPoint, polygonsOf, type ZoneGeometry } from '../src/modules/delivery/zones/geometry.js'
 import type { ZoneRow } from '../src/modules/delivery/zones/zones.repository.js'
 import { zonesAroundPointQuery } from '../src/modules/delivery/zones/zones.repository.js'
 import { toZone } from '../src/modules/delivery/zones/zones.service.js'
-import { createServices } from '../src/platform/services.js'
 import { benchId, compiled, compiler } from './compiled-sql.js'
 import { withEitherCredential } from './reads.js'
 import { field, type ResolvedSeed, type Statement } from './scenario-types.js'
@@ -158,26 +153,14 @@ export interface AutobatchFigures {
 
 export async function runAutobatch(databaseUrl = process.env.DATABASE_URL): Promise<AutobatchFigures> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-delivery-'))
-  const database = await openDatabase({
-    migrations: MIGRATIONS,
-    databaseUrl,
-    dataDir: path.join(dataDir, 'db'),
-    poolSize: 10,
-  })
   const config = {
     ...loadConfig({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_ACCOUNT: '1000000' }),
     databaseUrl,
     dataDir,
   }
+  const cartage = await openCartage(config, { poolSize: 10, mailer: new MemoryMailer() })
   try {
-    await migrate(database)
-    const services = await createServices(config, database, false, {
-      eventHandlers: EVENT_HANDLERS,
-      mailer: new MemoryMailer(),
-    })
-    const deps = { config, database, services }
-    const core = await buildCoreApp(deps, false)
-    const global = await buildGlobalApp(deps, false)
+    const { core, global, database } = cartage
     const email = `bench-${Date.now()}@example.com`
     const password = 'correct-horse-battery'
     const registered = await global.inject({
@@ -272,14 +255,12 @@ export async function runAutobatch(databaseUrl = process.env.DATABASE_URL): Prom
     const autobatchAssigned = (await call('GET', `/api/v1/plans/${plan.id}`)).json().data.totals
       .shipmentCount as number
 
-    await core.close()
-    await global.close()
     return {
       autobatchMs,
       autobatchAssigned,
     }
   } finally {
-    await database.close()
+    await cartage.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

@@ -16,14 +16,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
-import { buildCoreApp } from '../src/apps/core/app.js'
-import { buildGlobalApp } from '../src/apps/global/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
+import { openCartage } from '../src/apps/cartage.js'
 import { loadConfig } from '../src/config.js'
-import { openDatabase } from '../src/db/database.js'
-import { migrate } from '../src/db/migrator.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
-import { createServices } from '../src/platform/services.js'
 
 const SHIPMENTS = Number(process.env.BENCH_INSIGHTS_SHIPMENTS ?? 1_000_000)
 const ORDERS = Number(process.env.BENCH_INSIGHTS_ORDERS ?? 200_000)
@@ -95,26 +90,14 @@ function seedStatements(schema: string, businessId: string) {
 export async function runInsights(databaseUrl = process.env.DATABASE_URL): Promise<InsightsFigures> {
   if (!databaseUrl) throw new Error('bench/scenarios-insights.ts needs DATABASE_URL (PostgreSQL)')
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-insights-'))
-  const database = await openDatabase({
-    migrations: MIGRATIONS,
-    databaseUrl,
-    dataDir: path.join(dataDir, 'db'),
-    poolSize: 10,
-  })
   const config = {
     ...loadConfig({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_ACCOUNT: '1000000' }),
     databaseUrl,
     dataDir,
   }
+  const cartage = await openCartage(config, { poolSize: 10, mailer: new MemoryMailer() })
   try {
-    await migrate(database)
-    const services = await createServices(config, database, false, {
-      eventHandlers: EVENT_HANDLERS,
-      mailer: new MemoryMailer(),
-    })
-    const deps = { config, database, services }
-    const core = await buildCoreApp(deps, false)
-    const global = await buildGlobalApp(deps, false)
+    const { core, global, database } = cartage
     const email = `bench-insights-${Date.now()}@example.com`
     const password = 'correct-horse-battery'
     const registered = await global.inject({
@@ -179,11 +162,9 @@ export async function runInsights(databaseUrl = process.env.DATABASE_URL): Promi
       times.sort((a, b) => a - b)
       calls.push({ name: call.name, p50: percentile(times, 50), p95: percentile(times, 95) })
     }
-    await core.close()
-    await global.close()
     return { shipments: SHIPMENTS, orders: ORDERS, seedSeconds, calls }
   } finally {
-    await database.close()
+    await cartage.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

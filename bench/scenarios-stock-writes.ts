@@ -28,15 +28,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
-import { buildCoreApp } from '../src/apps/core/app.js'
-import { buildGlobalApp } from '../src/apps/global/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
+import { openCartage } from '../src/apps/cartage.js'
 import { loadConfig } from '../src/config.js'
-import { type Database, openDatabase } from '../src/db/database.js'
-import { migrate } from '../src/db/migrator.js'
+import type { Database } from '../src/db/database.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
 import { MAX_BULK_MOVEMENTS } from '../src/modules/manufacturing/stock/stock.schemas.js'
-import { createServices } from '../src/platform/services.js'
 
 const ENTRIES = Number(process.env.BENCH_STOCK_ENTRIES ?? 100_000)
 const SAMPLES = Number(process.env.BENCH_STOCK_SAMPLES ?? 15)
@@ -109,22 +105,12 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
     databaseUrl,
     dataDir: tmp,
   }
-  const db = await openDatabase({
-    migrations: MIGRATIONS,
-    databaseUrl,
-    dataDir: path.join(tmp, 'db'),
-    poolSize: config.dbPoolSize,
+  const cartage = await openCartage(config, {
     applicationName: 'cartage-bench-stock',
+    mailer: new MemoryMailer(),
   })
   try {
-    await migrate(db)
-    const services = await createServices(config, db, false, {
-      eventHandlers: EVENT_HANDLERS,
-      mailer: new MemoryMailer(),
-    })
-    const deps = { config, database: db, services }
-    const core = await buildCoreApp(deps, false)
-    const global = await buildGlobalApp(deps, false)
+    const { core, global, database: db } = cartage
     const email = `bench-stock-${Date.now()}@example.com`
     const password = 'correct-horse-battery'
     const registered = await global.inject({
@@ -254,9 +240,6 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
     const stock = await call('GET', `/api/v1/products/${productId}/stock`)
     const expected = ENTRIES / 2 + APPENDS / 2 + WARMUP + SAMPLES
     if (stock.onHand !== expected) throw new Error(`on hand ${stock.onHand}, expected ${expected}`)
-    await core.close()
-    await global.close()
-    await services.close()
     return {
       database,
       entries: ENTRIES,
@@ -270,7 +253,7 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
       loadAverage: `${loadBefore} before the writes, ${loadAverage()} after`,
     }
   } finally {
-    await db.close()
+    await cartage.close()
     rmSync(tmp, { recursive: true, force: true })
   }
 }

@@ -19,15 +19,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildCoreApp } from '../src/apps/core/app.js'
-import { buildGlobalApp } from '../src/apps/global/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
+import { openCartage } from '../src/apps/cartage.js'
 import { loadConfig } from '../src/config.js'
-import { openDatabase } from '../src/db/database.js'
-import { migrate } from '../src/db/migrator.js'
 import type { HttpApp } from '../src/http/kernel.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
-import { createServices } from '../src/platform/services.js'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
@@ -111,22 +106,12 @@ export async function runWebhookWrites(database: 'postgres' | 'embedded'): Promi
     databaseUrl,
     dataDir: tmp,
   }
-  const db = await openDatabase({
-    migrations: MIGRATIONS,
-    databaseUrl,
-    dataDir: path.join(tmp, 'db'),
-    poolSize: config.dbPoolSize,
+  const cartage = await openCartage(config, {
     applicationName: 'cartage-bench-webhooks',
+    mailer: new MemoryMailer(),
   })
   try {
-    await migrate(db)
-    const services = await createServices(config, db, false, {
-      eventHandlers: EVENT_HANDLERS,
-      mailer: new MemoryMailer(),
-    })
-    const deps = { config, database: db, services }
-    const core = await buildCoreApp(deps, false)
-    const global = await buildGlobalApp(deps, false)
+    const { core, global, database: db } = cartage
     const withHooks = await organisation(core, global, 'with')
     const without = await organisation(core, global, 'without')
     await withHooks.call('/api/v1/webhooks/endpoints', {
@@ -179,11 +164,9 @@ export async function runWebhookWrites(database: 'postgres' | 'embedded'): Promi
         .map((l) => l.toFixed(2))
         .join(' '),
     }
-    await Promise.all([core.close(), global.close()])
-    await services.close()
     return figures
   } finally {
-    await db.close()
+    await cartage.close()
     rmSync(tmp, { recursive: true, force: true })
   }
 }

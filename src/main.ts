@@ -1,18 +1,15 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
-import { buildCoreApp } from './apps/core/app.js'
-import { buildGlobalApp } from './apps/global/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from './apps/modules.js'
+import { type ApiName, type Cartage, openCartage } from './apps/cartage.js'
+import { MIGRATIONS } from './apps/modules.js'
 import { type LocalApps, seedDemoCommand } from './cli/seed-command.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { recordServedApis, type ServedApis } from './db/data-dir-lock.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate, migrationStatus } from './db/migrator.js'
-import type { HttpApp } from './http/kernel.js'
 import { createLogger } from './http/logging.js'
 import { startMetricsServer } from './http/metrics.js'
-import { createServices } from './platform/services.js'
 import { rotateSigningKey, signingKeyFile } from './security/signing.js'
 
 function configOrExit(): Config {
@@ -27,11 +24,8 @@ function configOrExit(): Config {
   }
 }
 
-async function open(
-  config: Config,
-  name: string,
-  serving?: { onLockLost: (error: Error) => void },
-): Promise<Database> {
+/** The database alone, for the commands that serve nothing (migrate, db:status, keys:rotate). */
+async function open(config: Config, name: string): Promise<Database> {
   return openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -39,9 +33,6 @@ async function open(
     sharedBuffersMb: config.embeddedSharedBuffersMb,
     applicationName: name,
     migrations: MIGRATIONS,
-    // The server migrates on start anyway: a new directory is created migrated, in a process of its
-    // own, so the server does not keep the heap that migrating grew (db/pglite-init.ts).
-    ...(serving ? { onLockLost: serving.onLockLost, migrateNewDataDir: true } : {}),
   })
 }
 
@@ -83,8 +74,7 @@ const localAddress = (host: string) =>
 async function serve(api: 'core' | 'global' | 'both') {
   const config = configOrExit()
   const logger = createLogger(config.logLevel)
-  const apps: { api: keyof ServedApis; name: string; app: HttpApp; port: number }[] = []
-  let database: Database | undefined
+  let cartage: Cartage<ApiName> | undefined
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined
   let stopping = false
   const stop = async (reason: string, exitCode = 0) => {
@@ -98,47 +88,34 @@ async function serve(api: 'core' | 'global' | 'both') {
     }, config.shutdownTimeoutMs)
     timer.unref()
     metricsServer?.close()
-    await Promise.allSettled(apps.map((entry) => entry.app.close()))
-    logger.info('HTTP servers closed; closing the database')
-    await database?.close()
+    // The HTTP servers first (draining), then the services and the database.
+    await cartage?.close()
     logger.info('stopped')
     process.exit(exitCode)
   }
 
   try {
-    database = await open(config, `cartage-${api}`, {
+    cartage = await openCartage(config, {
+      apis: api === 'both' ? ['core', 'global'] : [api],
+      logger,
+      applicationName: `cartage-${api}`,
       onLockLost: (error) => {
         logger.fatal({ err: error }, 'lost the lock on the data directory; stopping')
         void stop('data directory lock lost', 1)
       },
+      migrate: (done, total) => {
+        if (done % 100 === 0 || done === total) logger.info({ done, total }, 'migrating organisation schemas')
+      },
+      workers: true,
     })
-    const ready = database
-    const report = await migrate(ready, (done, total) => {
-      if (done % 100 === 0 || done === total) logger.info({ done, total }, 'migrating organisation schemas')
-    })
-    logger.info({ database: describeDb(config), ...report }, 'database ready')
-
-    const deps = {
-      config,
-      database: ready,
-      services: await createServices(config, ready, logger, { eventHandlers: EVENT_HANDLERS }),
-    }
-    if (api !== 'global')
-      apps.push({
-        api: 'core',
-        name: 'Core API',
-        app: await buildCoreApp(deps, logger, { workers: true }),
-        port: config.corePort,
-      })
-    if (api !== 'core')
-      apps.push({
-        api: 'global',
-        name: 'Global API',
-        app: await buildGlobalApp(deps, logger),
-        port: config.globalPort,
-      })
+    logger.info({ database: describeDb(config), ...cartage.migrated }, 'database ready')
+    const apps = [
+      { api: 'core', name: 'Core API', app: cartage.core, port: config.corePort },
+      { api: 'global', name: 'Global API', app: cartage.global, port: config.globalPort },
+    ] as const
     const served: ServedApis = {}
     for (const entry of apps) {
+      if (!entry.app) continue
       await entry.app.listen({ host: config.host, port: entry.port })
       const address = entry.app.server.address()
       const port = typeof address === 'object' && address ? address.port : entry.port
@@ -161,8 +138,7 @@ async function serve(api: 'core' | 'global' | 'both') {
   } catch (error) {
     metricsServer?.close()
     // A failed start (port in use, bad migration) leaves nothing behind: sockets, lock, temp folders.
-    await Promise.allSettled(apps.map((entry) => entry.app.close()))
-    await database?.close().catch(() => {})
+    await cartage?.close().catch(() => {})
     throw error
   }
 
@@ -241,30 +217,11 @@ async function seed(options: { demo?: boolean }) {
   const config = configOrExit()
   // Used when no server holds the data directory (and always on PostgreSQL): the apps in-process.
   const openLocal = async (): Promise<LocalApps> => {
-    const database = await open(config, 'cartage-seed')
-    const apps: HttpApp[] = []
-    const close = async () => {
-      await Promise.allSettled(apps.map((app) => app.close()))
-      await database.close()
-    }
-    try {
-      await migrate(database)
-      const deps = {
-        config,
-        database,
-        services: await createServices(config, database, createLogger('error'), {
-          eventHandlers: EVENT_HANDLERS,
-        }),
-      }
-      const core = await buildCoreApp(deps, false)
-      apps.push(core)
-      const global = await buildGlobalApp(deps, false)
-      apps.push(global)
-      return { core, global, where: describeDb(config), close }
-    } catch (error) {
-      await close()
-      throw error
-    }
+    const { core, global, close } = await openCartage(config, {
+      applicationName: 'cartage-seed',
+      logger: createLogger('error'),
+    })
+    return { core, global, where: describeDb(config), close }
   }
   await seedDemoCommand(config, openLocal, (line) => process.stdout.write(`${line}\n`))
 }

@@ -3,16 +3,15 @@ import os from 'node:os'
 import path from 'node:path'
 import type { FastifyBaseLogger, InjectOptions as LightInjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { buildCoreApp } from '../src/apps/core/app.js'
-import { buildGlobalApp } from '../src/apps/global/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
+import { openCartage } from '../src/apps/cartage.js'
+import { MIGRATIONS } from '../src/apps/modules.js'
 import { loadConfig } from '../src/config.js'
 import { type Database, openDatabase } from '../src/db/database.js'
 import { shortId } from '../src/db/ids.js'
 import { migrate } from '../src/db/migrator.js'
 import type { HttpApp } from '../src/http/kernel.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
-import { createServices, type Services } from '../src/platform/services.js'
+import type { Services } from '../src/platform/services.js'
 import { createScratchDatabase } from './scratch-database.js'
 import { testDatabaseUrl } from './test-database.js'
 
@@ -148,11 +147,17 @@ export async function startTestContext(
     dataDir,
   }
   const mailer = new MemoryMailer()
-  const logger = options.logger ?? false
-  const services = await createServices(config, database, logger, { eventHandlers: EVENT_HANDLERS, mailer })
-  const deps = { config, database, services }
-  const core = await buildCoreApp(deps, logger)
-  const global = await buildGlobalApp(deps, logger)
+  // Migrated once per run (test/global-setup.ts); the database stays open for the worker's next file.
+  const cartage = await openCartage(config, {
+    database,
+    migrate: false,
+    mailer,
+    logger: options.logger ?? false,
+  }).catch(async (error: unknown) => {
+    await closeDatabase()
+    throw error
+  })
+  const { core, global, services } = cartage
   return {
     dataDir,
     core,
@@ -161,8 +166,7 @@ export async function startTestContext(
     services,
     mailer,
     async close() {
-      await Promise.all([core.close(), global.close()])
-      await services.close()
+      await cartage.close()
       await closeDatabase()
     },
   }
@@ -189,11 +193,13 @@ export function useTestContext(env: Record<string, string> = {}, afterClose?: ()
 export async function secondCoreApp(ctx: TestContext): Promise<HttpApp> {
   // The same deployment: the same data directory (and so the same signing key file).
   const config = { ...loadConfig({}), dataDir: ctx.dataDir }
-  const services = await createServices(config, ctx.database, false, {
-    eventHandlers: EVENT_HANDLERS,
+  const second = await openCartage(config, {
+    apis: ['core'],
+    database: ctx.database,
+    migrate: false,
     mailer: new MemoryMailer(),
   })
-  return buildCoreApp({ config, database: ctx.database, services }, false)
+  return second.core
 }
 
 export const uniqueEmail = (label = 'user') => `${label}-${shortId(6)}@example.com`
@@ -309,4 +315,22 @@ export async function ownerSession(ctx: TestContext) {
   const signedIn = await signIn(ctx, org)
   const credential = { accessToken: signedIn.accessToken, businessId: org.businessId }
   return { org, signedIn, credential, core: coreAs(ctx, credential) }
+}
+
+export type OwnerSession = Awaited<ReturnType<typeof ownerSession>>
+
+/**
+ * One organisation and its signed-in owner for the whole file (or the enclosing describe),
+ * registered once before its tests: for tests that only add to it and read back what they
+ * added, or need "another organisation" for a 404. Registering one (a schema with every table)
+ * is the dearest step of most tests; a test that counts or numbers what it finds, or changes
+ * the organisation itself, keeps its own `ownerSession(ctx)`. Call after `useTestContext`; the
+ * object is filled in by the beforeAll hook, so read it only inside tests.
+ */
+export function useOwnerSession(ctx: TestContext): OwnerSession {
+  const owner = {} as OwnerSession
+  beforeAll(async () => {
+    Object.assign(owner, await ownerSession(ctx))
+  })
+  return owner
 }

@@ -1,6 +1,10 @@
 import { afterAll, afterEach } from 'vitest'
+import { useTestPasswordHashing } from '../src/security/passwords.js'
 import { checkEveryResponse, formatViolations, takeViolations } from './response-check.js'
 
+// Hundreds of users are registered and signed in: hashed at the cheapest argon2id cost, not
+// production's (src/security/passwords.test.ts checks those).
+useTestPasswordHashing()
 // Runs in every test file before it is imported: every app it builds has its responses checked.
 checkEveryResponse()
 

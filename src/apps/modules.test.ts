@@ -12,8 +12,7 @@ import { testDatabaseUrl } from '../../test/test-database.js'
 import { loadConfig } from '../config.js'
 import { MemoryMailer } from '../mail/mailer.js'
 import { unauditedTablesOf } from '../platform/module.js'
-import { createServices } from '../platform/services.js'
-import { buildGlobalApp } from './global/app.js'
+import { openCartage } from './cartage.js'
 import { EVENT_HANDLERS, MODULES } from './modules.js'
 
 describe('the module list', () => {
@@ -58,11 +57,13 @@ describe('a process that serves only the Global API', () => {
       databaseUrl: testDatabaseUrl(),
       dataDir,
     }
-    const services = await createServices(config, database, false, {
-      eventHandlers: EVENT_HANDLERS,
+    const globalOnly = await openCartage(config, {
+      apis: ['global'],
+      database,
+      migrate: false,
       mailer: new MemoryMailer(),
     })
-    const global = await buildGlobalApp({ config, database, services }, false)
+    const { global } = globalOnly
     try {
       // The fixtures below only reach the Global API.
       const ctx = { global, database } as TestContext
@@ -74,8 +75,7 @@ describe('a process that serves only the Global API', () => {
         WHERE business_id = ${org.businessId}`.execute(database.db)
       expect(rows).toEqual([{ type: 'User', title: expect.stringMatching(/API key/i) }])
     } finally {
-      await global.close()
-      await services.close()
+      await globalOnly.close()
       await close()
     }
   })

@@ -6,14 +6,11 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { ownerSession, signIn, useTestContext } from '../../test/harness.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
-import { buildCoreApp } from '../apps/core/app.js'
-import { buildGlobalApp } from '../apps/global/app.js'
-import { EVENT_HANDLERS } from '../apps/modules.js'
+import { openCartage } from '../apps/cartage.js'
 import { loadConfig } from '../config.js'
 import { shortId } from '../db/ids.js'
 import { sql as retireStoredKeysMigration } from '../db/migrations/global/20261124150000-retire-stored-signing-keys.js'
 import { MemoryMailer } from '../mail/mailer.js'
-import { createServices } from '../platform/services.js'
 import { ACCESS_AUDIENCE, ISSUER, rotateSigningKey, signingKeyFile, TokenSigner } from './signing.js'
 
 // The generated signing key lives in a file of the data directory; the database holds public keys
@@ -51,12 +48,7 @@ async function restarted() {
     databaseUrl: testDatabaseUrl(),
     dataDir: ctx.dataDir,
   }
-  const services = await createServices(config, ctx.database, false, {
-    eventHandlers: EVENT_HANDLERS,
-    mailer: new MemoryMailer(),
-  })
-  const deps = { config, database: ctx.database, services }
-  return { core: await buildCoreApp(deps, false), global: await buildGlobalApp(deps, false) }
+  return openCartage(config, { database: ctx.database, migrate: false, mailer: new MemoryMailer() })
 }
 
 describe('the generated access-token signing key', () => {
@@ -117,7 +109,7 @@ describe('the generated access-token signing key', () => {
       })
       expect(decodeProtectedHeader(login.json().data.session.accessToken).kid).toBe(kid)
     } finally {
-      await Promise.all([again.core.close(), again.global.close()])
+      await again.close()
     }
   })
 
@@ -157,7 +149,7 @@ describe('the generated access-token signing key', () => {
       })
       expect(decodeProtectedHeader(login.json().data.session.accessToken).kid).toBe(kid)
     } finally {
-      await Promise.all([again.core.close(), again.global.close()])
+      await again.close()
     }
   })
 

@@ -1,12 +1,9 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCoreApp } from '../../src/apps/core/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from '../../src/apps/modules.js'
+import { type Cartage, openCartage } from '../../src/apps/cartage.js'
 import { loadConfig } from '../../src/config.js'
-import { type Database, openDatabase } from '../../src/db/database.js'
 import type { HttpApp } from '../../src/http/kernel.js'
 import { MemoryMailer } from '../../src/mail/mailer.js'
-import { createServices, type Services } from '../../src/platform/services.js'
 import { createApiKey, organizationIdOf, sleep } from '../fixtures.js'
 import { ownerSession, useTestContext } from '../harness.js'
 import { testDatabaseUrl } from '../test-database.js'
@@ -15,16 +12,17 @@ const ctx = useTestContext()
 const onPostgres = () => process.env.CARTAGE_TEST_DATABASE === 'postgres'
 
 /** A second process: its own services (and so its own key cache and listener) over the same database. */
-let other: { services: Services; core: HttpApp }
+let other: Cartage<'core'>
 beforeAll(async () => {
   const config = { ...loadConfig({}), dataDir: ctx.dataDir }
-  const services = await createServices(config, ctx.database, false, {
-    eventHandlers: EVENT_HANDLERS,
+  other = await openCartage(config, {
+    apis: ['core'],
+    database: ctx.database,
+    migrate: false,
     mailer: new MemoryMailer(),
   })
-  other = { services, core: await buildCoreApp({ config, database: ctx.database, services }, false) }
 })
-afterAll(() => other.core.close())
+afterAll(() => other.close())
 
 const myBusiness = (app: HttpApp, key: string) =>
   app.inject({ url: '/api/business/my-business', headers: { 'x-dispatch-api-key': key } })
@@ -135,29 +133,24 @@ describe('session states trusted per process until a change', () => {
 })
 
 describe.runIf(onPostgres())('API keys cached in a process with its own connections', () => {
-  let separate: { database: Database; services: Services; core: HttpApp; url: string }
+  let separate: Cartage<'core'> & { url: string }
   beforeAll(async () => {
     // Another process of the same deployment: its own connections, the same data directory.
-    const config = { ...loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? '' }), dataDir: ctx.dataDir }
-    const database = await openDatabase({
-      migrations: MIGRATIONS,
+    const config = {
+      ...loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? '' }),
       databaseUrl: testDatabaseUrl(),
-      dataDir: config.dataDir,
+      dataDir: ctx.dataDir,
+    }
+    const opened = await openCartage(config, {
+      apis: ['core'],
       poolSize: 4,
       applicationName: 'cartage-second-process',
-    })
-    const services = await createServices(config, database, false, {
-      eventHandlers: EVENT_HANDLERS,
+      migrate: false,
       mailer: new MemoryMailer(),
     })
-    const core = await buildCoreApp({ config, database, services }, false)
-    const url = await core.listen({ port: 0, host: '127.0.0.1' })
-    separate = { database, services, core, url }
+    separate = { ...opened, url: await opened.core.listen({ port: 0, host: '127.0.0.1' }) }
   })
-  afterAll(async () => {
-    await separate.core.close()
-    await separate.database.close()
-  })
+  afterAll(() => separate.close())
 
   it('refuses a key revoked through the API within the notification delay', async () => {
     const { org, signedIn } = await ownerSession(ctx)

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { addMember, createApiKey, fieldsOf } from '../../../../test/fixtures.js'
-import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { coreAs, ownerSession, useOwnerSession, useTestContext } from '../../../../test/harness.js'
 import { CUSTOMERS, createCustomer, createGroup, tracesOf } from './customers.fixtures.js'
 
 const ctx = useTestContext()
+// Tests that only add customers and read them back share one organisation, and another for 404s.
+const owner = useOwnerSession(ctx)
+const stranger = useOwnerSession(ctx)
 
 const ADDRESS = {
   fullAddress: '1 Dock Road, Cape Town',
@@ -98,7 +101,7 @@ describe('POST /api/v1/Customers', () => {
   })
 
   it('gives parallel creations distinct codes', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = owner
     const created = await Promise.all(
       Array.from({ length: 6 }, (_, i) => createCustomer(core, { name: `P${i}` })),
     )
@@ -106,7 +109,7 @@ describe('POST /api/v1/Customers', () => {
   })
 
   it('names each invalid field in a 400', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = owner
     const response = await core({
       method: 'POST',
       url: CUSTOMERS,
@@ -148,7 +151,9 @@ describe('POST /api/v1/Customers', () => {
   })
 
   it('checks the rules the schema cannot: metadata keys, number of keys, one primary contact', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = owner
+    const stored = async () => (await core({ url: CUSTOMERS })).json().totalCount as number
+    const before = await stored()
     const longKey = 'k'.repeat(101)
     const keys = await core({
       method: 'POST',
@@ -168,12 +173,12 @@ describe('POST /api/v1/Customers', () => {
     const tooMany = await core({ method: 'POST', url: CUSTOMERS, payload: { name: 'A', metadata: many } })
     expect(tooMany.statusCode).toBe(400)
     expect(fieldsOf(tooMany)).toEqual(['metadata'])
-    expect((await core({ url: CUSTOMERS })).json().totalCount).toBe(0)
+    expect(await stored()).toBe(before)
   })
 
   it("refuses a group that is not one of the business's live groups (400 customerGroupId)", async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = owner
+    const other = stranger
     const foreign = await createGroup(other.core)
     for (const customerGroupId of [foreign.id, randomUUID()]) {
       const response = await core({ method: 'POST', url: CUSTOMERS, payload: { name: 'A', customerGroupId } })
@@ -185,8 +190,8 @@ describe('POST /api/v1/Customers', () => {
 
 describe('GET /api/v1/Customers/{customerId}', () => {
   it("gives 404 for unknown ids and another organisation's customers, 400 for a malformed id", async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = owner
+    const other = stranger
     const foreign = await createCustomer(other.core)
     for (const id of [foreign.id, randomUUID()]) {
       const response = await core({ url: `${CUSTOMERS}/${id}` })
@@ -199,7 +204,7 @@ describe('GET /api/v1/Customers/{customerId}', () => {
   })
 
   it('matches the path in any letter case', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = owner
     const customer = await createCustomer(core)
     expect((await core({ url: `/api/v1/customers/${customer.id.toUpperCase()}` })).json().data.id).toBe(
       customer.id,
@@ -209,7 +214,7 @@ describe('GET /api/v1/Customers/{customerId}', () => {
 
 describe('PUT /api/v1/Customers/{customerId}', () => {
   it('replaces every editable field: omitted ones become null or default; contacts stay; metadata kept unless sent', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = owner
     const group = await createGroup(core)
     const customer = await createCustomer(core, {
       name: 'Acme',
@@ -261,7 +266,7 @@ describe('PUT /api/v1/Customers/{customerId}', () => {
   })
 
   it('writes nothing and leaves no trace when nothing changes', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = owner
     const customer = await createCustomer(core, {
       name: 'Same',
       billingAddress: ADDRESS,
@@ -277,8 +282,8 @@ describe('PUT /api/v1/Customers/{customerId}', () => {
   })
 
   it('validates like create, and 404s unknown, foreign or deleted customers', async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = owner
+    const other = stranger
     const customer = await createCustomer(core)
     const invalid = await core({
       method: 'PUT',
@@ -307,6 +312,7 @@ describe('PUT /api/v1/Customers/{customerId}', () => {
 
 describe('customers: credentials and permissions', () => {
   it('works with an API key; the key creator is recorded on traces', async () => {
+    // Its own organisation: the key lists exactly the one customer it created.
     const { core, org, signedIn } = await ownerSession(ctx)
     const keyCore = coreAs(ctx, {
       apiKey: await createApiKey(ctx, signedIn.accessToken, org.businessId, { label: 'customers test' }),
@@ -320,7 +326,7 @@ describe('customers: credentials and permissions', () => {
   })
 
   it('lets a Member (view only) read but not create, replace or delete (403)', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, org } = owner
     const customer = await createCustomer(core)
     const member = await addMember(ctx, org.businessId)
     expect((await member.core({ url: CUSTOMERS })).statusCode).toBe(200)

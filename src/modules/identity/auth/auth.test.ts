@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { importPKCS8, SignJWT } from 'jose'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   addMembership,
   createApiKey,
@@ -12,6 +12,7 @@ import {
 import {
   coreAs,
   ownerSession,
+  type RegisteredOrganization,
   registerOrganization,
   secondCoreApp,
   signIn,
@@ -21,6 +22,18 @@ import {
 import { ACCESS_AUDIENCE, ISSUER, signingKeyFile } from '../../../security/signing.js'
 
 const ctx = useTestContext()
+
+// Tests about a session need a session of their own, not an organisation of their own: they
+// sign in afresh to one account registered once for the file.
+const account = {} as RegisteredOrganization
+beforeAll(async () => {
+  Object.assign(account, await registerOrganization(ctx))
+})
+async function freshSession() {
+  const signedIn = await signIn(ctx, account)
+  const credential = { accessToken: signedIn.accessToken, businessId: account.businessId }
+  return { org: account, signedIn, credential, core: coreAs(ctx, credential) }
+}
 
 const login = (email: string, password: string) =>
   ctx.global.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })
@@ -136,7 +149,7 @@ describe('POST /api/auth/login', () => {
 
 describe('refresh tokens', () => {
   it('rotates: each refresh token works once, and the new one works', async () => {
-    const { signedIn } = await ownerSession(ctx)
+    const { signedIn } = await freshSession()
     const first = await refreshWith(signedIn.refreshCookie)
     expect(first.statusCode).toBe(200)
     const next = `cartage_refresh=${first.cookies.find((c) => c.name === 'cartage_refresh')?.value}`
@@ -145,7 +158,7 @@ describe('refresh tokens', () => {
   })
 
   it('revokes the whole family when a used token is replayed', async () => {
-    const { signedIn, org } = await ownerSession(ctx)
+    const { signedIn, org } = await freshSession()
     const rotated = await refreshWith(signedIn.refreshCookie)
     const latest = `cartage_refresh=${rotated.cookies.find((c) => c.name === 'cartage_refresh')?.value}`
     const replay = await refreshWith(signedIn.refreshCookie)
@@ -162,7 +175,7 @@ describe('refresh tokens', () => {
   })
 
   it('lets exactly one of many parallel refreshes with one cookie succeed', async () => {
-    const { signedIn } = await ownerSession(ctx)
+    const { signedIn } = await freshSession()
     const results = await Promise.all(Array.from({ length: 8 }, () => refreshWith(signedIn.refreshCookie)))
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1)
   })
@@ -175,7 +188,7 @@ describe('refresh tokens', () => {
 
 describe('logout', () => {
   it('ends the session: refresh fails and the Core API refuses its access token within a second, on every process', async () => {
-    const { signedIn, credential, core } = await ownerSession(ctx)
+    const { signedIn, credential, core } = await freshSession()
     const otherCore = await secondCoreApp(ctx)
     const otherAs = (url: string) =>
       otherCore.inject({
@@ -248,7 +261,7 @@ describe('access tokens', () => {
   }
 
   it('answers an expired token with 403 on the Core API and 401 on the Global API', async () => {
-    const { org, signedIn } = await ownerSession(ctx)
+    const { org, signedIn } = await freshSession()
     const [, payload] = signedIn.accessToken.split('.')
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString())
     const expired = await signWith(claims, { expiresAt: Math.floor(Date.now() / 1000) - 60 })
@@ -264,7 +277,7 @@ describe('access tokens', () => {
   })
 
   it('refuses alg none, other token kinds, tampering and a foreign business', async () => {
-    const { org, signedIn } = await ownerSession(ctx)
+    const { org, signedIn } = await freshSession()
     const [header, payload, signature] = signedIn.accessToken.split('.')
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString())
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${payload}.`
@@ -305,7 +318,7 @@ describe('access tokens', () => {
 
 describe('GET /api/me', () => {
   it('describes the caller without X-Business-Id', async () => {
-    const { org, signedIn } = await ownerSession(ctx)
+    const { org, signedIn } = await freshSession()
     const response = await ctx.core.inject({
       url: '/api/me',
       headers: { authorization: `Bearer ${signedIn.accessToken}` },

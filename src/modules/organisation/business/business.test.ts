@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { addMember, createApiKey, fieldsOf } from '../../../../test/fixtures.js'
-import { type Core, coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { type Core, coreAs, ownerSession, useOwnerSession, useTestContext } from '../../../../test/harness.js'
 
 const ctx = useTestContext()
+// Tests that leave the organisation's own business as registered share one organisation, and
+// another for 404s; those that change it or count its businesses register their own.
+const owner = useOwnerSession(ctx)
+const stranger = useOwnerSession(ctx)
 
 const put = (core: Core, businessId: string, payload: Record<string, unknown>) =>
   core({ method: 'PUT', url: `/api/business/${businessId}`, payload })
@@ -35,7 +39,7 @@ const UPDATE = {
 
 describe('GET /api/business/my-business', () => {
   it('returns the business the request acts in, as registered', async () => {
-    const { org, core } = await ownerSession(ctx)
+    const { org, core } = owner
     const response = await core({ url: '/api/business/my-business' })
     expect(response.statusCode).toBe(200)
     expect(response.json()).toMatchObject({ statusCode: 'OK', messages: [] })
@@ -137,7 +141,7 @@ describe('PUT /api/business/{businessId}', () => {
   })
 
   it('names every invalid field', async () => {
-    const { org, core } = await ownerSession(ctx)
+    const { org, core } = owner
     const schema = await put(core, org.businessId, {
       registeredName: 'x'.repeat(101),
       displayName: '',
@@ -176,8 +180,8 @@ describe('PUT /api/business/{businessId}', () => {
   })
 
   it('answers 404 for another organisation’s business or an unknown id, 400 for a malformed id', async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = owner
+    const other = stranger
     const foreign = await put(core, other.org.businessId, UPDATE)
     expect(foreign.statusCode).toBe(404)
     expect(foreign.json().code).toBe('business_not_found')
@@ -190,7 +194,7 @@ describe('PUT /api/business/{businessId}', () => {
   })
 
   it('is refused to a Member (view only), who can still read', async () => {
-    const { org } = await ownerSession(ctx)
+    const { org } = owner
     const member = await addMember(ctx, org.businessId, { role: 'Member' })
     const response = await put(member.core, org.businessId, UPDATE)
     expect(response.statusCode).toBe(403)
@@ -262,8 +266,8 @@ describe('business hierarchy', () => {
   })
 
   it('rejects a parent from another organisation, an unknown parent, itself and a cycle', async () => {
-    const { org, core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { org, core } = owner
+    const other = stranger
     for (const parentBusinessId of [other.org.businessId, randomUUID()]) {
       const response = await core({
         method: 'POST',
@@ -301,7 +305,7 @@ describe('business hierarchy', () => {
   })
 
   it('lets only one of two concurrent opposite re-parentings through', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = owner
     const a = await create(core, { registeredName: 'A' })
     const b = await create(core, { registeredName: 'B' })
     const base = { displayName: 'X', currency: 'USD', timezone: 'UTC' }
@@ -313,7 +317,7 @@ describe('business hierarchy', () => {
   })
 
   it('validates a new business', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = owner
     const response = await core({
       method: 'POST',
       url: '/api/business',
@@ -380,8 +384,8 @@ describe('GET /api/business/{businessId}/children', () => {
   })
 
   it('answers 404 for another organisation’s business', async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = owner
+    const other = stranger
     await create(other.core, { registeredName: 'Hidden', parentBusinessId: other.org.businessId })
     expect((await core({ url: `/api/business/${other.org.businessId}/children` })).statusCode).toBe(404)
     expect((await core({ url: `/api/business/${randomUUID()}/children` })).statusCode).toBe(404)

@@ -1,0 +1,97 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from '../config.js'
+import { type Database, openDatabase } from '../db/database.js'
+import { type MigrationReport, migrate } from '../db/migrator.js'
+import type { HttpApp } from '../http/kernel.js'
+import type { Mailer } from '../mail/mailer.js'
+import { createServices, type Services } from '../platform/services.js'
+import { buildCoreApp } from './core/app.js'
+import { buildGlobalApp } from './global/app.js'
+import { EVENT_HANDLERS, MIGRATIONS } from './modules.js'
+
+export type ApiName = 'core' | 'global'
+
+export interface OpenCartageOptions<A extends ApiName> {
+  /** The APIs to build; both by default. */
+  apis?: readonly A[]
+  /** false (the default) logs nothing. */
+  logger?: FastifyBaseLogger | false
+  /**
+   * An open database to run on, kept open by `close()` (a test worker's shared database, a second
+   * process over one database). Without it one is opened from `config` and closed by `close()`.
+   */
+  database?: Database
+  /** The opened database's connection name and pool size (default DB_POOL_SIZE). */
+  applicationName?: string
+  poolSize?: number
+  /** Served processes: the embedded data directory's lock lost (database/embedded.ts). */
+  onLockLost?: (error: Error) => void
+  /** Apply pending migrations first (the default); a function also hears the progress. */
+  migrate?: boolean | ((done: number, total: number) => void)
+  /** Outgoing mail (tests read it from memory); by default SMTP or files, as configured. */
+  mailer?: Mailer
+  /** The background work the Core API runs while it is ready (webhook deliveries, the overdue sweep). */
+  workers?: boolean
+}
+
+/** One Cartage process: its database, services and APIs. `close()` ends them in order. */
+export type Cartage<A extends ApiName = ApiName> = {
+  config: Config
+  database: Database
+  services: Services
+  /** What start-up migrated, when it migrated. */
+  migrated: MigrationReport | undefined
+  close(): Promise<void>
+} & { [K in A]: HttpApp }
+
+/**
+ * Puts a Cartage process together the one way `cartage serve`, `cartage seed`, the test harness
+ * and the bench all use: the database (opened and migrated, or given), the services with every
+ * module's event handlers, the APIs built from apps/modules.ts, and a close that ends them. A
+ * failed start closes what it had opened before rethrowing.
+ */
+export async function openCartage<A extends ApiName = ApiName>(
+  config: Config,
+  options: OpenCartageOptions<A> = {},
+): Promise<Cartage<A>> {
+  const apis: readonly ApiName[] = options.apis ?? ['core', 'global']
+  const logger = options.logger ?? false
+  const ownsDatabase = !options.database
+  const apps: Partial<Record<ApiName, HttpApp>> = {}
+  let database = options.database
+  let services: Services | undefined
+  const close = async () => {
+    await Promise.allSettled(Object.values(apps).map((app) => app.close()))
+    await services?.close()
+    if (ownsDatabase) await database?.close()
+  }
+  try {
+    database ??= await openDatabase({
+      migrations: MIGRATIONS,
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: options.poolSize ?? config.dbPoolSize,
+      sharedBuffersMb: config.embeddedSharedBuffersMb,
+      ...(options.applicationName ? { applicationName: options.applicationName } : {}),
+      // A server migrates on start anyway: a new directory is created migrated, in a process of its
+      // own, so the server does not keep the heap that migrating grew (db/pglite-init.ts).
+      ...(options.onLockLost ? { onLockLost: options.onLockLost, migrateNewDataDir: true } : {}),
+    })
+    const migrating = options.migrate ?? true
+    const migrated = migrating
+      ? await migrate(database, typeof migrating === 'function' ? migrating : undefined)
+      : undefined
+    services = await createServices(config, database, logger, {
+      eventHandlers: EVENT_HANDLERS,
+      ...(options.mailer ? { mailer: options.mailer } : {}),
+    })
+    const deps = { config, database, services }
+    if (apis.includes('core'))
+      apps.core = await buildCoreApp(deps, logger, { workers: options.workers ?? false })
+    if (apis.includes('global')) apps.global = await buildGlobalApp(deps, logger)
+    return { config, database, services, migrated, close, ...apps } as Cartage<A>
+  } catch (error) {
+    await close().catch(() => {})
+    throw error
+  }
+}
