@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js'
 import type { MigrationSet } from './migrator.js'
-import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker.js'
+import type { CompiledWasm, PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker.js'
 
 export interface EmbeddedServer {
   /** Directory holding the `.s.PGSQL.5432` socket, as `pg` expects in `host`. */
@@ -77,11 +77,10 @@ async function createDataDir(dataDir: string, migrations: MigrationSet | undefin
  * PGlite's WASM, compiled once per process: every start of the database thread, a restart above
  * all, instantiates it rather than compiling 9 MB again (about half of a restart's time).
  */
-let compiledPglite: Promise<WebAssembly.Module> | undefined
-// The compiler's lib has WebAssembly's types but not its global value.
-const wasm = (
-  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
-).WebAssembly
+let compiledPglite: Promise<CompiledWasm> | undefined
+// The compiler's lib (ES2023, no DOM) declares no WebAssembly global; Node has it.
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasm> } })
+  .WebAssembly
 const pgliteWasmModule = () => {
   // Beside the package's entry point (import.meta.resolve is not available under every loader).
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite')

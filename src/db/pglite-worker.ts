@@ -5,9 +5,15 @@
  * one code path.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
+
+/**
+ * A compiled WebAssembly module, as PGlite takes it (named through PGlite's options: the server's
+ * build has no DOM lib, where the WebAssembly namespace's types live).
+ */
+export type CompiledWasm = NonNullable<PGliteOptions['pgliteWasmModule']>
 
 export interface PgliteWorkerData {
   /** A directory for persistent data, or `memory://` for a throwaway database. */
@@ -15,7 +21,7 @@ export interface PgliteWorkerData {
   socketPath: string
   sharedBuffersMb: number
   /** PGlite's WASM, compiled by the main thread once for every start of this thread. */
-  wasmModule: WebAssembly.Module
+  wasmModule: CompiledWasm
   /** A standby for a restart: loaded, it waits for the message 'open' before it opens the data directory. */
   standby?: boolean
 }
