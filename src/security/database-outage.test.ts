@@ -5,56 +5,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey } from '../../test/fixtures.js'
 import { registerOrganization, signIn, type TestContext } from '../../test/harness.js'
 import { canRunOwnPostgres, type OwnPostgres, startOwnPostgres } from '../../test/own-postgres.js'
-import { buildCoreApp } from '../apps/core/app.js'
-import { buildGlobalApp } from '../apps/global/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from '../apps/modules.js'
+import { openCartage } from '../apps/cartage.js'
 import { loadConfig } from '../config.js'
-import { type Database, openDatabase } from '../db/database.js'
-import { migrate } from '../db/migrator.js'
 import { MemoryMailer } from '../mail/mailer.js'
-import { createServices } from '../platform/services.js'
 
 const onPostgres = process.env.CARTAGE_TEST_DATABASE === 'postgres'
 
 // A PostgreSQL server of the test's own, stopped under signed-in users and started again.
 describe.runIf(onPostgres && canRunOwnPostgres)('while the database is unreachable', () => {
   let server: OwnPostgres
-  let database: Database
   let ctx: TestContext
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-outage-'))
   beforeAll(async () => {
     server = await startOwnPostgres()
-    database = await openDatabase({
-      migrations: MIGRATIONS,
-      databaseUrl: server.url,
-      dataDir,
-      poolSize: 3,
-      applicationName: 'cartage-test',
-    })
-    await migrate(database)
     const config = {
       ...loadConfig({ RATE_LIMIT_PER_IP: '100000', RATE_LIMIT_PER_ACCOUNT: '100000' }),
       databaseUrl: server.url,
       dataDir,
     }
     const mailer = new MemoryMailer()
-    const services = await createServices(config, database, false, { eventHandlers: EVENT_HANDLERS, mailer })
-    const deps = { config, database, services }
-    const core = await buildCoreApp(deps, false)
-    const global = await buildGlobalApp(deps, false)
-    ctx = {
-      dataDir,
-      core,
-      global,
-      database,
-      services,
-      mailer,
-      async close() {
-        await Promise.all([core.close(), global.close()])
-        await services.close()
-        await database.close()
-      },
-    }
+    const cartage = await openCartage(config, { mailer, poolSize: 3 })
+    ctx = { dataDir, mailer, ...cartage }
   }, 180_000)
   afterAll(async () => {
     await server?.start().catch(() => {})
