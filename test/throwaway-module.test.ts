@@ -90,11 +90,17 @@ describe('a module added to the module list, declared in its own folder only', (
     ])
     const schema = await schemaOf(ctx, org.businessId)
 
-    const audit = (await core({ url: '/api/v1/audit-log?entityType=Crate' })).json().data as {
-      entityId: string
-      action: string
-    }[]
-    expect(audit).toEqual([expect.objectContaining({ entityId: crateId, action: 'Created' })])
+    const audit = (await core({ url: '/api/v1/audit-log?entityType=Crate&$orderby=occurredAt asc' })).json()
+      .data as { entityId: string; action: string; payload: unknown }[]
+    // The row's change (its trigger) and the event (with the payload its webhook carries).
+    expect(audit).toEqual([
+      expect.objectContaining({ entityId: crateId, action: 'Created', payload: null }),
+      expect.objectContaining({
+        entityId: crateId,
+        action: 'CrateSealed',
+        payload: { crateId, label: 'C-7' },
+      }),
+    ])
     const { rows: unaudited } = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
       JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace

@@ -1,4 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
+import { Ajv, type AnySchema, type ValidateFunction } from 'ajv'
+import formatsModule from 'ajv-formats'
 import type { Executor } from '../db/tables.js'
 
 /**
@@ -102,6 +104,32 @@ export interface DomainEventWiring {
   declared: Iterable<DeclaredEvent>
 }
 
+type FormatsPlugin = (ajv: Ajv) => Ajv
+const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
+  formatsModule) as unknown as FormatsPlugin
+
+/**
+ * Checks each payload against its declared schema as it is published: the types catch a renamed
+ * field at compile time, this catches what they cannot (a value built from an `unknown`, a uuid
+ * that is not one), before a notification, a webhook body or an audit entry carries it. Payloads
+ * are taken as they are: no coercion, no defaults, nothing removed.
+ */
+function payloadCheckers(declared: Iterable<DeclaredEvent>): Map<string, ValidateFunction> {
+  const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false })
+  addFormats(ajv)
+  const checkers = new Map<string, ValidateFunction>()
+  for (const event of declared) checkers.set(event.type, ajv.compile(event.payload as AnySchema))
+  return checkers
+}
+
+/** Thrown when a module publishes a payload its own declaration refuses: a programming error. */
+export class InvalidEventPayloadError extends Error {
+  constructor(type: string, problem: string) {
+    super(`domain event ${type} is published with a payload its declaration refuses: ${problem}`)
+    this.name = 'InvalidEventPayloadError'
+  }
+}
+
 /**
  * The handlers and declared events of one process, registered when its services are created (from
  * every module's `eventHandlers` and `events`), whichever API the process serves.
@@ -109,12 +137,14 @@ export interface DomainEventWiring {
 export class DomainEvents implements DomainEventPublisher {
   private readonly handlers = new Map<string, DomainEventHandler>()
   private readonly declarations = new Map<string, DeclaredEvent>()
+  private readonly checkers: Map<string, ValidateFunction>
 
   constructor(wiring: DomainEventWiring = { handlers: [], declared: [] }) {
     for (const event of wiring.declared) {
       if (this.declarations.has(event.type)) throw new Error(`domain event ${event.type} is declared twice`)
       this.declarations.set(event.type, event)
     }
+    this.checkers = payloadCheckers(this.declarations.values())
     for (const [name, handler] of wiring.handlers) this.on(name, handler)
   }
 
@@ -132,11 +162,21 @@ export class DomainEvents implements DomainEventPublisher {
 
   /**
    * Runs every handler in the caller's transaction, in registration order. An event no module
-   * declares is a wiring mistake (its module is missing from apps/modules.ts).
+   * declares is a wiring mistake (its module is missing from apps/modules.ts); a payload its
+   * declaration refuses is a programming error, thrown before any handler sees it (and the
+   * publisher's transaction rolls back).
    */
   async publish(db: Executor, schemaName: string, event: DomainEvent): Promise<void> {
     const declared = this.declarations.get(event.type)
     if (!declared) throw new Error(`domain event ${event.type} is published but no module declares it`)
+    const check = this.checkers.get(event.type)
+    if (check && !check(event.payload)) {
+      const [first] = check.errors ?? []
+      throw new InvalidEventPayloadError(
+        event.type,
+        `${first?.instancePath || '(payload)'} ${first?.message ?? ''}`,
+      )
+    }
     for (const handler of this.handlers.values()) await handler(db, schemaName, event, declared)
   }
 }

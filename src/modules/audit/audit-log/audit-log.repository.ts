@@ -24,6 +24,7 @@ export function scopedAuditLog(db: Executor, schema: string, businessId: string)
       'entity_id',
       'action',
       'changes',
+      'payload',
       'request_id',
     ])
 }

@@ -34,11 +34,20 @@ export const AuditLogEntryResponse = Type.Object(
     actorId: Nullable(Uuid({ description: 'the user’s or API key’s id; null for System' })),
     entityType: Type.String({ description: 'the kind of record, e.g. Customer, Order, Role, ApiKey' }),
     entityId: Nullable(Type.String()),
-    action: Type.String({ description: 'Created, Updated, StatusChanged or Deleted' }),
+    action: Type.String({
+      description:
+        'Created, Updated, StatusChanged or Deleted for a change of a record; for a domain event, its type (e.g. OrderStatusChanged)',
+    }),
     changes: Type.Record(Type.String(), FieldChange, {
       description:
         'the fields that changed, by name (camelCase), each with its value before and after; secrets and bookkeeping fields are never recorded',
     }),
+    payload: Nullable(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'a domain event’s payload, as its webhook body carries it (the OpenAPI document’s webhooks describe each); null for a change of a record',
+      }),
+    ),
     requestId: Nullable(Type.String({ description: 'the X-Request-Id of the request that made the change' })),
   },
   { title: 'AuditLogEntryResponse' },

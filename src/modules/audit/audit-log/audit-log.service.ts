@@ -36,6 +36,7 @@ export function toEntry(row: repository.AuditLogRow): AuditLogEntryResponse {
     changes: Object.fromEntries(
       Object.entries(row.changes).map(([column, change]) => [camel(column), change]),
     ),
+    payload: row.payload,
     requestId: row.request_id,
   }
 }

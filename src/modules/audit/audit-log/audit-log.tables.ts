@@ -1,5 +1,5 @@
-import type { Generated } from 'kysely'
-import type { Stamp } from '../../../db/column-types.js'
+import type { ColumnType, Generated } from 'kysely'
+import type { OptionalJson, Stamp } from '../../../db/column-types.js'
 
 /** One change of one row, written by the audit trigger in the transaction of the change. */
 export interface AuditLogTable {
@@ -14,10 +14,12 @@ export interface AuditLogTable {
   actor_id: string | null
   entity_type: string
   entity_id: string | null
-  /** Created, Updated, StatusChanged or Deleted. */
+  /** Created, Updated, StatusChanged or Deleted; for a domain event, its type. */
   action: string
-  /** {column: {before, after}}: only what changed, never secrets. */
-  changes: Record<string, { before: unknown; after: unknown }>
+  /** {column: {before, after}}: only what changed, never secrets; {} for a domain event. */
+  changes: ColumnType<Record<string, { before: unknown; after: unknown }>, string, string>
+  /** A domain event's payload; null for a row change. */
+  payload: OptionalJson<Record<string, unknown>>
   request_id: string | null
 }
 

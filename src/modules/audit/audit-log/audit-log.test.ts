@@ -6,6 +6,7 @@ import { type Core, coreAs, globalAs, ownerSession, useTestContext } from '../..
 import { MIGRATIONS } from '../../../apps/modules.js'
 import { applyTenantMigrations } from '../../../db/migrator.js'
 import { CUSTOMERS, createCustomer } from '../../customers/customers/customers.fixtures.js'
+import { circle } from '../../delivery/zones/zones.fixtures.js'
 import { createProduct, move } from '../../manufacturing/manufacturing.fixtures.js'
 import { createOrder, line } from '../../sales/orders/orders.fixtures.js'
 
@@ -21,6 +22,7 @@ type Entry = {
   entityId: string | null
   action: string
   changes: Record<string, { before: unknown; after: unknown }>
+  payload: Record<string, unknown> | null
   requestId: string | null
 }
 
@@ -153,6 +155,51 @@ describe('GET /api/v1/audit-log', () => {
         changes: expect.objectContaining({ orderId: { before: null, after: order.id } }),
       }),
     ])
+  })
+
+  it('records each domain event with its payload and actor, beside the row changes, in the same transaction', async () => {
+    const { core, org } = await ownerSession(ctx)
+    const customer = await createCustomer(core)
+    const order = await createOrder(core, { customerId: customer.id, lines: [line(2, 10)] })
+    const confirmed = await core({ method: 'POST', url: `/api/v1/orders/${order.id}/confirm` })
+    expect(confirmed.statusCode).toBe(200)
+    const events = (await entriesOf(core, 'Order', order.id)).filter((e) => e.action.startsWith('Order'))
+    expect(events).toEqual([
+      expect.objectContaining({
+        action: 'OrderCreated',
+        actorType: 'User',
+        actorId: org.userId,
+        changes: {},
+        payload: expect.objectContaining({ orderId: order.id, customerId: customer.id, status: 'Draft' }),
+      }),
+      expect.objectContaining({
+        action: 'OrderStatusChanged',
+        payload: expect.objectContaining({ orderId: order.id, from: 'Draft', to: 'Confirmed' }),
+        requestId: confirmed.headers['x-request-id'],
+      }),
+    ])
+    // A row change has no payload.
+    const created = (await entriesOf(core, 'Order', order.id)).find((e) => e.action === 'Created')
+    expect(created).toMatchObject({ payload: null })
+  })
+
+  it('records a large value (a zone’s geometry) by its size and digest, and a small one whole', async () => {
+    const { core } = await ownerSession(ctx)
+    const geometry = { type: 'Polygon', coordinates: [circle(400, 0, 0, 1)] }
+    const created = await core({
+      method: 'POST',
+      url: '/api/v1/DeliveryZones',
+      payload: { name: 'Round', polygon: geometry },
+    })
+    expect(created.statusCode, created.body).toBe(200)
+    const [entry] = await entriesOf(core, 'DeliveryZone', created.json().data.id)
+    const recorded = Object.values(entry?.changes ?? {}).map((change) => change.after)
+    expect(recorded).toContainEqual({
+      omitted: 'too large to record',
+      bytes: expect.any(Number),
+      md5: expect.stringMatching(/^[0-9a-f]{32}$/),
+    })
+    expect(entry?.changes.name).toEqual({ before: null, after: 'Round' })
   })
 
   it('records role and API key changes in the organisation’s log, never a secret', async () => {

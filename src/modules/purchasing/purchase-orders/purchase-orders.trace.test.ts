@@ -21,15 +21,21 @@ describe('a purchase order’s activity', () => {
       actorType: string
       actorId: string
       changes: Record<string, { before: unknown; after: unknown }>
+      payload: Record<string, unknown> | null
     }[]
     // (An Updated entry also records the totals the server computes once the lines are in.)
-    const moves = entries.filter((e) => e.action !== 'Updated')
+    const moves = entries.filter((e) => e.action !== 'Updated' && e.payload === null)
     expect(
       moves.map((e) => [e.action, e.changes.status?.before ?? null, e.changes.status?.after ?? null]),
     ).toEqual([
       ['Created', null, 'Draft'],
       ['StatusChanged', 'Draft', 'Submitted'],
       ['StatusChanged', 'Submitted', 'PartiallyReceived'],
+    ])
+    // The domain events are entries of the order too, with their payloads.
+    expect(entries.filter((e) => e.payload !== null).map((e) => e.action)).toEqual([
+      'PurchaseOrderSubmitted',
+      'PurchaseOrderReceived',
     ])
     expect(new Set(entries.map((e) => `${e.actorType}:${e.actorId}`))).toEqual(
       new Set([`User:${owner.org.userId}`]),
