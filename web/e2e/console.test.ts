@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { api, invitationLink, launchChromium, nav, openPage, screenshot, shows, signIn } from './browser.js'
+import { api, launchChromium, mailedLink, nav, openPage, screenshot, shows, signIn } from './browser.js'
 import { type DemoServer, startDemoServer } from './server.js'
 
 // The console in Debian's Chromium, served by the built server (`cartage serve`, as `npm start`
@@ -444,20 +444,124 @@ describe('businesses, hand-off and organisations', () => {
     const second = await register('Karoo Dairy', ben)
     const benCalls = await api({ ...server, email: ben, password, businessId: second })
     await benCalls.core('POST', '/api/team/invitations', { email: ann, role: 'Member' })
-    // The mailed link opens a web page; its business and token complete the invitation on the Global API.
-    const link = new URL(invitationLink(server.dataDir, ann))
-    const accepted = await fetch(`${server.global}/api/auth${link.pathname}${link.search}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: ann, password, acceptedTerms: true }),
-    })
-    expect(accepted.status).toBe(200)
+    // Ann opens the emailed link in the browser: the console's page, where she joins.
+    const link = mailedLink(server.dataDir, ann, 'accept-invitation')
+    expect(link.startsWith(`${server.core}/#/accept-invitation?business=${second}&token=`)).toBe(true)
+    await page.goto(link)
+    await heading('Accept an invitation').waitFor()
+    await page.getByRole('button', { name: 'Join' }).click()
+    await shows(page.locator('.problem'), 'Enter the address the invitation was sent to.')
+    await shows(page.locator('.problem'), 'Accept the terms to join.')
+    await page.getByLabel('Email').fill(ann)
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password-here')
+    await page.getByLabel('I accept the terms of use').check()
+    await page.getByRole('button', { name: 'Join' }).click()
+    // Ann already has an account: the wrong current password is named at its field.
+    await shows(alert(), 'password')
+    await page.getByLabel('Password', { exact: true }).fill(password)
+    await page.getByRole('button', { name: 'Join' }).click()
 
-    await signIn(page, server, ann, password)
+    // Joined and signed in with what she typed; in two organisations, she chooses one.
     await page.getByRole('heading', { name: 'Choose an organisation' }).waitFor()
     await screenshot(page, '14-choose-organisation')
     await page.getByRole('button', { name: /Karoo Dairy/ }).click()
     await heading('Dashboard').waitFor()
     await shows(page.locator('.brand'), 'Karoo Dairy')
+
+    // The other organisation opens without signing out: the password confirms, a wrong one changes nothing.
+    await page.getByRole('button', { name: 'Switch organisation' }).click()
+    await page.getByLabel('Open').selectOption({ label: 'Harbour Goods' })
+    await page.getByLabel('Your password').fill('not-her-password')
+    await page.getByRole('button', { name: 'Switch', exact: true }).click()
+    await shows(alert(), 'Wrong email or password')
+    await shows(page.locator('.brand'), 'Karoo Dairy')
+    await page.getByLabel('Your password').fill(password)
+    await page.getByRole('button', { name: 'Switch', exact: true }).click()
+    await shows(page.locator('.brand'), 'Harbour Goods')
+    await heading('Dashboard').waitFor()
+    await page.reload()
+    await shows(page.locator('.brand'), 'Harbour Goods')
+    await screenshot(page, '15-switched-organisation')
+  })
+
+  it('resets a forgotten password from the emailed link, and refuses the link twice', async () => {
+    const unique = Date.now().toString(36)
+    const email = `cy-${unique}@example.com`
+    const first = 'console-e2e-first'
+    const response = await fetch(`${server.global}/api/organizations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        business: { registeredName: 'Cape Crates', displayName: 'Cape Crates' },
+        user: {
+          firstName: 'Cy',
+          lastName: 'Ndlovu',
+          email,
+          password: first,
+          confirmPassword: first,
+          acceptedTerms: true,
+        },
+      }),
+    })
+    expect(response.status).toBe(200)
+    const other = await browser.newContext()
+    const { page: reset, errors: resetErrors } = await openPage(other)
+    // The registration's verification link lands on the console too, and works once.
+    let verify = ''
+    await expect
+      .poll(() => {
+        try {
+          verify = mailedLink(server.dataDir, email, 'verify-email')
+        } catch {
+          return ''
+        }
+        return verify
+      })
+      .not.toBe('')
+    await reset.goto(verify)
+    await shows(reset.getByRole('status'), 'Your email address is verified.')
+    await reset.reload()
+    await shows(reset.getByRole('alert'), 'This verification link is no longer valid')
+
+    await reset.goto(server.core)
+    await reset.getByRole('link', { name: 'Forgot your password?' }).click()
+    await reset.getByRole('heading', { name: 'Forgot your password?' }).waitFor()
+    await reset.getByLabel('Email').fill(email)
+    await reset.getByRole('button', { name: 'Email me a link' }).click()
+    await shows(reset.getByRole('status'), 'a link to choose a new password is on its way')
+
+    let link = ''
+    await expect
+      .poll(() => {
+        try {
+          link = mailedLink(server.dataDir, email, 'reset-password')
+        } catch {
+          return ''
+        }
+        return link
+      })
+      .not.toBe('')
+    await reset.goto(link)
+    await reset.getByRole('heading', { name: 'Choose a new password' }).waitFor()
+    await reset.getByLabel('New password', { exact: true }).fill('short')
+    await reset.getByRole('button', { name: 'Change password' }).click()
+    await shows(reset.locator('.problem'), 'At least 8 characters.')
+    await reset.getByLabel('New password', { exact: true }).fill('console-e2e-second')
+    await reset.getByLabel('New password again').fill('console-e2e-second')
+    await reset.getByRole('button', { name: 'Change password' }).click()
+    await reset.getByRole('heading', { name: 'Password changed' }).waitFor()
+
+    // The link works once: the server's reason is shown at the link.
+    await reset.goto(link)
+    await reset.reload()
+    await reset.getByLabel('New password', { exact: true }).fill('console-e2e-third')
+    await reset.getByLabel('New password again').fill('console-e2e-third')
+    await reset.getByRole('button', { name: 'Change password' }).click()
+    await shows(reset.locator('.problem'), 'The link:')
+
+    await signIn(reset, server, email, 'console-e2e-second')
+    await reset.getByRole('heading', { name: 'Dashboard' }).waitFor()
+    expect(resetErrors).toEqual([])
+    await other.close()
   })
 })

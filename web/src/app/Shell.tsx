@@ -8,6 +8,7 @@ import { Loading } from '../components/Loading'
 import { PageHeader } from '../components/PageHeader'
 import { consoleRouteFor } from '../lib/action-links'
 import * as pages from './routes'
+import { SwitchOrganization } from './SwitchOrganization'
 import { useConsole } from './session-context'
 import { useWorkspace } from './workspace-context'
 
@@ -105,6 +106,7 @@ export function Shell() {
           </Link>
         )}
         <span>{me.user.displayName}</span>
+        <SwitchOrganization />
         <button type="button" className="link" onClick={() => void session.signOut()}>
           Sign out
         </button>
