@@ -126,30 +126,6 @@ export class SessionManager {
     this.adopt(data.data, null)
   }
 
-  /**
-   * Opens another of the person's organisations without going through the sign-in form: the
-   * password is checked first (a wrong one changes nothing), then this session ends and the
-   * chosen organisation's begins. The Global API issues a session for one organisation only.
-   */
-  async switchOrganization(email: string, password: string, organizationId: string): Promise<void> {
-    const { data } = await login({ body: { email, password }, throwOnError: true })
-    const answer = data.data
-    if (!answer.selectionToken) throw new Error('This account belongs to one organisation only.')
-    const token = this.accessToken
-    // The old session ends before the new cookie is set (sign-out clears the refresh cookie).
-    if (token)
-      await logout({ headers: { authorization: `Bearer ${token}` }, throwOnError: true }).catch(
-        () => undefined,
-      )
-    const { data: chosen } = await selectOrganization({
-      body: { organizationId },
-      headers: { authorization: `Bearer ${answer.selectionToken}` },
-      throwOnError: true,
-    })
-    this.businessId = null
-    this.adopt(chosen.data, null)
-  }
-
   backToSignIn(notice: string | null = null) {
     this.set({ status: 'signedOut', notice })
   }

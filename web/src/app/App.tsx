@@ -1,13 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { Router, useLocation } from 'wouter'
-import { useHashLocation } from 'wouter/use-hash-location'
 import { configureClients } from '../api/clients'
 import { type ConsoleConfig, loadConsoleConfig } from '../api/config'
 import { ApiError } from '../api/errors'
 import { SessionManager } from '../api/session'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { Loading } from '../components/Loading'
+import { useHashPath } from '../lib/hash-location'
 import { PUBLIC_PATHS, PublicPage } from './PublicPages'
 import { loadDashboard } from './routes'
 import { SignIn } from './SignIn'
@@ -82,7 +82,7 @@ export function App({ handoffToken }: { handoffToken: string | null }) {
     )
   return (
     <ConsoleContext.Provider value={{ session, config }}>
-      <Router hook={useHashLocation}>
+      <Router hook={useHashPath}>
         <Entry session={session} />
       </Router>
     </ConsoleContext.Provider>
