@@ -186,11 +186,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
     problems.push(`LOG_LEVEL=${JSON.stringify(logLevelRaw)}: must be one of ${LOG_LEVELS.join(', ')}`)
   }
+  const corePort = read('CORE_PORT', 8080, integer(0, 65535))
   const config: Config = {
     databaseUrl,
     dataDir: path.resolve(env.CARTAGE_DATA_DIR?.trim() || 'data'),
     host: env.HOST?.trim() || '0.0.0.0',
-    corePort: read('CORE_PORT', 8080, integer(0, 65535)),
+    corePort,
     globalPort: read('GLOBAL_PORT', 8081, integer(0, 65535)),
     logLevel: (LOG_LEVELS as readonly string[]).includes(logLevelRaw)
       ? (logLevelRaw as Config['logLevel'])
@@ -210,7 +211,8 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: read('ACCESS_TOKEN_TTL_SECONDS', 900, integer(30, 86_400)),
     refreshTokenTtlSeconds: read('REFRESH_TOKEN_TTL_SECONDS', 1_209_600, integer(300, 31_536_000)),
     cookieSecure: read('COOKIE_SECURE', true, boolean),
-    publicAppUrl: read('PUBLIC_APP_URL', 'http://localhost:8081', url).replace(/\/+$/, ''),
+    // The console (served by the Core API) is where the links in emails land.
+    publicAppUrl: read('PUBLIC_APP_URL', `http://localhost:${corePort}`, url).replace(/\/+$/, ''),
     corePublicUrl: read('CORE_PUBLIC_URL', '', baseUrl) || undefined,
     globalPublicUrl: read('GLOBAL_PUBLIC_URL', '', baseUrl) || undefined,
     smtpUrl: env.SMTP_URL?.trim() || undefined,

@@ -12,6 +12,6 @@ export default defineConfig({
     // One server and one browser: the end-to-end files run one after another.
     fileParallelism: false,
     testTimeout: 60_000,
-    hookTimeout: 180_000,
+    hookTimeout: 420_000,
   },
 })

@@ -93,8 +93,15 @@ describe('seed --demo', () => {
       expect.arrayContaining(['Work order completed', 'Stock at reorder level', 'Autobatch finished']),
     )
     // A back-dated receipt: the stock 45 days ago already holds the first deliveries.
-    const products = (await get('/api/v1/products?PageSize=50')).data as { id: string; sku: string }[]
+    const products = (await get('/api/v1/products?PageSize=50')).data as {
+      id: string
+      sku: string
+      unitOfMeasure: string
+    }[]
     const flour = products.find((p) => p.sku === 'RM-FLOUR')
+    // Goods bought by weight are counted in kg, not as items.
+    expect(flour?.unitOfMeasure).toBe('kg')
+    expect(products.find((p) => p.sku === 'PK-JAR')?.unitOfMeasure).toBe('Each')
     const past = new Date(Date.now() - 45 * 86_400_000).toISOString()
     const stock = (await get(`/api/v1/products/${flour?.id}/stock?asOfDate=${encodeURIComponent(past)}`)).data
     expect(stock).toMatchObject({ onHand: 100, unitCost: 14.5 })

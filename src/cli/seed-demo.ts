@@ -278,11 +278,23 @@ export async function seedDemo(
     })
 
     const products = await step('products, with stock received 60 and 30 days ago', async () => {
-      const make = (sku: string, name: string, type: string, reorderLevel: number | null = null) =>
-        core<{ id: string }>('POST', '/api/v1/products', { sku, name, type, reorderLevel })
-      const flour = await make('RM-FLOUR', 'Stone-ground flour (kg)', 'RawMaterial', 20)
-      const honey = await make('RM-HONEY', 'Fynbos honey (kg)', 'RawMaterial', 5)
-      const oats = await make('RM-OATS', 'Rolled oats (kg)', 'RawMaterial', 20)
+      const make = (
+        sku: string,
+        name: string,
+        type: string,
+        reorderLevel: number | null = null,
+        unit = 'Each',
+      ) =>
+        core<{ id: string }>('POST', '/api/v1/products', {
+          sku,
+          name,
+          type,
+          reorderLevel,
+          unitOfMeasure: unit,
+        })
+      const flour = await make('RM-FLOUR', 'Stone-ground flour (kg)', 'RawMaterial', 20, 'kg')
+      const honey = await make('RM-HONEY', 'Fynbos honey (kg)', 'RawMaterial', 5, 'kg')
+      const oats = await make('RM-OATS', 'Rolled oats (kg)', 'RawMaterial', 20, 'kg')
       const jar = await make('PK-JAR', 'Glass jar 500 ml', 'RawMaterial', 50)
       const box = await make('PK-BOX', 'Gift box', 'RawMaterial', 10)
       const granola = await make('SA-GRANOLA', 'Honey granola (jar)', 'Component')
@@ -480,6 +492,7 @@ export async function seedDemo(
         sku: 'RM-FLOUR',
         name: 'Stone-ground flour (kg)',
         type: 'RawMaterial',
+        unitOfMeasure: 'kg',
         reorderLevel: 10,
       })
       await branchCore('POST', '/api/v1/products', {

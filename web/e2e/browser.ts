@@ -100,16 +100,20 @@ export async function api(server: DemoServer) {
   }
 }
 
-/** The link of the latest invitation mailed to `email` (without SMTP, mail is written under the data directory). */
-export function invitationLink(dataDir: string, email: string): string {
+/**
+ * The link of the latest email to `email` that leads to the console page `page` (e.g.
+ * `accept-invitation`, `reset-password`); without SMTP, mail is written under the data directory.
+ */
+export function mailedLink(dataDir: string, email: string, page: string): string {
   const mail = path.join(dataDir, 'mail')
+  const marker = `/#/${page}?`
   const found = readdirSync(mail)
     .filter((name) => name.endsWith('.txt'))
     .sort()
     .reverse()
     .map((name) => readFileSync(path.join(mail, name), 'utf8'))
-    .find((text) => text.includes(`To: ${email}`) && text.includes('/complete-invitation/'))
-  const link = found?.match(/https?:\/\/\S+\/complete-invitation\/\S+/)?.[0]
-  if (!link) throw new Error(`no invitation mailed to ${email}`)
+    .find((text) => text.includes(`To: ${email}`) && text.includes(marker))
+  const link = found?.split(/\s+/).find((word) => /^https?:\/\//.test(word) && word.includes(marker))
+  if (!link) throw new Error(`no ${page} link mailed to ${email}`)
   return link
 }

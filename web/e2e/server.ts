@@ -87,7 +87,8 @@ export async function startDemoServer(): Promise<DemoServer> {
     // Every test signs in from one address.
     RATE_LIMIT_PER_IP: '10000',
   }
-  const seeded = await run(['seed', '--demo'], env, /business: (\S+) \(branch (\S+)\)/, 120_000).done
+  // Generous: on a busy machine seeding alone has taken over two minutes.
+  const seeded = await run(['seed', '--demo'], env, /business: (\S+) \(branch (\S+)\)/, 300_000).done
   const server = run(['serve'], env, /Global API: /, 120_000)
   await server.done
   return {

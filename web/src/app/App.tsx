@@ -1,13 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import { Router } from 'wouter'
-import { useHashLocation } from 'wouter/use-hash-location'
+import { Router, useLocation } from 'wouter'
 import { configureClients } from '../api/clients'
 import { type ConsoleConfig, loadConsoleConfig } from '../api/config'
 import { ApiError } from '../api/errors'
 import { SessionManager } from '../api/session'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { Loading } from '../components/Loading'
+import { useHashPath } from '../lib/hash-location'
+import { PUBLIC_PATHS, PublicPage } from './PublicPages'
 import { loadDashboard } from './routes'
 import { SignIn } from './SignIn'
 import { ConsoleContext, useSessionState } from './session-context'
@@ -81,11 +82,20 @@ export function App({ handoffToken }: { handoffToken: string | null }) {
     )
   return (
     <ConsoleContext.Provider value={{ session, config }}>
-      <Router hook={useHashLocation}>
-        <Console session={session} />
+      <Router hook={useHashPath}>
+        <Entry session={session} />
       </Router>
     </ConsoleContext.Provider>
   )
+}
+
+/** The pages opened from an email's link work signed in or not; everything else is the console. */
+function Entry({ session }: { session: SessionManager }) {
+  const [location] = useLocation()
+  // The hash location carries the fragment's query (`/reset-password?token=…`).
+  const path = location.split('?')[0] ?? ''
+  if (PUBLIC_PATHS.includes(path)) return <PublicPage path={path} />
+  return <Console session={session} />
 }
 
 function Console({ session }: { session: SessionManager }) {

@@ -22,12 +22,17 @@ const NAV: NavItem[] = [
   { href: '/', label: 'Dashboard', permission: 'Insights' },
   { href: '/customers', label: 'Customers', permission: 'Customers' },
   { href: '/products', label: 'Products and stock', permission: 'Products' },
+  { href: '/orders', label: 'Sales orders', permission: 'Orders' },
+  { href: '/suppliers', label: 'Suppliers', permission: 'Suppliers' },
+  { href: '/purchase-orders', label: 'Purchase orders', permission: 'PurchaseOrders' },
+  { href: '/transfer-orders', label: 'Transfer orders', permission: 'TransferOrders' },
   { href: '/manufacturing/boms', label: 'Bills of materials', permission: 'Products' },
   { href: '/manufacturing/work-orders', label: 'Work orders', permission: 'WorkOrders' },
   { href: '/delivery', label: 'Delivery', permission: 'Shipments' },
   { href: '/delivery/zones', label: 'Delivery zones', permission: 'Shipments' },
   { href: '/notifications', label: 'Notifications', permission: 'Settings' },
   { href: '/sql', label: 'SQL console', permission: 'Insights' },
+  { href: '/audit', label: 'Audit log', permission: 'Settings' },
 ]
 
 /** Whether a navigation entry is the page shown (or a page inside its area). */
@@ -129,6 +134,14 @@ export function Shell() {
               <Route path="/customers/:id" component={pages.CustomerDetail} />
               <Route path="/products" component={pages.ProductList} />
               <Route path="/products/:id" component={pages.ProductDetail} />
+              <Route path="/orders" component={pages.OrderList} />
+              <Route path="/suppliers" component={pages.SupplierList} />
+              <Route path="/suppliers/:id" component={pages.SupplierDetail} />
+              <Route path="/purchase-orders" component={pages.PurchaseOrderList} />
+              <Route path="/purchase-orders/:id" component={pages.PurchaseOrderDetail} />
+              <Route path="/transfer-orders" component={pages.TransferOrderList} />
+              <Route path="/transfer-orders/:id" component={pages.TransferOrderDetail} />
+              <Route path="/audit" component={pages.AuditLog} />
               <Route path="/manufacturing/boms" component={pages.BomList} />
               <Route path="/manufacturing/boms/:id" component={pages.BomDetail} />
               <Route path="/manufacturing/work-orders" component={pages.WorkOrderList} />

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { Link } from 'wouter'
 import type { SessionState } from '../api/session'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { Field } from '../components/Field'
@@ -130,6 +131,9 @@ export function SignIn({
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <p>
+        <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
     </main>
   )
 }

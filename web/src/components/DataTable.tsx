@@ -40,7 +40,9 @@ export function DataTable<Row>({
   rowClass?: (row: Row) => string | undefined
 }) {
   return (
-    <div className="table-wrap">
+    // A table wider than the screen scrolls sideways: the region takes focus so the keyboard can scroll it.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+    <section className="table-wrap" aria-label={caption} tabIndex={0}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -103,6 +105,6 @@ export function DataTable<Row>({
           )}
         </tbody>
       </table>
-    </div>
+    </section>
   )
 }

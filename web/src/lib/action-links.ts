@@ -10,6 +10,9 @@ const BY_PATH: [RegExp, (id: string) => string][] = [
   [/^\/api\/v1\/work-orders\/([\w-]+)$/i, (id) => `/manufacturing/work-orders/${id}`],
   [/^\/api\/v1\/bom\/([\w-]+)$/i, (id) => `/manufacturing/boms/${id}`],
   [/^\/api\/v1\/customers\/([\w-]+)$/i, (id) => `/customers/${id}`],
+  [/^\/api\/v1\/suppliers\/([\w-]+)$/i, (id) => `/suppliers/${id}`],
+  [/^\/api\/v1\/purchase-orders\/([\w-]+)$/i, (id) => `/purchase-orders/${id}`],
+  [/^\/api\/v1\/transfer-orders\/([\w-]+)$/i, (id) => `/transfer-orders/${id}`],
 ]
 
 const BY_ENTITY: Record<string, (id: string) => string> = {
@@ -18,6 +21,9 @@ const BY_ENTITY: Record<string, (id: string) => string> = {
   WorkOrder: (id) => `/manufacturing/work-orders/${id}`,
   Bom: (id) => `/manufacturing/boms/${id}`,
   Customer: (id) => `/customers/${id}`,
+  Supplier: (id) => `/suppliers/${id}`,
+  PurchaseOrder: (id) => `/purchase-orders/${id}`,
+  TransferOrder: (id) => `/transfer-orders/${id}`,
 }
 
 export function consoleRouteFor(notification: {

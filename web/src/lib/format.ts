@@ -17,18 +17,43 @@ export function quantity(value: number | null | undefined): string {
   return numberFormat({ maximumFractionDigits: 4 }).format(value)
 }
 
-/** Money in the business's currency; an unknown currency code falls back to the plain number and code. */
+/** The currency's minor units (2 for ZAR, 0 for JPY, 3 for KWD); 2 for an unknown code. */
+export function minorUnits(currency: string | null | undefined): number {
+  if (!currency || !/^[A-Z]{3}$/.test(currency)) return 2
+  try {
+    return numberFormat({ style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  } catch {
+    return 2
+  }
+}
+
+function moneyWith(value: number, currency: string | null | undefined, extra: number): string {
+  const digits = minorUnits(currency)
+  const options = { minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, extra) }
+  if (currency && /^[A-Z]{3}$/.test(currency)) {
+    try {
+      return numberFormat({ style: 'currency', currency, ...options }).format(value)
+    } catch {
+      // An unknown code: the plain number and the code.
+      return `${numberFormat(options).format(value)} ${currency}`
+    }
+  }
+  return numberFormat(options).format(value)
+}
+
+/** An amount in the currency's minor units, as people read it (ZAR 15.31, never 15.3125). */
 export function money(value: number | null | undefined, currency: string | null | undefined = null): string {
   if (value === null || value === undefined) return '—'
-  if (currency && /^[A-Z]{3}$/.test(currency)) {
-    return numberFormat({
-      style: 'currency',
-      currency,
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 4,
-    }).format(value)
-  }
-  return numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(value)
+  return moneyWith(value, currency, 0)
+}
+
+/** The cost of one unit: up to 4 decimals (the ledger's precision), at least the currency's. */
+export function costPerUnit(
+  value: number | null | undefined,
+  currency: string | null | undefined = null,
+): string {
+  if (value === null || value === undefined) return '—'
+  return moneyWith(value, currency, 4)
 }
 
 /** A distance in kilometres, to 100 m. */

@@ -27,6 +27,11 @@ describe('notification links', () => {
     expect(consoleRouteFor(note(null, 'Product', 'pr-1'))).toBe('/products/pr-1')
     expect(consoleRouteFor(note(null, 'WorkOrder', 'w-1'))).toBe('/manufacturing/work-orders/w-1')
     expect(consoleRouteFor(note('/api/carriers/7', 'IntegrationProvider', null))).toBeNull()
+    // Supplier, purchase and transfer notifications open their pages too.
+    expect(consoleRouteFor(note('/api/v1/suppliers/su-1', 'Supplier', 'su-1'))).toBe('/suppliers/su-1')
+    expect(consoleRouteFor(note('/api/v1/purchase-orders/po-1'))).toBe('/purchase-orders/po-1')
+    expect(consoleRouteFor(note('/api/v1/transfer-orders/t-1'))).toBe('/transfer-orders/t-1')
+    expect(consoleRouteFor(note(null, 'TransferOrder', 't-2'))).toBe('/transfer-orders/t-2')
   })
 })
 

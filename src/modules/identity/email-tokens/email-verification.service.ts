@@ -26,7 +26,7 @@ export async function sendVerificationEmail(
         'Welcome to Cartage.',
         '',
         'Open this link to verify your email address (valid for 24 hours):',
-        `${config.publicAppUrl}/api/auth/verify-by-token?token=${encodeURIComponent(secret)}`,
+        `${config.publicAppUrl}/#/verify-email?token=${encodeURIComponent(secret)}`,
         '',
         'If you did not register, ignore this email.',
       ].join('\n'),

@@ -7,14 +7,14 @@ const ctx = useTestContext()
 const verify = (query?: Record<string, string>) =>
   ctx.global.inject({ method: 'GET', url: '/api/auth/verify-by-token', ...(query ? { query } : {}) })
 
-/** The link of the last verification email to `email`, as the path and query to inject. */
+/** The link of the last verification email to `email` (the console's page), as the API path and query it calls. */
 function verificationLink(email: string) {
   const message = ctx.mailer.lastTo(email)
   expect(message?.subject).toBe('Verify your email address')
   const link = /https?:\/\/\S+/.exec(message?.text ?? '')?.[0] ?? ''
-  expect(link.startsWith('http://localhost:8081/api/auth/verify-by-token?token=')).toBe(true)
-  const url = new URL(link)
-  return { path: `${url.pathname}${url.search}`, token: url.searchParams.get('token') ?? '' }
+  expect(link.startsWith('http://localhost:8080/#/verify-email?token=')).toBe(true)
+  const token = new URLSearchParams(new URL(link).hash.replace(/^#\/verify-email\?/, '')).get('token') ?? ''
+  return { path: `/api/auth/verify-by-token?token=${encodeURIComponent(token)}`, token }
 }
 
 const verifiedAt = async (userId: string) =>

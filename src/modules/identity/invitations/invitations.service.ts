@@ -123,7 +123,7 @@ async function sendInvitation(
         `You have been invited to join ${organization} on Cartage.`,
         '',
         'Open this link to accept (valid for 7 days, once):',
-        `${config.publicAppUrl}/complete-invitation/${auth.businessId}?token=${encodeURIComponent(secret)}`,
+        `${config.publicAppUrl}/#/accept-invitation?business=${auth.businessId}&token=${encodeURIComponent(secret)}`,
         '',
         'If you did not expect this, ignore this email.',
       ].join('\n'),

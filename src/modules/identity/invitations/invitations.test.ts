@@ -27,14 +27,13 @@ const complete = (businessId: string, payload: object, token?: string) =>
 const login = (email: string, password: string) =>
   ctx.global.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })
 
-/** The invitation link of the last email to `email`: the business id in its path and its token. */
+/** The invitation link of the last email to `email` (the console's accept page): its business id and token. */
 function invitationLink(email: string) {
   const message = ctx.mailer.lastTo(email)
   expect(message?.subject).toMatch(/^You are invited to /)
   const link = /https?:\/\/\S+/.exec(message?.text ?? '')?.[0] ?? ''
-  const match = /^http:\/\/localhost:8081\/complete-invitation\/([0-9a-f-]{36})\?token=(cin_[\w-]+)$/.exec(
-    link,
-  )
+  const match =
+    /^http:\/\/localhost:8080\/#\/accept-invitation\?business=([0-9a-f-]{36})&token=(cin_[\w-]+)$/.exec(link)
   expect(match).not.toBeNull()
   return { businessId: match?.[1] ?? '', token: match?.[2] ?? '' }
 }

@@ -47,7 +47,7 @@ async function sendResetLink({ database, services, config }: AppDeps, email: str
       'Someone (hopefully you) asked to reset the password of your Cartage account.',
       '',
       'Open this link to choose a new password (valid for 30 minutes, once):',
-      `${config.publicAppUrl}/reset-password?token=${encodeURIComponent(secret)}`,
+      `${config.publicAppUrl}/#/reset-password?token=${encodeURIComponent(secret)}`,
       '',
       'If you did not ask, ignore this email: your password stays as it is.',
     ].join('\n'),

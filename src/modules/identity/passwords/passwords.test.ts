@@ -28,8 +28,8 @@ async function resetToken(email: string): Promise<string> {
   const message = ctx.mailer.lastTo(email)
   expect(message?.subject).toBe('Reset your password')
   const link = /https?:\/\/\S+/.exec(message?.text ?? '')?.[0] ?? ''
-  expect(link).toMatch(/^http:\/\/localhost:8081\/reset-password\?token=crp_[\w-]+$/)
-  return new URL(link).searchParams.get('token') ?? ''
+  expect(link).toMatch(/^http:\/\/localhost:8080\/#\/reset-password\?token=crp_[\w-]+$/)
+  return new URLSearchParams(new URL(link).hash.replace(/^#\/reset-password\?/, '')).get('token') ?? ''
 }
 
 describe('POST /api/auth/forgot-password', () => {

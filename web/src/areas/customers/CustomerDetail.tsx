@@ -9,6 +9,7 @@ import {
   getActivityTracesOptions,
   getCustomerOptions,
   getKpiMetricsOptions,
+  getOrdersOptions,
   removeCustomerFileAttachmentMutation,
   uploadFileMutation,
 } from '../../api/generated/core/@tanstack/react-query.gen'
@@ -30,6 +31,13 @@ export default function CustomerDetail() {
   const path = { customerId: id }
   const customer = useQuery(getCustomerOptions({ path }))
   const kpis = useQuery(getKpiMetricsOptions({ path }))
+  // The key figures count confirmed sales only; the customer's drafts are told apart beside them.
+  const drafts = useQuery(
+    getOrdersOptions({
+      query: { Page: 1, PageSize: 1, $filter: `customerId eq '${id}' and status eq 'Draft'` },
+    }),
+  )
+  const draftCount = drafts.data?.totalCount ?? 0
   const c = customer.data?.data
 
   if (customer.error)
@@ -86,8 +94,16 @@ export default function CustomerDetail() {
             <Loading />
           ) : (
             <dl className="facts">
-              <dt>Orders</dt>
-              <dd>{integer(k.totalOrders)}</dd>
+              <dt>Confirmed orders</dt>
+              <dd>
+                {integer(k.totalOrders)}
+                {draftCount > 0 && (
+                  <span data-testid="customer-draft-orders">
+                    {' '}
+                    and {integer(draftCount)} draft{draftCount === 1 ? '' : 's'}, not counted
+                  </span>
+                )}
+              </dd>
               <dt>Revenue</dt>
               <dd>{money(k.totalRevenue, k.currency)}</dd>
               <dt>Average order</dt>

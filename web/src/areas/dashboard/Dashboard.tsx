@@ -85,10 +85,17 @@ export default function Dashboard() {
           </p>
           <dl className="figures">
             <div className="figure">
-              <dt>Orders</dt>
+              <dt>Confirmed orders</dt>
               <dd>
                 {integer(s.orders.count)}
                 <Change change={s.changes.orderCount} />
+                {/* Drafts are not sales yet: counted apart, so 0 beside open drafts reads right. */}
+                {(s.orders.byStatus.Draft ?? 0) > 0 && (
+                  <span className="change" data-testid="draft-orders">
+                    and {integer(s.orders.byStatus.Draft)} draft{s.orders.byStatus.Draft === 1 ? '' : 's'},
+                    not counted
+                  </span>
+                )}
               </dd>
             </div>
             <div className="figure">

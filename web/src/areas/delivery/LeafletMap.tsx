@@ -75,6 +75,8 @@ function drawZones(
           weight: zone.id === selectedId ? 4 : 2,
           dashArray: zone.active ? undefined : '6 6',
           fillOpacity: zone.id === selectedId ? 0.3 : 0.15,
+          // Not clickable unless choosing is offered: a click then reaches the map (a new corner).
+          interactive: Boolean(onSelect),
         },
       )
       shape.bindTooltip(textElement(zone.active ? zone.name : `${zone.name} (inactive)`), {
@@ -194,12 +196,13 @@ export function ZoneMap({
     const instance = map.current
     if (!group || !instance) return
     group.clearLayers()
-    // The zone being edited is drawn from its corners, not from its saved shape.
+    // The zone being edited is drawn from its corners, not from its saved shape. While drawing, a
+    // click inside another zone is a corner of the new one, never a choice of that zone.
     drawZones(
       group,
       zones.filter((zone) => !(corners && zone.id === selectedId)),
       selectedId,
-      onSelect,
+      drawing ? undefined : onSelect,
     )
     if (corners && corners.length > 0) {
       const outline =
@@ -235,7 +238,7 @@ export function ZoneMap({
         fitted.current = true
       }
     }
-  }, [map, layer, zones, selectedId, onSelect, corners, onCorners])
+  }, [map, layer, zones, selectedId, onSelect, corners, onCorners, drawing])
 
   return <section ref={container} className="map tall" aria-label={label} />
 }

@@ -274,7 +274,7 @@ export default function PlanDetail() {
                         type="button"
                         className="secondary"
                         disabled={working}
-                        aria-label={`Take ${row.code} off the plan`}
+                        aria-label={`Take off ${row.code}`}
                         onClick={() => remove.mutate(row.id)}
                       >
                         Take off

@@ -17,7 +17,7 @@ import { Loading } from '../../components/Loading'
 import { PageHeader } from '../../components/PageHeader'
 import { Status } from '../../components/Status'
 import { endOfLocalDay, fromLocalInput, localDay } from '../../lib/dates'
-import { dateTime, day, money, quantity, words } from '../../lib/format'
+import { costPerUnit, dateTime, day, money, quantity, words } from '../../lib/format'
 
 const invalidateBoms = (queryClient: ReturnType<typeof useQueryClient>) =>
   Promise.all(
@@ -158,7 +158,7 @@ function Cost({ bomId }: { bomId: string }) {
             </div>
             <div className="figure">
               <dt>Cost of one</dt>
-              <dd data-testid="bom-unit-cost">{money(c.unitCost, currency)}</dd>
+              <dd data-testid="bom-unit-cost">{costPerUnit(c.unitCost, currency)}</dd>
             </div>
           </dl>
           <DataTable
@@ -195,7 +195,7 @@ function Cost({ bomId }: { bomId: string }) {
                 key: 'unit',
                 header: 'Unit cost',
                 number: true,
-                render: (row) => money(row.unitCost, currency),
+                render: (row) => costPerUnit(row.unitCost, currency),
               },
               {
                 key: 'ext',

@@ -16,7 +16,7 @@ import { Loading } from '../../components/Loading'
 import { PageHeader } from '../../components/PageHeader'
 import { Status } from '../../components/Status'
 import { fromLocalInput, isFuture, toLocalInput } from '../../lib/dates'
-import { dateTime, money, quantity } from '../../lib/format'
+import { costPerUnit, dateTime, money, quantity } from '../../lib/format'
 import { shortfallOf } from '../stock/shortfall'
 
 /** The moves a work order's state allows (the server decides; this only offers them). */
@@ -177,14 +177,16 @@ export default function WorkOrderDetail() {
           <dl className="facts">
             <dt>Standard, one</dt>
             <dd>
-              {w.standardUnitCost === null ? 'fixed when released' : money(w.standardUnitCost, currency)}
+              {w.standardUnitCost === null
+                ? 'fixed when released'
+                : costPerUnit(w.standardUnitCost, currency)}
             </dd>
             <dt>Standard, all</dt>
             <dd>{money(w.standardTotalCost, currency)}</dd>
             <dt>Made</dt>
             <dd>{quantity(w.quantityProduced)}</dd>
             <dt>Actual, one</dt>
-            <dd>{money(w.actualUnitCost, currency)}</dd>
+            <dd>{costPerUnit(w.actualUnitCost, currency)}</dd>
             <dt>Actual, all</dt>
             <dd>{money(w.actualTotalCost, currency)}</dd>
             <dt>Variance</dt>

@@ -15,7 +15,7 @@ import { Loading } from '../../components/Loading'
 import { PageHeader } from '../../components/PageHeader'
 import { Pager } from '../../components/Pager'
 import { endOfLocalDay, fromLocalInput, isFuture, localDay, toLocalInput } from '../../lib/dates'
-import { dateTime, day, money, quantity, words } from '../../lib/format'
+import { costPerUnit, dateTime, day, money, quantity, words } from '../../lib/format'
 import { shortfallOf } from './shortfall'
 
 /** One product's stock: as of any day, the ledger with its running balance, and a movement to post. */
@@ -64,7 +64,7 @@ export default function ProductDetail() {
             <dt>Reorder level</dt>
             <dd>{quantity(p.reorderLevel)}</dd>
             <dt>Average cost now</dt>
-            <dd>{stocked ? money(p.averageCost, currency) : '—'}</dd>
+            <dd>{stocked ? costPerUnit(p.averageCost, currency) : '—'}</dd>
             <dt>Price</dt>
             <dd>{money(p.unitPrice, currency)}</dd>
           </dl>
@@ -111,7 +111,7 @@ function StockAsOf({ productId, unit }: { productId: string; unit: string }) {
             {quantity(s.onHand)} {unit}
           </dd>
           <dt>Average cost</dt>
-          <dd>{money(s.unitCost, currency)}</dd>
+          <dd>{costPerUnit(s.unitCost, currency)}</dd>
           <dt>Value</dt>
           <dd>{money(s.value, currency)}</dd>
           <dt>At</dt>
@@ -328,7 +328,7 @@ function Ledger({ productId, unit }: { productId: string; unit: string }) {
                 key: 'cost',
                 header: 'Unit cost',
                 number: true,
-                render: (row) => money(row.unitCost, currency),
+                render: (row) => costPerUnit(row.unitCost, currency),
               },
               { key: 'value', header: 'Value', number: true, render: (row) => money(row.value, currency) },
               { key: 'balance', header: 'Balance', number: true, render: (row) => quantity(row.balance) },
@@ -336,7 +336,7 @@ function Ledger({ productId, unit }: { productId: string; unit: string }) {
                 key: 'avg',
                 header: 'Average cost',
                 number: true,
-                render: (row) => money(row.averageCost, currency),
+                render: (row) => costPerUnit(row.averageCost, currency),
               },
               {
                 key: 'why',

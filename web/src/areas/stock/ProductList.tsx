@@ -6,7 +6,7 @@ import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToo
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
 import { PageHeader } from '../../components/PageHeader'
-import { money, quantity, words } from '../../lib/format'
+import { costPerUnit, money, quantity, words } from '../../lib/format'
 import { useListState } from '../../lib/list-state'
 import { allOf, quoted } from '../../lib/odata'
 
@@ -76,7 +76,7 @@ export default function ProductList() {
                   key: 'cost',
                   header: 'Average cost',
                   number: true,
-                  render: (row) => (row.type === 'Service' ? '—' : money(row.averageCost, currency)),
+                  render: (row) => (row.type === 'Service' ? '—' : costPerUnit(row.averageCost, currency)),
                 },
                 {
                   key: 'price',
