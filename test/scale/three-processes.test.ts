@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -54,6 +55,8 @@ describe.skipIf(!databaseUrl || !canRunHaproxy)('three processes behind HAProxy'
       DB_POOL_SIZE: '4',
       RATE_LIMIT_PER_IP: '100000',
       RATE_LIMIT_PER_ACCOUNT: '3',
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_POLL_INTERVAL_MS: '100',
     })
   const core = (base: string, method: string, url: string, body?: unknown, idempotencyKey?: string) =>
     call(base, method, url, {
@@ -163,6 +166,41 @@ describe.skipIf(!databaseUrl || !canRunHaproxy)('three processes behind HAProxy'
       )
     // The next test signs in afresh: this owner's pair is throttled and its session ended.
     owner = await registerOwner(balancer.global, 'three-again')
+  })
+
+  it('delivers each webhook once, whichever of the three workers claims it', async () => {
+    const received: string[] = []
+    const receiver = createServer((request, response) => {
+      received.push(String(request.headers['webhook-id']))
+      request.resume()
+      request.on('end', () => response.end('ok'))
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = receiver.address() as { port: number }
+      const endpoint = await core(balancer.core, 'POST', '/api/v1/webhooks/endpoints', {
+        url: `http://127.0.0.1:${port}/hooks`,
+        eventTypes: ['order.created'],
+      })
+      expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(200)
+      const customer = await core(balancer.core, 'POST', '/api/v1/Customers', { name: 'Hooked' })
+      const customerId = (customer.body.data as { id: string }).id
+      // Orders made through the balancer, so on all three processes.
+      for (let i = 0; i < 9; i++) {
+        const order = await core(balancer.core, 'POST', '/api/v1/orders', {
+          customerId,
+          lines: [{ description: 'Widget', quantity: 1, unitPrice: 10 }],
+        })
+        expect(order.status, JSON.stringify(order.body)).toBe(200)
+      }
+      await until(async () => new Set(received).size >= 9, 30_000, 'nine deliveries')
+      // Three workers poll every 100 ms: a second more gives any duplicate time to arrive.
+      await new Promise((r) => setTimeout(r, 1_000))
+      expect(received).toHaveLength(9)
+      expect(new Set(received).size).toBe(9)
+    } finally {
+      receiver.close()
+    }
   })
 
   it(
