@@ -5,6 +5,16 @@ import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB } from './db/embedded.js'
 export interface Config {
   /** PostgreSQL connection string; absent means the embedded database (PGlite) under `dataDir`. */
   databaseUrl: string | undefined
+  /**
+   * `transaction` when DATABASE_URL reaches PostgreSQL through a pooler in transaction mode
+   * (PgBouncer `pool_mode = transaction`): no session state is kept between transactions, so
+   * statements are not prepared by name, the audit actor is set per transaction, and what needs a
+   * session (LISTEN, the migration lock) uses `databaseDirectUrl`. `session` (default): a direct
+   * connection or a session-mode pooler.
+   */
+  databasePoolMode: 'session' | 'transaction'
+  /** A direct connection to PostgreSQL (not through the pooler); required in `transaction` pool mode. */
+  databaseDirectUrl: string | undefined
   dataDir: string
   host: string
   corePort: number
@@ -182,6 +192,22 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL: must start with postgres:// or postgresql://')
   }
+  const databaseDirectUrl = env.DATABASE_DIRECT_URL?.trim() || undefined
+  if (databaseDirectUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseDirectUrl)) {
+    problems.push('DATABASE_DIRECT_URL: must start with postgres:// or postgresql://')
+  }
+  const poolModeRaw = env.DATABASE_POOL_MODE?.trim().toLowerCase() || 'session'
+  if (poolModeRaw !== 'session' && poolModeRaw !== 'transaction') {
+    problems.push(
+      `DATABASE_POOL_MODE=${JSON.stringify(env.DATABASE_POOL_MODE)}: must be session or transaction`,
+    )
+  }
+  const databasePoolMode = poolModeRaw === 'transaction' ? 'transaction' : 'session'
+  if (databasePoolMode === 'transaction' && (databaseUrl === undefined || databaseDirectUrl === undefined)) {
+    problems.push(
+      'DATABASE_POOL_MODE=transaction: needs DATABASE_URL (the pooler) and DATABASE_DIRECT_URL (PostgreSQL itself, for LISTEN and the migration lock)',
+    )
+  }
   const logLevelRaw = env.LOG_LEVEL?.trim() || 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
     problems.push(`LOG_LEVEL=${JSON.stringify(logLevelRaw)}: must be one of ${LOG_LEVELS.join(', ')}`)
@@ -189,6 +215,8 @@ export function loadConfig(env: Env = process.env): Config {
   const corePort = read('CORE_PORT', 8080, integer(0, 65535))
   const config: Config = {
     databaseUrl,
+    databasePoolMode,
+    databaseDirectUrl,
     dataDir: path.resolve(env.CARTAGE_DATA_DIR?.trim() || 'data'),
     host: env.HOST?.trim() || '0.0.0.0',
     corePort,

@@ -65,3 +65,31 @@ describe('browser and operator settings', () => {
       expect(problemsOf({ EMBEDDED_SHARED_BUFFERS_MB: bad })[0]).toMatch(/^EMBEDDED_SHARED_BUFFERS_MB=/)
   })
 })
+
+describe('a connection pooler', () => {
+  const pooled = { DATABASE_URL: 'postgres://u@pooler:6432/cartage' }
+
+  it('assume no transaction pooler by default (session state is kept)', () => {
+    const config = loadConfig(pooled)
+    expect(config.databasePoolMode).toBe('session')
+    expect(config.databaseDirectUrl).toBeUndefined()
+  })
+
+  it('read DATABASE_POOL_MODE=transaction with DATABASE_DIRECT_URL, and refuse it without', () => {
+    const config = loadConfig({
+      ...pooled,
+      DATABASE_POOL_MODE: 'Transaction',
+      DATABASE_DIRECT_URL: 'postgres://u@db:5432/cartage',
+    })
+    expect(config.databasePoolMode).toBe('transaction')
+    expect(config.databaseDirectUrl).toBe('postgres://u@db:5432/cartage')
+    expect(problemsOf({ ...pooled, DATABASE_POOL_MODE: 'transaction' })[0]).toMatch(
+      /^DATABASE_POOL_MODE=transaction: needs .*DATABASE_DIRECT_URL/,
+    )
+    expect(
+      problemsOf({ DATABASE_POOL_MODE: 'transaction', DATABASE_DIRECT_URL: 'postgres://db/x' })[0],
+    ).toMatch(/needs DATABASE_URL/)
+    expect(problemsOf({ ...pooled, DATABASE_POOL_MODE: 'statement' })[0]).toMatch(/^DATABASE_POOL_MODE=/)
+    expect(problemsOf({ ...pooled, DATABASE_DIRECT_URL: 'mysql://db' })[0]).toMatch(/^DATABASE_DIRECT_URL:/)
+  })
+})

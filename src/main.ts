@@ -28,6 +28,8 @@ function configOrExit(): Config {
 async function open(config: Config, name: string): Promise<Database> {
   return openDatabase({
     databaseUrl: config.databaseUrl,
+    poolMode: config.databasePoolMode,
+    directUrl: config.databaseDirectUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     sharedBuffersMb: config.embeddedSharedBuffersMb,

@@ -23,7 +23,7 @@ function serverBin(): string | undefined {
 /** Whether this machine can run a PostgreSQL server of a test's own (Debian's packages are installed). */
 export const canRunOwnPostgres = serverBin() !== undefined
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer()
     server.once('error', reject)

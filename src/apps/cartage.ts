@@ -69,6 +69,8 @@ export async function openCartage<A extends ApiName = ApiName>(
     database ??= await openDatabase({
       migrations: MIGRATIONS,
       databaseUrl: config.databaseUrl,
+      poolMode: config.databasePoolMode,
+      directUrl: config.databaseDirectUrl,
       dataDir: config.dataDir,
       poolSize: options.poolSize ?? config.dbPoolSize,
       sharedBuffersMb: config.embeddedSharedBuffersMb,

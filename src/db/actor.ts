@@ -69,7 +69,11 @@ const READ = /^\s*(select|show)\b/i
  * (most requests) sends nothing more than before. (A function called by a bare SELECT outside a
  * transaction must not write audited rows: the platform's writing functions run in transactions.)
  */
-export function useActorSetting(pool: DatabasePool): void {
+export function useActorSetting(pool: DatabasePool, mode: 'session' | 'transaction' = 'session'): void {
+  if (mode === 'transaction') {
+    useActorPerTransaction(pool)
+    return
+  }
   pool.on('connect', (client) => {
     let carried: string | undefined
     let inTransaction = false
@@ -96,6 +100,55 @@ export function useActorSetting(pool: DatabasePool): void {
       })
       // Sent once the setting is answered (node-postgres would queue it too, but no longer wants to).
       return setting.then(() => query(text, values))
+    }
+  })
+}
+
+const SET_ACTOR_LOCAL = "SELECT set_config('cartage.actor', $1, true)"
+
+/**
+ * Behind a pooler in transaction mode, consecutive transactions of one client connection may run
+ * on different server sessions, so a session-level setting could follow the wrong request. The
+ * actor is then set for the transaction only (`set_config(..., true)`): right after BEGIN, and a
+ * write sent on its own with an actor runs in a transaction of its own that sets it first.
+ */
+function useActorPerTransaction(pool: DatabasePool): void {
+  pool.on('connect', (client) => {
+    let inTransaction = false
+    const target = client as unknown as { query: Query }
+    const query = target.query.bind(client) as Query
+    const send = (text: unknown, values?: unknown) => query(text, values) as Promise<unknown>
+    target.query = (text, values, callback) => {
+      const sqlText = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
+      const submittable = typeof (text as { submit?: unknown } | null)?.submit === 'function'
+      if (typeof sqlText !== 'string' || callback !== undefined || submittable)
+        return query(text, values, callback)
+      if (END.test(sqlText)) {
+        inTransaction = false
+        return query(text, values, callback)
+      }
+      const wanted = currentActor()
+      if (BEGIN.test(sqlText)) {
+        inTransaction = true
+        if (wanted === '') return query(text, values)
+        return send(text, values).then(async (result) => {
+          await send(SET_ACTOR_LOCAL, [wanted])
+          return result
+        })
+      }
+      if (inTransaction || wanted === '' || READ.test(sqlText)) return query(text, values)
+      return (async () => {
+        await send('BEGIN')
+        try {
+          await send(SET_ACTOR_LOCAL, [wanted])
+          const result = await send(text, values)
+          await send('COMMIT')
+          return result
+        } catch (error) {
+          await send('ROLLBACK').catch(() => {})
+          throw error
+        }
+      })()
     }
   })
 }

@@ -46,8 +46,14 @@ export class ChangeListener {
   /** Set by a drop; the next successful LISTEN tells subscribers again (they may have missed changes). */
   private missed = false
 
+  /** Transaction pool mode: writes this process completed, and how many of them the listener has caught up with. */
+  private writes = 0
+  private syncedWrites = 0
+  private syncing: Promise<boolean> | undefined
+
   constructor(
-    private readonly database: Pick<Database, 'kind' | 'pool' | 'atClose'>,
+    private readonly database: Pick<Database, 'kind' | 'pool' | 'atClose'> &
+      Partial<Pick<Database, 'poolMode' | 'directConnection'>>,
     private readonly channel: string,
     private readonly options: ChangeListenerOptions = {},
   ) {}
@@ -63,7 +69,46 @@ export class ChangeListener {
     this.started = true
     this.database.atClose(() => this.close())
     if (this.database.kind === 'postgres') this.connect()
-    if (this.database.kind === 'embedded' || this.options.listenOnPool !== false) this.listenOnPool()
+    // Behind a transaction-mode pooler a pool connection is no session of its own to LISTEN on.
+    if (this.database.poolMode === 'transaction') this.countWrites()
+    else if (this.database.kind === 'embedded' || this.options.listenOnPool !== false) this.listenOnPool()
+  }
+
+  /**
+   * Resolves once every notification of a change this process has committed has been heard, so a
+   * cache may be trusted. On a pool that listens (the usual case) that is the case as soon as the
+   * pending I/O is read. Behind a transaction-mode pooler the notice comes only to the dedicated
+   * connection: after a write, one round trip there follows it (PostgreSQL signals listeners
+   * before the committing statement answers, and a notification reaches the client ahead of
+   * the next reply on that connection).
+   */
+  async settle(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    if (this.database.poolMode !== 'transaction') return
+    const wanted = this.writes
+    while (this.live && this.syncedWrites < wanted) {
+      const client = this.client
+      if (!client) return
+      this.syncing ??= this.roundTrip(client)
+      // A failed round trip: the connection is going, and `live` with it.
+      if (!(await this.syncing)) return
+    }
+  }
+
+  /** One `SELECT 1` on the listening connection; every write counted before it is then heard. */
+  private roundTrip(client: pg.Client): Promise<boolean> {
+    const target = this.writes
+    return client.query('SELECT 1').then(
+      () => {
+        this.syncedWrites = Math.max(this.syncedWrites, target)
+        this.syncing = undefined
+        return true
+      },
+      () => {
+        this.syncing = undefined
+        return false
+      },
+    )
   }
 
   async close(): Promise<void> {
@@ -104,8 +149,39 @@ export class ChangeListener {
     this.changed()
   }
 
+  /** Transaction pool mode: counts the commits and the writes sent on their own, for `settle`. */
+  private countWrites() {
+    const wrap = (client: pg.PoolClient) => {
+      if (this.attached.has(client) || this.closed) return
+      this.attached.add(client)
+      let inTransaction = false
+      const target = client as unknown as { query: (...args: unknown[]) => unknown }
+      const query = target.query.bind(client)
+      target.query = (...args: unknown[]) => {
+        const first = args[0]
+        const text = typeof first === 'string' ? first : (first as { text?: unknown } | null)?.text
+        const sent = query(...args)
+        if (typeof text !== 'string' || !(sent instanceof Promise)) return sent
+        if (/^\s*(begin|start\s+transaction)\b/i.test(text)) inTransaction = true
+        else if (/^\s*(rollback)\b/i.test(text)) inTransaction = false
+        else if (/^\s*(commit|end)\b/i.test(text) || (!inTransaction && !/^\s*(select|show)\b/i.test(text))) {
+          inTransaction = false
+          return sent.then((result) => {
+            this.writes++
+            return result
+          })
+        }
+        return sent
+      }
+    }
+    this.wrapForWrites = wrap
+    this.listenOnPool()
+  }
+
+  private wrapForWrites: ((client: pg.PoolClient) => void) | undefined
+
   private connect() {
-    const options = this.database.pool.options
+    const options = this.database.directConnection ?? this.database.pool.options
     const client = new pg.Client({
       ...options,
       application_name: `${options.application_name ?? 'cartage'}-listener`,
@@ -146,6 +222,10 @@ export class ChangeListener {
   }
 
   private attach(client: pg.PoolClient) {
+    if (this.wrapForWrites) {
+      this.wrapForWrites(client)
+      return
+    }
     if (this.attached.has(client) || this.closed) return
     this.attached.add(client)
     let down = false

@@ -24,6 +24,16 @@ export interface Database {
    */
   relaxedDb: Kysely<Tables>
   pool: DatabasePool
+  /**
+   * `transaction` behind a transaction-mode pooler (DATABASE_POOL_MODE): every transaction may run
+   * on another server session, so nothing may rely on session state between them.
+   */
+  poolMode: 'session' | 'transaction'
+  /**
+   * Where what needs a session of its own connects (LISTEN, the migration lock): PostgreSQL
+   * directly (DATABASE_DIRECT_URL) in `transaction` pool mode; absent = the pool's own settings.
+   */
+  directConnection?: pg.ClientConfig
   /** The migrations this database is brought up to (every module's; see apps/modules.ts). */
   migrations: MigrationSet
   /**
@@ -50,6 +60,10 @@ export interface DatabaseOptions {
   /** Every module's migrations: what `migrate` applies and readiness checks. */
   migrations: MigrationSet
   applicationName?: string
+  /** PostgreSQL only: `transaction` when `databaseUrl` is a transaction-mode pooler (needs `directUrl`). */
+  poolMode?: 'session' | 'transaction'
+  /** PostgreSQL itself, not through the pooler (DATABASE_DIRECT_URL). */
+  directUrl?: string | undefined
   /** Embedded only: called if the data-directory lock is lost while the database is open. */
   onLockLost?: (error: Error) => void
   /** Embedded only: a new data directory is created already migrated, by a process that then exits. */
@@ -62,6 +76,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let embedded: EmbeddedServer | undefined
   let pool: DatabasePool
   let relaxedPool: pg.Pool | undefined
+  const poolMode = options.databaseUrl ? (options.poolMode ?? 'session') : 'session'
+  if (poolMode === 'transaction' && !options.directUrl)
+    throw new Error('a transaction-mode pooler needs a direct URL (DATABASE_DIRECT_URL) for LISTEN and locks')
   if (options.databaseUrl) {
     pool = new LanePool(
       {
@@ -76,7 +93,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.databaseUrl,
       max: 2,
       application_name: `${options.applicationName ?? 'cartage'}-relaxed`,
-      options: '-c synchronous_commit=off',
+      // A pooler refuses (PgBouncer) or cannot keep a startup `options`: there its commits wait for the disk.
+      ...(poolMode === 'session' ? { options: '-c synchronous_commit=off' } : {}),
     })
     relaxedPool.on('error', () => {})
   } else {
@@ -101,9 +119,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
-  usePreparedStatements(pool)
+  // A statement prepared on one server session is unknown to the next (PgBouncer before 1.21).
+  if (poolMode === 'session') usePreparedStatements(pool)
   // After the prepared statements' wrapper, so the actor is set before whatever it sends.
-  useActorSetting(pool)
+  useActorSetting(pool, poolMode)
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
   const relaxedDb = relaxedPool
     ? new Kysely<Tables>({ dialect: new PostgresDialect({ pool: relaxedPool }) })
@@ -114,6 +133,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     relaxedDb,
     pool,
+    poolMode,
+    ...(poolMode === 'transaction' && options.directUrl
+      ? {
+          directConnection: {
+            connectionString: options.directUrl,
+            application_name: options.applicationName ?? 'cartage',
+          },
+        }
+      : {}),
     migrations: options.migrations,
     ...(embedded?.restart
       ? { restartEmbedded: embedded.restart, embeddedHeapBytes: embedded.heapBytes }

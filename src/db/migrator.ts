@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import pg from 'pg'
 import type { Database } from './database.js'
 
 /** One migration: `<timestamp>-<what it does>` and its SQL. A landed migration is never edited. */
@@ -107,12 +108,19 @@ async function pendingTenants(
  * session advisory lock so two processes starting together take turns.
  */
 export async function migrate(
-  database: Pick<Database, 'db' | 'migrations'>,
+  database: Pick<Database, 'db' | 'migrations'> & Partial<Pick<Database, 'directConnection'>>,
   onProgress?: (done: number, total: number) => void,
 ): Promise<MigrationReport> {
   return database.db.connection().execute(async (conn) => {
     const db = conn as unknown as Kysely<unknown>
-    await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(db)
+    // Behind a transaction-mode pooler a session lock would stay on whichever server session took
+    // it: the lock is then held on a connection of its own, straight to PostgreSQL.
+    const lockHolder = database.directConnection ? new pg.Client(database.directConnection) : undefined
+    if (lockHolder) {
+      lockHolder.on('error', () => {})
+      await lockHolder.connect()
+      await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+    } else await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(db)
     try {
       await sql.raw(BOOTSTRAP).execute(db)
       const applied = await appliedGlobal(db)
@@ -136,7 +144,9 @@ export async function migrate(
       }
       return { globalApplied, tenantSchemas: schemas, tenantSchemasMigrated: behind.size }
     } finally {
-      await sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(db)
+      // Ending the holder's session releases its lock.
+      if (lockHolder) await lockHolder.end().catch(() => {})
+      else await sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(db)
     }
   })
 }

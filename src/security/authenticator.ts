@@ -133,7 +133,7 @@ export class Authenticator {
     const feed = this.credentialChanges
     feed?.start()
     // As for API keys: a notification already on its way in is read before the cache is trusted.
-    if (feed?.live && this.bearerStates.get(key)?.untilChanged) await afterPendingIo()
+    if (feed?.live && this.bearerStates.get(key)?.untilChanged) await feed.settle()
     const cached = this.bearerStates.get(key)
     if (cached && ((cached.untilChanged && feed?.live) || Date.now() - cached.readAt < SESSION_STATE_TTL_MS))
       return cached.state
@@ -196,7 +196,7 @@ export class Authenticator {
     feed?.start()
     // A notification already on its way in is read before the cache is trusted: one turn of the
     // event loop's I/O phase (microseconds) instead of a database round trip.
-    if (feed?.live && this.apiKeys.has(key)) await afterPendingIo()
+    if (feed?.live && this.apiKeys.has(key)) await feed.settle()
     const cached = feed?.live ? this.apiKeys.get(key) : undefined
     if (cached) {
       if (cached.expiresAt !== null && cached.expiresAt <= Date.now()) {
@@ -281,8 +281,6 @@ export class Authenticator {
       .catch(this.onBackgroundError)
   }
 }
-
-const afterPendingIo = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 interface ApiKeyRow {
   id: string
