@@ -523,8 +523,8 @@ function improve(search: Search, iterations: number, timeLimitMs: number | undef
     let progress = it / iterations
     if (timeLimitMs !== undefined && (it & 15) === 0) {
       const elapsed = performance.now() - started
-      if (elapsed >= timeLimitMs) break
-      progress = Math.max(progress, elapsed / timeLimitMs)
+      if (elapsed >= timeLimitMs * 0.85) break
+      progress = Math.max(progress, elapsed / (timeLimitMs * 0.85))
     }
     const temperature = t0 * (tf / t0) ** progress
     const saved = new Map<number, number[]>()
@@ -561,7 +561,7 @@ function improve(search: Search, iterations: number, timeLimitMs: number | undef
     }
   }
   restore(search, bestRoutes, bestUnassigned)
-  localSearch(search)
+  localSearch(search, timeLimitMs === undefined ? Number.POSITIVE_INFINITY : started + timeLimitMs * 1.1)
   return it
 }
 
@@ -700,7 +700,7 @@ function recreate(
  * swap two stops of different routes, and 2-opt* (exchange the tails of two routes). Each move is
  * checked by rebuilding the routes it touches, so it is simple and exact; it runs once at the end.
  */
-function localSearch(search: Search): void {
+function localSearch(search: Search, deadline: number): void {
   const fits = (ri: number, stops: number[]) => {
     const r = search.routes[ri] as Route
     const trial: Route = { ...r, stops, est: [], lst: [] }
@@ -726,7 +726,7 @@ function localSearch(search: Search): void {
   }
   let improved = true
   let rounds = 0
-  while (improved && rounds++ < 20) {
+  while (improved && rounds++ < 20 && performance.now() < deadline) {
     improved = false
     const nr = search.routes.length
     for (let a = 0; a < nr; a++) {
