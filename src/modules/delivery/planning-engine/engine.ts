@@ -13,7 +13,7 @@ import type {
 /**
  * The planning engine: cheapest insertion to start, then ruin and recreate (SISR: adjacent string
  * removal, greedy insertion with blinks; Christiaens & Vanden Berghe 2020) under simulated annealing,
- * and a final local search (relocate, swap, 2-opt*). Time windows are checked in O(1) per insertion
+ * and a final local search (2-opt within a route, 2-opt* between routes). Time windows are checked in O(1) per insertion
  * from each route's earliest service starts (forward) and latest feasible starts (backward), as in
  * Vidal et al.'s segment concatenation. Vehicles with breaks fall back to simulating the route.
  * The acceptance is lexicographic: more stops served, then (optionally) fewer vehicles, then travel.
@@ -696,9 +696,9 @@ function recreate(
 }
 
 /**
- * First-improvement descent on the best solution: relocate a stop (within or between routes),
- * swap two stops of different routes, and 2-opt* (exchange the tails of two routes). Each move is
- * checked by rebuilding the routes it touches, so it is simple and exact; it runs once at the end.
+ * First-improvement descent on the best solution: 2-opt (reverse a segment of a route) and 2-opt*
+ * (exchange the tails of two routes). A move is screened by its edge costs, then checked by
+ * rebuilding the routes it touches, so it is simple and exact; it runs once at the end.
  */
 function localSearch(search: Search, deadline: number): void {
   const fits = (ri: number, stops: number[]) => {
