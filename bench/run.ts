@@ -6,6 +6,7 @@
  * RATE_LIMIT_PER_IP (1000000 here, so the load is not refused), ACCESS_TOKEN_TTL_SECONDS (86400
  * here, so the seeded token outlives a long run), BENCH_ONLY (scenario names), BENCH_DATABASES
  * (postgres,embedded), BENCH_CPU_PROF (directory: profile both servers, see bench/profile.ts).
+ * `npm run bench -- --vrptw` runs only the planning engine on the VRPTW benchmarks (bench/vrptw.ts).
  * `npm run bench -- --scale` adds the heavy scale scenarios (bench/scale.ts: 1,000,000 customers;
  * bench/schemas.ts: 1,000 organisation schemas).
  * `BENCH_DATABASES=none npm run bench -- --scale` runs only those; `-- --schemas` only the schemas one.
@@ -253,6 +254,13 @@ const extraSections: string[] = []
 if (process.argv.includes('--console-only')) {
   replaceConsoleSection(consoleMarkdown(await consoleFigures()))
   process.stdout.write('replaced the Web console section of bench/RESULTS.md\n')
+  process.exit(0)
+}
+
+if (process.argv.includes('--vrptw')) {
+  // The planning engine on the public VRPTW benchmarks: no server, no database (bench/vrptw.ts).
+  const { runVrptwBench } = await import('./vrptw.js')
+  await runVrptwBench()
   process.exit(0)
 }
 

@@ -106,6 +106,12 @@ export interface Config {
   geocoderUrl: string | undefined
   /** How long the address lookup waits for the geocoder before using the offline parser, in ms. */
   geocoderTimeoutMs: number
+  /** A road network speaking OSRM's table protocol for delivery planning; absent = great-circle distances. */
+  routingOsrmUrl: string | undefined
+  /** How long delivery planning waits for the road network's table, in ms. */
+  routingTimeoutMs: number
+  /** The speed delivery planning assumes on great-circle distances, in km/h. */
+  planningSpeedKmh: number
   /**
    * Whether webhooks may go to private, loopback, link-local and unique-local addresses (and http to
    * a loopback host); off = refused (server-side request forgery). For development and tests.
@@ -273,6 +279,9 @@ export function loadConfig(env: Env = process.env): Config {
     carrierCredentialsKey: aesKey('CARRIER_CREDENTIALS_KEY', env.CARRIER_CREDENTIALS_KEY, problems),
     geocoderUrl: read('GEOCODER_URL', '', url).replace(/\/+$/, '') || undefined,
     geocoderTimeoutMs: read('GEOCODER_TIMEOUT_MS', 2_000, integer(100, 30_000)),
+    routingOsrmUrl: read('ROUTING_OSRM_URL', '', url).replace(/\/+$/, '') || undefined,
+    routingTimeoutMs: read('ROUTING_TIMEOUT_MS', 10_000, integer(100, 120_000)),
+    planningSpeedKmh: read('PLANNING_SPEED_KMH', 30, integer(1, 300)),
     webhooksAllowPrivateTargets: read('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false, boolean),
     webhooksPollIntervalMs: read('WEBHOOKS_POLL_INTERVAL_MS', 1_000, integer(50, 600_000)),
     webhooksTimeoutMs: read('WEBHOOKS_TIMEOUT_MS', 10_000, integer(100, 60_000)),

@@ -1,5 +1,6 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
+import { registerPlanDayRoutes } from './plan-day.routes.js'
 import { registerPlanStatusRoutes } from './plan-status.routes.js'
 import { planEvents } from './plans.events.js'
 import { registerPlanRoutes } from './plans.routes.js'
@@ -17,6 +18,7 @@ export const plansModule = defineModule({
     routes(app, deps) {
       registerPlanRoutes(app, deps)
       registerPlanStatusRoutes(app, deps)
+      registerPlanDayRoutes(app, deps)
     },
   },
   schemaNames: returning('DispatchResponse', [
