@@ -20,7 +20,7 @@ export function registerPlanDayRoutes(app: HttpApp, deps: AppDeps) {
       tags: ['DeliveryPlans'],
       body: PlanDayRequest,
       response: SingleResult('core', PlanDayResponse),
-      errors: [400],
+      errors: [400, 409],
     }),
     async (request) => single('core', await planDay(deps, businessAuthOf(request), request.body)),
   )

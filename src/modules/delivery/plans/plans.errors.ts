@@ -27,3 +27,9 @@ export const planHasOpenShipments = (codes: readonly string[]) =>
     'plan_has_open_shipments',
     `Every shipment must be Delivered, Failed or Returned first; still open: ${codes.join(', ')}.`,
   )
+
+export const dayChangedWhilePlanning = () =>
+  conflict(
+    'plan_day_changed',
+    'The day’s shipments, vehicles or plans changed while it was being planned; nothing was written. Plan it again.',
+  )
