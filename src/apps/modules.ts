@@ -7,7 +7,9 @@ import { customerGroupsModule } from '../modules/customers/customer-groups/custo
 import { customersModule } from '../modules/customers/customers/customers.module.js'
 import { carriersModule } from '../modules/delivery/carriers/carriers.module.js'
 import { plansModule } from '../modules/delivery/plans/plans.module.js'
+import { proofOfDeliveryModule } from '../modules/delivery/proof-of-delivery/proof-of-delivery.module.js'
 import { shipmentsModule } from '../modules/delivery/shipments/shipments.module.js'
+import { trackingModule } from '../modules/delivery/tracking/tracking.module.js'
 import { vehiclesModule } from '../modules/delivery/vehicles/vehicles.module.js'
 import { zonesModule } from '../modules/delivery/zones/zones.module.js'
 import { addressModule } from '../modules/geo/address/address.module.js'
@@ -64,6 +66,8 @@ export const MODULES: readonly CartageModule[] = [
   dimensionsModule,
   plansModule,
   shipmentsModule,
+  proofOfDeliveryModule,
+  trackingModule,
   zonesModule,
   vehiclesModule,
   carriersModule,
