@@ -6,8 +6,11 @@ import { customerConfigurationsModule } from '../modules/customers/customer-conf
 import { customerGroupsModule } from '../modules/customers/customer-groups/customer-groups.module.js'
 import { customersModule } from '../modules/customers/customers/customers.module.js'
 import { carriersModule } from '../modules/delivery/carriers/carriers.module.js'
+import { documentsModule } from '../modules/delivery/documents/documents.module.js'
 import { plansModule } from '../modules/delivery/plans/plans.module.js'
+import { proofOfDeliveryModule } from '../modules/delivery/proof-of-delivery/proof-of-delivery.module.js'
 import { shipmentsModule } from '../modules/delivery/shipments/shipments.module.js'
+import { trackingModule } from '../modules/delivery/tracking/tracking.module.js'
 import { vehiclesModule } from '../modules/delivery/vehicles/vehicles.module.js'
 import { zonesModule } from '../modules/delivery/zones/zones.module.js'
 import { addressModule } from '../modules/geo/address/address.module.js'
@@ -33,6 +36,7 @@ import { filesModule } from '../modules/organisation/files/files.module.js'
 import { meModule } from '../modules/organisation/me/me.module.js'
 import { settingsModule } from '../modules/organisation/settings/settings.module.js'
 import { teamModule } from '../modules/organisation/team/team.module.js'
+import { purchaseOrderDocumentsModule } from '../modules/purchasing/purchase-order-documents/purchase-order-documents.module.js'
 import { purchaseOrdersModule } from '../modules/purchasing/purchase-orders/purchase-orders.module.js'
 import { suppliersModule } from '../modules/purchasing/suppliers/suppliers.module.js'
 import { ordersModule } from '../modules/sales/orders/orders.module.js'
@@ -64,6 +68,9 @@ export const MODULES: readonly CartageModule[] = [
   dimensionsModule,
   plansModule,
   shipmentsModule,
+  proofOfDeliveryModule,
+  trackingModule,
+  documentsModule,
   zonesModule,
   vehiclesModule,
   carriersModule,
@@ -73,6 +80,7 @@ export const MODULES: readonly CartageModule[] = [
   sqlConsoleModule,
   suppliersModule,
   purchaseOrdersModule,
+  purchaseOrderDocumentsModule,
   authModule,
   registrationModule,
   apiKeysModule,

@@ -13,6 +13,17 @@ export const ShipmentStatusChangedPayload = Type.Object(
   { title: 'ShipmentStatusChangedPayload' },
 )
 
+/** Where a stop's proof is read (API paths; the files need the business's credentials). */
+export const ProofLinks = Type.Object(
+  {
+    proofUrl: Type.String({ description: 'GET: the stop operations and proof of the shipment' }),
+    signatureUrl: Nullable(Type.String({ description: 'GET: the signature image' })),
+    photoUrls: Type.Array(Type.String(), { description: 'GET: each photo' }),
+  },
+  { title: 'ProofLinks' },
+)
+export type ProofLinks = Static<typeof ProofLinks>
+
 /** A shipment's delivery ended: delivered, or failed with the driver's reason. */
 export const ShipmentOutcomePayload = Type.Object(
   {
@@ -20,6 +31,7 @@ export const ShipmentOutcomePayload = Type.Object(
     code: Type.String(),
     deliveryPlanId: Nullable(Uuid()),
     reason: Nullable(Type.String()),
+    proof: Type.Optional(ProofLinks),
   },
   { title: 'ShipmentOutcomePayload' },
 )
@@ -56,6 +68,12 @@ export const shipmentEvents = defineEvents({
         actionLink: `/api/v1/shipments/${payload.shipmentId}`,
       }),
     },
+    webhook: {
+      type: 'shipment.delivered',
+      description:
+        'A shipment was delivered; proof carries the links to its proof of delivery when one was taken.',
+      resourceField: 'shipmentId',
+    },
   },
   ShipmentFailed: {
     payload: ShipmentOutcomePayload,
@@ -70,6 +88,12 @@ export const shipmentEvents = defineEvents({
         entityId: payload.shipmentId,
         actionLink: `/api/v1/shipments/${payload.shipmentId}`,
       }),
+    },
+    webhook: {
+      type: 'shipment.failed',
+      description:
+        "A shipment could not be delivered (reason: the driver's words; proof: links to the stop's photos).",
+      resourceField: 'shipmentId',
     },
   },
 })

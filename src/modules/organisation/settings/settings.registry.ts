@@ -71,6 +71,15 @@ export const KNOWN_SETTINGS = [
     rule: CODE_PREFIX,
   },
   {
+    key: 'delivery.failedDeliveryAction',
+    type: 'enum',
+    module: 'Shipments',
+    default: 'Replan',
+    values: ['Replan', 'ReturnToStock'],
+    description:
+      'What completing a plan does with its failed deliveries (unless the stop chose): Replan (back to Pending, for a later plan) or ReturnToStock (Returned)',
+  },
+  {
     key: 'stock.allowNegative',
     type: 'boolean',
     module: 'Products',

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { fieldsOf } from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
+import type { DomainEvent } from '../../../platform/domain-events.js'
+import { GIF, JPEG, PDF, PNG } from '../../organisation/files/files.fixtures.js'
+import { deliverySetup } from '../delivery.fixtures.js'
+import { movePlan, shipment } from '../plans/plans.fixtures.js'
+import { dispatchedPlan, stop, uploaded } from './proof-of-delivery.fixtures.js'
+
+const ctx = useTestContext()
+
+function outcomes() {
+  const events: DomainEvent[] = []
+  onTestFinished(
+    ctx.services.events.on(`proof-test-${randomUUID()}`, async (_db, _schema, event) => {
+      if (event.type === 'ShipmentDelivered' || event.type === 'ShipmentFailed') events.push(event)
+    }),
+  )
+  return events
+}
+
+describe('delivery with proof', () => {
+  it('records arrival, then delivery with recipient, signature, photos, point and time', async () => {
+    const events = outcomes()
+    const { core } = await deliverySetup(ctx)
+    const { shipments, plan } = await dispatchedPlan(core)
+    const id = shipments[0]!.id
+    const arrived = await stop(core, id, 'arrived', { latitude: -33.91, longitude: 18.42 })
+    expect(arrived.statusCode, arrived.body).toBe(200)
+    expect(arrived.json().data.operations).toMatchObject([
+      { kind: 'Arrived', latitude: -33.91, longitude: 18.42 },
+    ])
+    expect((await stop(core, id, 'arrived')).json().code).toBe('stop_already_arrived')
+
+    const signature = await uploaded(core, PNG, 'signature.png')
+    const photo = await uploaded(core, JPEG, 'door.jpg')
+    // The device's own time, after the arrival the database stamped.
+    const at = new Date().toISOString()
+    const delivered = await stop(core, id, 'delivered', {
+      recipientName: ' Thandi Nkosi ',
+      signatureFileId: signature,
+      photoFileIds: [photo],
+      latitude: -33.9101,
+      longitude: 18.4202,
+      at,
+      note: 'Left with reception',
+    })
+    expect(delivered.statusCode, delivered.body).toBe(200)
+    const proof = delivered.json().data
+    expect(proof).toMatchObject({ shipmentId: id, status: 'Delivered' })
+    expect(proof.operations.map((o: { kind: string }) => o.kind)).toEqual(['Arrived', 'Delivered'])
+    expect(proof.operations[1]).toMatchObject({
+      recipientName: 'Thandi Nkosi',
+      signatureFileId: signature,
+      photoFileIds: [photo],
+      latitude: -33.9101,
+      longitude: 18.4202,
+      occurredAt: at,
+      deliveryPlanId: plan.id,
+      note: 'Left with reception',
+    })
+    const read = (await core({ url: `/api/v1/shipments/${id}` })).json().data
+    expect(read).toMatchObject({
+      status: 'Delivered',
+      proof: { recipientName: 'Thandi Nkosi', fileId: signature },
+    })
+    expect((await core({ url: `/api/v1/shipments/${id}/proof` })).json().data).toEqual(proof)
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({
+      type: 'ShipmentDelivered',
+      payload: {
+        shipmentId: id,
+        deliveryPlanId: plan.id,
+        proof: {
+          proofUrl: `/api/v1/shipments/${id}/proof`,
+          signatureUrl: `/api/files/${signature}`,
+          photoUrls: [`/api/files/${photo}`],
+        },
+      },
+    })
+    // The signature's link reads back the uploaded image.
+    const image = await core({ url: `/api/files/${signature}` })
+    expect([image.statusCode, image.headers['content-type']]).toEqual([200, 'image/png'])
+    // Delivered is final for stop operations.
+    const again = await stop(core, id, 'delivered', { recipientName: 'X', signatureFileId: signature })
+    expect([again.statusCode, again.json().code]).toEqual([409, 'invalid_status_transition'])
+    expect((await stop(core, id, 'arrived')).json().code).toBe('shipment_not_in_transit')
+  })
+
+  it('refuses proof that is not an image of this business of the allowed type and size, naming each field', async () => {
+    const { core } = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx)
+    const { shipments } = await dispatchedPlan(core)
+    const id = shipments[0]!.id
+    const pdf = await uploaded(core, PDF, 'scan.pdf')
+    const gif = await uploaded(core, GIF, 'anim.gif')
+    const big = await uploaded(core, Buffer.concat([PNG, Buffer.alloc(1024 * 1024 + 1)]), 'big.png')
+    const theirs = await uploaded(other.core, PNG, 'theirs.png')
+    const ok = await uploaded(core, PNG, 'ok.png')
+    const cases: [object, string[]][] = [
+      [{ recipientName: 'A', signatureFileId: pdf }, ['signatureFileId']],
+      [{ recipientName: 'A', signatureFileId: big }, ['signatureFileId']],
+      [{ recipientName: 'A', signatureFileId: theirs }, ['signatureFileId']],
+      [
+        { recipientName: 'A', signatureFileId: randomUUID(), photoFileIds: [gif, theirs] },
+        ['signatureFileId', 'photoFileIds.0', 'photoFileIds.1'],
+      ],
+      [{ signatureFileId: ok }, ['recipientName']],
+      [{ recipientName: '   ', signatureFileId: ok }, ['recipientName']],
+      [{ recipientName: 'A\u0000B', signatureFileId: ok }, ['recipientName']],
+      [{ recipientName: 'A', signatureFileId: 'nope' }, ['signatureFileId']],
+      [{ recipientName: 'A', signatureFileId: ok, latitude: 12 }, ['longitude']],
+      [{ recipientName: 'A', signatureFileId: ok, latitude: 1e308, longitude: 0 }, ['latitude']],
+      [{ recipientName: 'A', signatureFileId: ok, at: '2099-01-01T00:00:00Z' }, ['at']],
+      [{ recipientName: 'A', signatureFileId: ok, at: '2000-01-01T00:00:00Z' }, ['at']],
+      [
+        { recipientName: 'A', signatureFileId: ok, photoFileIds: Array.from({ length: 11 }, randomUUID) },
+        ['photoFileIds'],
+      ],
+    ]
+    for (const [body, fields] of cases) {
+      const response = await stop(core, id, 'delivered', body)
+      expect([response.statusCode, fieldsOf(response)], JSON.stringify(body)).toEqual([400, fields])
+    }
+    const failed = await stop(core, id, 'failed', { reason: ' ' })
+    expect([failed.statusCode, fieldsOf(failed)]).toEqual([400, ['reason']])
+    const badChoice = await stop(core, id, 'failed', { reason: 'Closed', afterFailure: 'Burn' })
+    expect([badChoice.statusCode, fieldsOf(badChoice)]).toEqual([400, ['afterFailure']])
+    expect((await core({ url: `/api/v1/shipments/${id}` })).json().data.status).toBe('InTransit')
+  })
+
+  it('answers 404 for an unknown or another organisation’s shipment, 401 without and 403 without the permission', async () => {
+    const { core, scoped, member } = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx)
+    const { shipments } = await dispatchedPlan(other.core)
+    const theirs = shipments[0]!.id
+    for (const operation of ['arrived', 'failed']) {
+      const body = operation === 'failed' ? { reason: 'Closed' } : {}
+      expect((await stop(core, theirs, operation, body)).json().code).toBe('shipment_not_found')
+      expect((await stop(core, randomUUID(), operation, body)).statusCode).toBe(404)
+      expect((await stop((o) => ctx.core.inject(o), theirs, operation, body)).statusCode).toBe(401)
+      expect((await stop(scoped, theirs, operation, body)).statusCode).toBe(403)
+    }
+    expect((await core({ url: `/api/v1/shipments/${theirs}/proof` })).statusCode).toBe(404)
+    expect((await scoped({ url: `/api/v1/shipments/${theirs}/proof` })).statusCode).toBe(403)
+    expect((await member({ url: `/api/v1/shipments/${theirs}/proof` })).statusCode).toBe(404)
+    expect((await core({ url: '/api/v1/shipments/not-a-uuid/proof' })).statusCode).toBe(400)
+    const pending = await shipment(core)
+    expect((await stop(core, pending.id, 'arrived')).json().code).toBe('shipment_not_in_transit')
+    const early = await stop(core, pending.id, 'failed', { reason: 'Closed' })
+    expect([early.statusCode, early.json().code]).toEqual([409, 'invalid_status_transition'])
+  })
+})
+
+describe('failed deliveries', () => {
+  it('publish shipment.failed and, when the plan completes, go back to Pending or on to Returned', async () => {
+    const events = outcomes()
+    const { core } = await deliverySetup(ctx)
+    const { plan, shipments } = await dispatchedPlan(core, 3)
+    const [replan, returned, delivered] = shipments.map((s) => s.id) as [string, string, string]
+    const photo = await uploaded(core, PNG, 'closed.png')
+    const failed = await stop(core, replan, 'failed', { reason: ' Gate locked ', photoFileIds: [photo] })
+    expect(failed.statusCode, failed.body).toBe(200)
+    expect(failed.json().data.operations[0]).toMatchObject({
+      kind: 'Failed',
+      reason: 'Gate locked',
+      afterFailure: null,
+    })
+    await stop(core, returned, 'failed', { reason: 'Refused', afterFailure: 'returntostock' })
+    await stop(core, delivered, 'delivered', {
+      recipientName: 'B',
+      signatureFileId: await uploaded(core, PNG),
+    })
+    expect(events.map((e) => e.type)).toEqual(['ShipmentFailed', 'ShipmentFailed', 'ShipmentDelivered'])
+    expect(events[0]).toMatchObject({
+      payload: {
+        shipmentId: replan,
+        reason: 'Gate locked',
+        proof: { signatureUrl: null, photoUrls: [`/api/files/${photo}`] },
+      },
+    })
+    expect((await movePlan(core, plan.id, 'complete')).statusCode).toBe(200)
+    const read = async (id: string) => (await core({ url: `/api/v1/shipments/${id}` })).json().data
+    expect(await read(replan)).toMatchObject({
+      status: 'Pending',
+      deliveryPlanId: null,
+      stopSequence: null,
+      failReason: 'Gate locked',
+    })
+    expect(await read(returned)).toMatchObject({ status: 'Returned', deliveryPlanId: plan.id })
+    expect(await read(delivered)).toMatchObject({ status: 'Delivered' })
+    const proof = (await core({ url: `/api/v1/shipments/${replan}/proof` })).json().data
+    expect(proof.operations[0]).toMatchObject({ resolution: 'Replanned', deliveryPlanId: plan.id })
+    // The replanned shipment goes out again on a later plan.
+    const later = await core({
+      method: 'POST',
+      url: '/api/v1/plans',
+      payload: { scheduledDate: '2026-12-02', shipmentIds: [replan] },
+    })
+    expect(later.statusCode, later.body).toBe(200)
+  })
+
+  it('follow the business setting when the stop did not choose', async () => {
+    const { core } = await deliverySetup(ctx)
+    const saved = await core({
+      method: 'PATCH',
+      url: '/api/settings/business',
+      payload: { 'delivery.failedDeliveryAction': 'ReturnToStock' },
+    })
+    expect(saved.statusCode, saved.body).toBe(200)
+    const { plan, shipments } = await dispatchedPlan(core, 2)
+    await stop(core, shipments[0]!.id, 'failed', { reason: 'Nobody home' })
+    await stop(core, shipments[1]!.id, 'failed', { reason: 'Wrong address', afterFailure: 'Replan' })
+    expect((await movePlan(core, plan.id, 'complete')).statusCode).toBe(200)
+    const statuses = []
+    for (const s of shipments)
+      statuses.push((await core({ url: `/api/v1/shipments/${s.id}` })).json().data.status)
+    expect(statuses).toEqual(['Returned', 'Pending'])
+  })
+})

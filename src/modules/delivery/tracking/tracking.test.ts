@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest'
+import { useTestContext } from '../../../../test/harness.js'
+import { loadConfig } from '../../../config.js'
+import { createCustomer } from '../../customers/customers/customers.fixtures.js'
+import { PNG } from '../../organisation/files/files.fixtures.js'
+import { deliverySetup, post } from '../delivery.fixtures.js'
+import { shipment } from '../plans/plans.fixtures.js'
+import { dispatchedPlan, stop, uploaded } from '../proof-of-delivery/proof-of-delivery.fixtures.js'
+import { sendDueTrackingMails } from './tracking.service.js'
+
+const ctx = useTestContext()
+const deps = () => ({ config: loadConfig({}), database: ctx.database, services: ctx.services })
+const tokenOf = (text: string) => /\/api\/v1\/track\/([A-Za-z0-9_-]+)/.exec(text)?.[1]
+const page = (token: string) => ctx.core.inject({ url: `/api/v1/track/${token}` })
+
+describe('tracking page', () => {
+  it('is emailed to the customer’s contact at dispatch and shows status, timeline and window, nothing else', async () => {
+    const { core } = await deliverySetup(ctx)
+    const email = `buyer-${Date.now()}@example.com`
+    const customer = await createCustomer(core, {
+      name: 'Secret Customer Name',
+      email: 'accounts@example.com',
+      contacts: [{ firstName: 'Ann', email, isPrimary: true }],
+    })
+    const { shipments } = await dispatchedPlan(core, 1, {
+      customerId: customer.id,
+      notes: 'Internal note 42',
+    })
+    const id = shipments[0]!.id
+    expect(await sendDueTrackingMails(deps())).toBeGreaterThanOrEqual(1)
+    const mail = ctx.mailer.lastTo(email)
+    expect(mail?.subject).toBe(`Your delivery ${shipments[0]!.code} is on its way`)
+    const token = tokenOf(mail!.text)!
+    expect(token.length).toBeGreaterThanOrEqual(43)
+    // Sent once: the next round has nothing of this link to send.
+    const before = ctx.mailer.sent.filter((m) => m.to === email).length
+    await sendDueTrackingMails(deps())
+    expect(ctx.mailer.sent.filter((m) => m.to === email)).toHaveLength(before)
+
+    const opened = await page(token)
+    expect(opened.statusCode).toBe(200)
+    expect(opened.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(opened.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/)
+    expect(opened.headers['content-security-policy']).not.toContain('script')
+    expect(opened.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+    expect(opened.body).toContain('<h1>Out for delivery</h1>')
+    expect(opened.body).toContain('Expected delivery: <span class="window">2026-12-01</span>')
+    expect(opened.body).toMatch(/Order received.*Out for delivery/)
+    for (const secret of [
+      'Secret Customer Name',
+      'Internal note 42',
+      shipments[0]!.code,
+      'somewhere',
+      '<script',
+    ])
+      expect(opened.body).not.toContain(secret)
+
+    await stop(core, id, 'arrived')
+    await stop(core, id, 'delivered', { recipientName: 'Ann', signatureFileId: await uploaded(core, PNG) })
+    const delivered = await page(token)
+    expect(delivered.body).toContain('<h1>Delivered</h1>')
+    expect(delivered.body).toMatch(/Out for delivery.*Driver arrived.*Delivered <time/)
+    expect(delivered.body).not.toContain('Ann')
+
+    // The signed-in link is the same one.
+    const link = await post(core, `/api/v1/shipments/${id}/tracking-link`)
+    expect(link.statusCode, link.body).toBe(200)
+    expect(link.json().data).toMatchObject({ shipmentId: id, emailTo: email })
+    expect(tokenOf(link.json().data.url)).toBe(token)
+    expect(link.json().data.emailedAt).not.toBeNull()
+  })
+
+  it('answers a 404 page for an unknown token and 400 for a malformed one, with no sign-in', async () => {
+    const missing = await page('A'.repeat(43))
+    expect(missing.statusCode).toBe(404)
+    expect(missing.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(missing.body).toContain('Link not found')
+    expect((await page('bad%00token-with-nul')).statusCode).toBe(400)
+    expect((await page('short')).statusCode).toBe(400)
+  })
+
+  it('makes a link on ask for a shipment without a customer; 404 for another organisation’s, 401 and 403', async () => {
+    const { core, scoped } = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx)
+    const mine = await shipment(core)
+    const first = await post(core, `/api/v1/shipments/${mine.id}/tracking-link`)
+    expect(first.statusCode, first.body).toBe(200)
+    expect(first.json().data).toMatchObject({ emailTo: null, emailedAt: null })
+    const token = tokenOf(first.json().data.url)!
+    expect((await page(token)).body).toContain('<h1>Order received</h1>')
+    const theirs = await shipment(other.core)
+    const cross = await post(core, `/api/v1/shipments/${theirs.id}/tracking-link`)
+    expect([cross.statusCode, cross.json().code]).toEqual([404, 'shipment_not_found'])
+    expect((await post(scoped, `/api/v1/shipments/${mine.id}/tracking-link`)).statusCode).toBe(403)
+    expect(
+      (await post((o) => ctx.core.inject(o), `/api/v1/shipments/${mine.id}/tracking-link`)).statusCode,
+    ).toBe(401)
+  })
+})
