@@ -36,6 +36,7 @@ import { teamModule } from '../modules/organisation/team/team.module.js'
 import { purchaseOrdersModule } from '../modules/purchasing/purchase-orders/purchase-orders.module.js'
 import { suppliersModule } from '../modules/purchasing/suppliers/suppliers.module.js'
 import { ordersModule } from '../modules/sales/orders/orders.module.js'
+import { reservationsModule } from '../modules/sales/reservations/reservations.module.js'
 import { type CartageModule, eventWiringOf, migrationsOf } from '../platform/module.js'
 
 /**
@@ -49,6 +50,7 @@ export const MODULES: readonly CartageModule[] = [
   teamModule,
   invitationsModule,
   ordersModule,
+  reservationsModule,
   businessModule,
   settingsModule,
   customerConfigurationsModule,
