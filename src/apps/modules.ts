@@ -7,6 +7,7 @@ import { customerGroupsModule } from '../modules/customers/customer-groups/custo
 import { customersModule } from '../modules/customers/customers/customers.module.js'
 import { carriersModule } from '../modules/delivery/carriers/carriers.module.js'
 import { plansModule } from '../modules/delivery/plans/plans.module.js'
+import { shipmentLinesModule } from '../modules/delivery/shipment-lines/shipment-lines.module.js'
 import { shipmentsModule } from '../modules/delivery/shipments/shipments.module.js'
 import { vehiclesModule } from '../modules/delivery/vehicles/vehicles.module.js'
 import { zonesModule } from '../modules/delivery/zones/zones.module.js'
@@ -66,6 +67,7 @@ export const MODULES: readonly CartageModule[] = [
   dimensionsModule,
   plansModule,
   shipmentsModule,
+  shipmentLinesModule,
   zonesModule,
   vehiclesModule,
   carriersModule,
