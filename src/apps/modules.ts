@@ -9,6 +9,7 @@ import { carriersModule } from '../modules/delivery/carriers/carriers.module.js'
 import { documentsModule } from '../modules/delivery/documents/documents.module.js'
 import { plansModule } from '../modules/delivery/plans/plans.module.js'
 import { proofOfDeliveryModule } from '../modules/delivery/proof-of-delivery/proof-of-delivery.module.js'
+import { shipmentLinesModule } from '../modules/delivery/shipment-lines/shipment-lines.module.js'
 import { shipmentsModule } from '../modules/delivery/shipments/shipments.module.js'
 import { trackingModule } from '../modules/delivery/tracking/tracking.module.js'
 import { vehiclesModule } from '../modules/delivery/vehicles/vehicles.module.js'
@@ -40,6 +41,7 @@ import { purchaseOrderDocumentsModule } from '../modules/purchasing/purchase-ord
 import { purchaseOrdersModule } from '../modules/purchasing/purchase-orders/purchase-orders.module.js'
 import { suppliersModule } from '../modules/purchasing/suppliers/suppliers.module.js'
 import { ordersModule } from '../modules/sales/orders/orders.module.js'
+import { reservationsModule } from '../modules/sales/reservations/reservations.module.js'
 import { type CartageModule, eventWiringOf, migrationsOf } from '../platform/module.js'
 
 /**
@@ -53,6 +55,7 @@ export const MODULES: readonly CartageModule[] = [
   teamModule,
   invitationsModule,
   ordersModule,
+  reservationsModule,
   businessModule,
   settingsModule,
   customerConfigurationsModule,
@@ -68,6 +71,7 @@ export const MODULES: readonly CartageModule[] = [
   dimensionsModule,
   plansModule,
   shipmentsModule,
+  shipmentLinesModule,
   proofOfDeliveryModule,
   trackingModule,
   documentsModule,

@@ -13,6 +13,10 @@ export {
   PLAN_STATUSES,
 } from './plans/plans.schemas.js'
 export {
+  /** A plan's pick list as JSON: by product (SKU order) and by stop in stop order. */
+  pickList,
+} from './shipment-lines/pick-list.service.js'
+export {
   /** A shipment's settled addresses (delivery, pickup, its order) and the messages saying where they came from. */
   type ShipmentAddresses,
   /** Settles a request's addresses (the order's or customer's when none is sent; coordinates looked up): before the transaction when a geocoder may be called. */

@@ -26,6 +26,8 @@ export {
   type ProductRow,
 } from './products/products.repository.js'
 export {
+  /** The running values and exact unit cost (10 places) of entries of one product, by entry id. */
+  entryValues,
   /** What postProductMovements re-valued of a product, and its stock after its last entry. */
   type Revaluation,
   /** A product's balance, moving-average cost and value as of an instant (undefined: not the business's product). */

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Executor } from '../../../db/tables.js'
 
 /** Orders that count as sales: confirmed by the business (Draft is unsent, Cancelled never happened). */
-const COUNTED = sql`('Confirmed', 'Fulfilled')`
+const COUNTED = sql`('Confirmed', 'PartiallyFulfilled', 'Fulfilled')`
 
 /**
  * The business's currency, but only when the customer is a live customer of the business: no row

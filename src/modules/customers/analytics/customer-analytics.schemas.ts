@@ -8,7 +8,7 @@ export const CustomerKpiMetricsResponse = Type.Object(
     customerId: Uuid(),
     totalOrders: Type.Integer({
       description:
-        'orders with status Confirmed or Fulfilled (Draft and Cancelled are not counted), in any currency',
+        'orders with status Confirmed, PartiallyFulfilled or Fulfilled (Draft and Cancelled are not counted), in any currency',
     }),
     totalRevenue: money('sum of the totals of the counted orders in `currency`'),
     totalDeliveries: Type.Integer({ description: "the customer's shipments with status Delivered" }),

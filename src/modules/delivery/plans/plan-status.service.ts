@@ -1,6 +1,7 @@
 import { lockedAt } from '../../../db/applied-at.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { issueDispatchedLines } from '../shipment-lines/index.js'
 import { dispatchShipments, openShipmentCodes, releaseShipments } from './plan-shipments.repository.js'
 import { invalidPlanTransition, planHasOpenShipments, planNotFound } from './plans.errors.js'
 import * as repository from './plans.repository.js'
@@ -38,6 +39,8 @@ export async function movePlan(
     // One instant for the plan and its shipments, read from the database after the plan's lock.
     const at = await lockedAt(trx)
     const dispatched = to === 'Dispatched' ? await dispatchShipments(trx, schema, id, at) : []
+    // What the shipments carry leaves stock with them, in this transaction.
+    if (to === 'Dispatched') await issueDispatchedLines(trx, auth, services.events, id, at, dispatched)
     if (to === 'Completed') {
       const open = await openShipmentCodes(trx, schema, id, FINISHED)
       if (open.length > 0) throw planHasOpenShipments(open)

@@ -3,6 +3,7 @@ import type { Tables } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { issueDispatchedLines, returnShipmentGoods } from '../shipment-lines/index.js'
 import { invalidShipmentTransition, shipmentNotFound } from './shipments.errors.js'
 import type { ProofLinks } from './shipments.events.js'
 import * as repository from './shipments.repository.js'
@@ -16,7 +17,7 @@ export const SHIPMENT_MOVES = {
   Delivered: ['InTransit'],
   Failed: ['InTransit'],
   Returned: ['Failed'],
-  Cancelled: ['Pending', 'Assigned'],
+  Cancelled: ['Pending', 'Assigned', 'InTransit'],
 } as const satisfies Record<string, readonly ShipmentStatus[]>
 export type ShipmentMove = keyof typeof SHIPMENT_MOVES
 
@@ -81,6 +82,13 @@ export async function moveShipmentIn(
     if (!current) throw shipmentNotFound()
     throw invalidShipmentTransition(current, to, SHIPMENT_MOVES[to])
   }
+  // What it carries leaves stock with it, and goes back when it is cancelled on the way.
+  if (to === 'InTransit')
+    await issueDispatchedLines(trx, auth, services.events, moved.delivery_plan_id, new Date(), [
+      { id, code: moved.code },
+    ])
+  if (to === 'Cancelled' && from === 'InTransit')
+    await returnShipmentGoods(trx, auth, services.events, { id, code: moved.code })
   // The move matched a row, so the status it left was read.
   await services.events.publish(trx, schema, {
     type: 'ShipmentStatusChanged',

@@ -35,7 +35,7 @@ const MOVES = [
     path: 'cancel',
     to: 'Cancelled',
     operationId: 'CancelShipment',
-    summary: 'Pending or Assigned -> Cancelled',
+    summary: 'Pending, Assigned or InTransit -> Cancelled (what it carried goes back to stock)',
   },
 ] as const
 const ADDRESS_RULES =

@@ -16,7 +16,7 @@ export const SHIPMENT_STATUSES = [
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number]
 export const ShipmentStatusType = EnumType(SHIPMENT_STATUSES, {
   description:
-    'Pending -> Assigned -> InTransit -> Delivered or Failed; Failed -> Returned; Pending or Assigned -> Cancelled.',
+    'Pending -> Assigned -> InTransit -> Delivered or Failed; Failed -> Returned; Pending, Assigned or InTransit -> Cancelled (goods that left with it go back to stock).',
 })
 
 const amount = (description: string) =>

@@ -13,6 +13,7 @@ import {
 } from './tracking.schemas.js'
 import { trackingLink, trackingPageFor } from './tracking.service.js'
 import { TRACKING_HEADERS } from './tracking-page.js'
+import { trackingLinkNotFound } from './tracking.errors.js'
 
 const TAGS = ['Tracking']
 
@@ -26,18 +27,33 @@ export function registerTrackingRoutes(app: HttpApp, deps: AppDeps) {
       description:
         'Opened from the link emailed to the customer when the plan is dispatched. Shows the status, the timeline and the expected ' +
         'delivery day, and nothing else of the organisation; served with a CSP that allows no script, no-store and no-referrer. ' +
-        'An unknown token is a 404 page.',
+        'An unknown token is a 404: a page for a browser (`Accept: text/html`), the usual error body otherwise.',
       tags: TAGS,
       params: TrackingTokenParams,
       response: TrackingPage,
-      errors: [400],
+      errors: [400, 404],
     },
   )
+  const errorBody = (page.schema.response as Record<number, unknown>)[404]
   app.get(
     '/api/v1/track/:token',
-    { ...page, schema: { ...page.schema, response: { ...page.schema.response, 404: TrackingPageNotFound } } },
+    // A 404 is the error body, or for a browser a page: the route declares both.
+    {
+      ...page,
+      schema: {
+        ...page.schema,
+        response: {
+          ...page.schema.response,
+          404: {
+            description: TrackingPageNotFound.description,
+            content: { 'application/json': { schema: errorBody }, ...TrackingPageNotFound.content },
+          },
+        },
+      },
+    },
     async (request, reply) => {
       const { status, html } = await trackingPageFor(deps.database, request.params.token)
+      if (status === 404 && !/\btext\/html\b/.test(request.headers.accept ?? '')) throw trackingLinkNotFound()
       // The page is not one of the route's JSON bodies, so the typed reply does not know it.
       return (reply as unknown as FastifyReply)
         .code(status)

@@ -11,7 +11,7 @@ import { sendDueTrackingMails } from './tracking.service.js'
 const ctx = useTestContext()
 const deps = () => ({ config: loadConfig({}), database: ctx.database, services: ctx.services })
 const tokenOf = (text: string) => /\/api\/v1\/track\/([A-Za-z0-9_-]+)/.exec(text)?.[1]
-const page = (token: string) => ctx.core.inject({ url: `/api/v1/track/${token}` })
+const page = (token: string) => ctx.core.inject({ url: `/api/v1/track/${token}`, headers: { accept: 'text/html' } })
 
 describe('tracking page', () => {
   it('is emailed to the customer’s contact at dispatch and shows status, timeline and window, nothing else', async () => {
@@ -70,11 +70,13 @@ describe('tracking page', () => {
     expect(link.json().data.emailedAt).not.toBeNull()
   })
 
-  it('answers a 404 page for an unknown token and 400 for a malformed one, with no sign-in', async () => {
+  it('answers a 404 page for an unknown token (the error body to an API client) and 400 for a malformed one, with no sign-in', async () => {
     const missing = await page('A'.repeat(43))
     expect(missing.statusCode).toBe(404)
     expect(missing.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(missing.body).toContain('Link not found')
+    const forClient = await ctx.core.inject({ method: 'GET', url: `/api/v1/track/${'A'.repeat(43)}` })
+    expect([forClient.statusCode, forClient.json().code]).toEqual([404, 'tracking_link_not_found'])
     expect((await page('bad%00token-with-nul')).statusCode).toBe(400)
     expect((await page('short')).statusCode).toBe(400)
   })

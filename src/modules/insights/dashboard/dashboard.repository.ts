@@ -5,7 +5,7 @@ import { ORDER_STATUSES } from '../../sales/index.js'
 import { DEFAULT_DAYS, type Granularity } from './dashboard.schemas.js'
 
 /** Orders that count as sales: confirmed by the business (Draft is unsent, Cancelled never happened). */
-const COUNTED = sql`('Confirmed', 'Fulfilled')`
+const COUNTED = sql`('Confirmed', 'PartiallyFulfilled', 'Fulfilled')`
 
 export interface RangeInput {
   schema: string

@@ -40,7 +40,7 @@ export function registerDashboardRoutes(app: HttpApp, deps: AppDeps) {
       summary:
         'Orders, revenue, shipments, on-time delivery and plans over a range, against the previous period',
       description:
-        'Orders count when Confirmed or Fulfilled, by orderDate; revenue sums their totals in the business currency ' +
+        'Orders count when Confirmed, PartiallyFulfilled or Fulfilled, by orderDate; revenue sums their totals in the business currency ' +
         '(orders in other currencies count but are not summed); byStatus counts every order of the range. Shipments ' +
         'count by creation, with their current status. Deliveries are Delivered shipments by deliveredAt; one is on time ' +
         'when delivered on or before its scheduled day (local), and onTimeRate is over those with a scheduled date. ' +
@@ -90,7 +90,7 @@ export function registerDashboardRoutes(app: HttpApp, deps: AppDeps) {
       operationId: 'GetTopCustomers',
       summary: 'Top customers by revenue over a range (a bare array, not an envelope)',
       description:
-        'Customers (not deleted) with Confirmed or Fulfilled orders in the range, ranked by revenue in the business ' +
+        'Customers (not deleted) with Confirmed, PartiallyFulfilled or Fulfilled orders in the range, ranked by revenue in the business ' +
         'currency (ties: more orders, then name); revenueShare is of the business revenue over the range from every ' +
         `counted order. top (1 to 100, default 10) bounds the list; out of bounds it is a 400 naming top. ${RANGE}`,
       tags: ['Insights'],

@@ -81,7 +81,9 @@ export const DashboardSummaryResponse = Type.Object(
       description: "the business's currency; money in other currencies is not summed",
     }),
     orders: Type.Object({
-      count: Type.Integer({ description: 'Confirmed and Fulfilled orders with orderDate in the range' }),
+      count: Type.Integer({
+        description: 'Confirmed, PartiallyFulfilled and Fulfilled orders with orderDate in the range',
+      }),
       revenue: money('sum of their totals in `currency`'),
       averageOrderValue: money('revenue / counted orders in `currency`, 4 decimals; 0 with none'),
       byStatus: counts(ORDER_STATUSES, 'orders with orderDate in the range'),
@@ -163,7 +165,9 @@ export const CustomerRankingResponse = Type.Object(
     customerId: Uuid(),
     customerCode: Type.String(),
     customerName: Type.String(),
-    orderCount: Type.Integer({ description: 'Confirmed and Fulfilled orders with orderDate in the range' }),
+    orderCount: Type.Integer({
+      description: 'Confirmed, PartiallyFulfilled and Fulfilled orders with orderDate in the range',
+    }),
     revenue: money("sum of their totals in the business's currency"),
     revenueShare: Type.Number({
       description: "revenue / the business's revenue over the range (all customers), 0..1 with 4 decimals",

@@ -35,7 +35,7 @@ describe('GET /api/v1/insights/dashboard/summary', () => {
         count: 5,
         revenue: 375,
         averageOrderValue: 93.75,
-        byStatus: { Draft: 1, Confirmed: 4, Fulfilled: 1, Cancelled: 1 },
+        byStatus: { Draft: 1, Confirmed: 4, Fulfilled: 1, Cancelled: 1, PartiallyFulfilled: 0 },
       },
       shipments: {
         count: 5,

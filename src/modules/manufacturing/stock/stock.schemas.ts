@@ -9,8 +9,9 @@ export const MOVEMENT_TYPES = ['Receipt', 'Issue', 'Adjustment'] as const
 export type MovementType = (typeof MOVEMENT_TYPES)[number]
 /**
  * The ledger's entry types. Receipt, Issue and Adjustment are posted by hand; the others by the
- * documents that move stock: work orders, purchase-order receipts (and their reversals), and the
- * two sides of a transfer between businesses.
+ * documents that move stock: work orders, purchase-order receipts (and their reversals), the
+ * two sides of a transfer between businesses, and sales (a dispatched shipment's lines, and goods
+ * that come back).
  */
 export const ENTRY_TYPES = [
   'Receipt',
@@ -22,6 +23,8 @@ export const ENTRY_TYPES = [
   'PurchaseReceiptReversal',
   'TransferIssue',
   'TransferReceipt',
+  'Sale',
+  'SaleReturn',
 ] as const
 
 export const StockMovementRequest = Type.Object(

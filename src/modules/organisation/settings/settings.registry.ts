@@ -47,6 +47,15 @@ export const KNOWN_SETTINGS = [
     rule: CODE_PREFIX,
   },
   {
+    key: 'orders.shortConfirmation',
+    type: 'enum',
+    module: 'Orders',
+    default: 'Backorder',
+    values: ['Backorder', 'Refuse'],
+    description:
+      'What confirming an order short of stock does: Backorder (reserve what there is, backorder the rest) or Refuse (409 naming each short line)',
+  },
+  {
     key: 'customers.codePrefix',
     type: 'string',
     module: 'Customers',

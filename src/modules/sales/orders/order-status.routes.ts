@@ -12,15 +12,16 @@ const STATUS_MOVES = [
     to: 'Confirmed',
     operationId: 'ConfirmOrder',
     summary: 'Confirm a Draft order',
-    description: "Draft -> Confirmed; sets confirmedAt. Writes OrderConfirmed on the customer's timeline.",
+    description:
+      "Draft -> Confirmed; sets confirmedAt and reserves the stock of its product lines (a short line is backordered, or refused with 409 insufficient_stock naming each short line, as orders.shortConfirmation says). Writes OrderConfirmed on the customer's timeline.",
   },
   {
     path: 'fulfill',
     to: 'Fulfilled',
     operationId: 'FulfillOrder',
-    summary: 'Mark a Confirmed order fulfilled',
+    summary: 'Mark a Confirmed or PartiallyFulfilled order fulfilled',
     description:
-      "Confirmed -> Fulfilled; sets fulfilledAt. Writes OrderFulfilled on the customer's timeline.",
+      "Confirmed or PartiallyFulfilled -> Fulfilled (what is still reserved is released); sets fulfilledAt. Writes OrderFulfilled on the customer's timeline.",
   },
   {
     path: 'cancel',
@@ -28,7 +29,7 @@ const STATUS_MOVES = [
     operationId: 'CancelOrder',
     summary: 'Cancel a Draft or Confirmed order',
     description:
-      "Draft or Confirmed -> Cancelled; sets cancelledAt. Writes OrderCancelled on the customer's timeline.",
+      "Draft or Confirmed -> Cancelled; sets cancelledAt and releases its reservations. Writes OrderCancelled on the customer's timeline.",
   },
 ] as const
 

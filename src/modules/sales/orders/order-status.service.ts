@@ -1,6 +1,7 @@
 import type { Database } from '../../../db/database.js'
 import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { releaseOrder, reserveOrder } from '../reservations/index.js'
 import { invalidOrderTransition, orderNotFound } from './orders.errors.js'
 import * as repository from './orders.repository.js'
 import type { OrderResponse, OrderStatus } from './orders.schemas.js'
@@ -9,7 +10,7 @@ import { loadOrder, trace } from './orders.service.js'
 /** The allowed moves: target status, the statuses it may come from, and the trace it writes. */
 const MOVES = {
   Confirmed: { from: ['Draft'], trace: 'OrderConfirmed', verb: 'confirmed' },
-  Fulfilled: { from: ['Confirmed'], trace: 'OrderFulfilled', verb: 'fulfilled' },
+  Fulfilled: { from: ['Confirmed', 'PartiallyFulfilled'], trace: 'OrderFulfilled', verb: 'fulfilled' },
   Cancelled: { from: ['Draft', 'Confirmed'], trace: 'OrderCancelled', verb: 'cancelled' },
 } as const satisfies Record<
   string,
@@ -48,6 +49,10 @@ export async function moveOrder(
       if (!current) throw orderNotFound()
       throw invalidOrderTransition(current, to, move.from)
     }
+    // Confirming reserves the order's stock; cancelling or fulfilling by hand releases it.
+    if (to === 'Confirmed')
+      await reserveOrder(trx, auth, events, { id: moved.id, code: moved.code, customerId: moved.customer_id })
+    else await releaseOrder(trx, auth, moved.id)
     await trace(trx, auth, moved.customer_id, moved.id, move.trace, `Order ${moved.code} ${move.verb}`)
     // The move matched a row, so the status it left was read.
     await events.publish(trx, schema, {

@@ -197,3 +197,22 @@ export async function statusOf(
     .executeTakeFirst()
   return row?.status as OrderStatus | undefined
 }
+
+/** A dispatch's move of a Confirmed or PartiallyFulfilled order (fulfilledAt stamped when in full). */
+export async function setFulfilment(
+  trx: Transaction<Tables>,
+  schema: string,
+  orderId: string,
+  to: 'PartiallyFulfilled' | 'Fulfilled',
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('orders')
+    .set({
+      status: to,
+      ...(to === 'Fulfilled' ? { fulfilled_at: appliedAt() } : {}),
+      date_modified: appliedAt(),
+    })
+    .where('id', '=', orderId)
+    .execute()
+}

@@ -79,7 +79,13 @@ export function registerOrderRoutes(app: HttpApp, { database, services }: AppDep
     async (request) =>
       single(
         'core',
-        await updateOrder(database, businessAuthOf(request), request.params.orderId, request.body),
+        await updateOrder(
+          database,
+          businessAuthOf(request),
+          request.params.orderId,
+          request.body,
+          services.events,
+        ),
       ),
   )
 }

@@ -4,11 +4,12 @@ import { BUSINESS_DATE_RULE } from '../../../http/business-dates.js'
 import { EnumType } from '../../../http/enums.js'
 import { DateTime, Nullable, Uuid } from '../../../http/schema-helpers.js'
 
-export const ORDER_STATUSES = ['Draft', 'Confirmed', 'Fulfilled', 'Cancelled'] as const
+export const ORDER_STATUSES = ['Draft', 'Confirmed', 'Fulfilled', 'Cancelled', 'PartiallyFulfilled'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 export const OrderStatusType = EnumType(ORDER_STATUSES, {
-  description: 'Draft -> Confirmed -> Fulfilled; Draft or Confirmed -> Cancelled.',
+  description:
+    'Draft -> Confirmed -> Fulfilled; Draft or Confirmed -> Cancelled. Dispatching shipped lines moves a Confirmed order to PartiallyFulfilled or Fulfilled (PartiallyFulfilled -> Fulfilled).',
 })
 
 /** Largest quantity or unit price accepted; with 4 decimals the line and order totals stay within numeric(18,4). */

@@ -13,6 +13,7 @@ import type { FieldMap } from '../../../http/odata/index.js'
 import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { addTrace, lockCustomer } from '../../customers/index.js'
+import { reserveOrder } from '../reservations/index.js'
 import { customerNotAvailable, orderNotEditable, orderNotFound } from './orders.errors.js'
 import { toOrder, withLines } from './orders.mapper.js'
 import * as repository from './orders.repository.js'
@@ -156,6 +157,7 @@ export async function updateOrder(
   auth: BusinessAuth,
   orderId: string,
   request: UpdateOrderRequest,
+  events: DomainEventPublisher,
 ): Promise<OrderResponse> {
   const checked = checkRequest(request)
   const { schemaName: schema, businessId } = auth
@@ -178,6 +180,13 @@ export async function updateOrder(
       notes: checked.notes,
     })
     await repository.replaceLines(trx, schema, orderId, checked.lines)
+    // A confirmed order holds stock for the lines it has now: re-reserved in this transaction.
+    if (status === 'Confirmed')
+      await reserveOrder(trx, auth, events, {
+        id: orderId,
+        code: current.code,
+        customerId: request.customerId,
+      })
     await trace(trx, auth, request.customerId, orderId, 'OrderUpdated', `Order ${current.code} updated`)
     if (moved) {
       const note = `Order ${current.code} moved to customer ${customer!.name}`

@@ -6,7 +6,7 @@ export interface OrdersTable {
   business_id: string
   code: string
   customer_id: string
-  /** Draft | Confirmed | Fulfilled | Cancelled */
+  /** Draft | Confirmed | PartiallyFulfilled | Fulfilled | Cancelled */
   status: Generated<string>
   order_date: ColumnType<Date, Date | string, Date | string>
   currency: string

@@ -526,6 +526,12 @@ describe('OpenAPI', () => {
     const data = named(envelope?.properties.data as { $ref?: string }) as unknown as {
       properties: { status: { enum: string[] } }
     }
-    expect(data.properties.status.enum).toEqual(['Draft', 'Confirmed', 'Fulfilled', 'Cancelled'])
+    expect(data.properties.status.enum).toEqual([
+      'Draft',
+      'Confirmed',
+      'Fulfilled',
+      'Cancelled',
+      'PartiallyFulfilled',
+    ])
   })
 })
