@@ -52,11 +52,13 @@ export function registerDocumentRoutes(app: HttpApp, deps: AppDeps) {
       pdf(reply, await routeSheet(database, businessAuthOf(request), request.params.dispatchId)),
   )
   app.get(
-    '/api/v1/plans/:dispatchId/pick-list',
+    '/api/v1/plans/:dispatchId/pick-list.pdf',
     operation(VIEW, {
-      operationId: 'GetPickList',
+      operationId: 'GetPickListPdf',
       summary: "A delivery plan's pick list (PDF): what to load for each stop",
-      description: 'Each stop in order with its shipment, customer, weight and volume, and the totals.',
+      description:
+        'Printed from the same figures as GetPickList: by product and by stop in stop order when the shipments carry lines; ' +
+        'otherwise each stop in order with its shipment, customer, weight and volume, and the totals.',
       tags: TAGS,
       params: PlanParams,
       response: PdfContent,

@@ -3,6 +3,7 @@ import type { Database } from '../../../db/database.js'
 import { renderPdf } from '../../../http/pdf.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { FileStorage } from '../../organisation/index.js'
+import { pickList as planPickList } from '../shipment-lines/index.js'
 import { shipmentNotFound } from '../shipments/index.js'
 import { planNotFoundForDocument } from './documents.errors.js'
 import * as repository from './documents.repository.js'
@@ -60,5 +61,15 @@ export async function routeSheet(database: Database, auth: BusinessAuth, id: str
 
 export async function pickList(database: Database, auth: BusinessAuth, id: string) {
   const { plan, stops } = await planAndStops(database, auth, id)
-  return { name: `${plan.code}-pick-list.pdf`, pdf: await renderPdf(pickListSpec(plan, stops)) }
+  // The lines each stop carries, from the pick list the API answers (empty when no shipment has lines).
+  const picked = await planPickList(database.db, auth, id)
+  const lines = new Map(
+    picked.byStop
+      .filter((stop) => stop.lines.length > 0)
+      .map((stop) => [
+        stop.shipmentId,
+        stop.lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity })),
+      ]),
+  )
+  return { name: `${plan.code}-pick-list.pdf`, pdf: await renderPdf(pickListSpec(plan, stops, lines)) }
 }

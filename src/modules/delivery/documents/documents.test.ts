@@ -64,7 +64,7 @@ describe('documents', () => {
       `2 ${second.code} Harbour Cafe 12 Dock Road, Cape Town 12.5 kg`,
     ])
 
-    const picks = await document(core, `${PLANS}/${saved.id}/pick-list`)
+    const picks = await document(core, `${PLANS}/${saved.id}/pick-list.pdf`)
     expect(picks).toContain(`Pick list ${saved.code}`)
     expect(picks.filter((line) => /^\d+ SHP-/.test(line))).toEqual([
       `1 ${first.code} Harbour Cafe 12.5 kg 0.25 m3 [ ]`,
@@ -81,7 +81,7 @@ describe('documents', () => {
     for (const url of [
       `/api/v1/shipments/${shipment.json().data.id}/delivery-note`,
       `${PLANS}/${theirs.id}/route-sheet`,
-      `${PLANS}/${theirs.id}/pick-list`,
+      `${PLANS}/${theirs.id}/pick-list.pdf`,
     ]) {
       expect((await core({ url })).statusCode, url).toBe(404)
       expect((await scoped({ url })).statusCode, url).toBe(403)
@@ -90,6 +90,6 @@ describe('documents', () => {
     expect((await core({ url: `${PLANS}/${randomUUID()}/route-sheet` })).json().code).toBe(
       'delivery_plan_not_found',
     )
-    expect((await core({ url: `${PLANS}/nope/pick-list` })).statusCode).toBe(400)
+    expect((await core({ url: `${PLANS}/nope/pick-list.pdf` })).statusCode).toBe(400)
   })
 })

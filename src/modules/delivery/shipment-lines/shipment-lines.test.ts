@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fieldsOf } from '../../../../test/fixtures.js'
 import { type Core, ownerSession, useOwnerSession, useTestContext } from '../../../../test/harness.js'
+import { pdfText, squeezed } from '../../../../test/pdf-text.js'
 import { expectAccess } from '../../manufacturing/access.fixtures.js'
 import { createProduct, ledgerOf, ok, receive, stockOf } from '../../manufacturing/manufacturing.fixtures.js'
 import {
@@ -78,6 +79,12 @@ describe('shipment lines, pick list and dispatch', () => {
       expect.objectContaining({ productId: product.id, quantity: 4, stops: 1 }),
     ])
     expect(pick.byStop.map((s) => [s.code, s.lines.map((l) => l.quantity)])).toEqual([[first.code, [4]]])
+    // The printed pick list shows the same lines: by product, then by stop.
+    const printed = await owner.core({ url: `/api/v1/plans/${p.id}/pick-list.pdf` })
+    expect(printed.headers['content-type']).toBe('application/pdf')
+    const text = squeezed(await pdfText(printed.rawPayload))
+    expect(text).toContain('By product')
+    expect(text.filter((line) => line.startsWith(`1 ${first.code} `) && line.endsWith(' 4'))).toHaveLength(1)
     expect((await movePlan(owner.core, p.id, 'schedule')).statusCode).toBe(200)
     const dispatched = await movePlan(owner.core, p.id, 'dispatch')
     expect(dispatched.statusCode, dispatched.body).toBe(200)

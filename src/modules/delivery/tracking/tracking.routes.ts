@@ -4,6 +4,7 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import { trackingLinkNotFound } from './tracking.errors.js'
 import {
   TrackingLinkResponse,
   TrackingPage,
@@ -13,7 +14,6 @@ import {
 } from './tracking.schemas.js'
 import { trackingLink, trackingPageFor } from './tracking.service.js'
 import { TRACKING_HEADERS } from './tracking-page.js'
-import { trackingLinkNotFound } from './tracking.errors.js'
 
 const TAGS = ['Tracking']
 

@@ -11,7 +11,8 @@ import { sendDueTrackingMails } from './tracking.service.js'
 const ctx = useTestContext()
 const deps = () => ({ config: loadConfig({}), database: ctx.database, services: ctx.services })
 const tokenOf = (text: string) => /\/api\/v1\/track\/([A-Za-z0-9_-]+)/.exec(text)?.[1]
-const page = (token: string) => ctx.core.inject({ url: `/api/v1/track/${token}`, headers: { accept: 'text/html' } })
+const page = (token: string) =>
+  ctx.core.inject({ url: `/api/v1/track/${token}`, headers: { accept: 'text/html' } })
 
 describe('tracking page', () => {
   it('is emailed to the customer’s contact at dispatch and shows status, timeline and window, nothing else', async () => {
