@@ -5,8 +5,10 @@ import type { Access, AuthContext, BusinessAuth } from '../security/auth-context
 import { type Authenticator, authErrors } from '../security/authenticator.js'
 import { can } from '../security/permissions.js'
 import type { ApiFlavor } from './envelopes.js'
+import { addRouteHook, methodsOf } from './route-hooks.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const BEARER = /^Bearer\s+(\S+)\s*$/i
 /** Routes outside the API surface need no declaration. */
 const UNDECLARED_OK = /^(\/(docs|openapi\.json|health|metrics)(\/|$)|\*$)/
 
@@ -45,38 +47,44 @@ export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, a
   const table: DeclaredRoute[] = []
   app.decorate('accessTable', table)
   app.addHook('onRoute', (route) => {
-    if (UNDECLARED_OK.test(route.url)) return
-    if (!route.config?.access)
-      throw new Error(`${route.method} ${route.url} declares no access (config.access)`)
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') table.push({ method, url: route.url, access: route.config.access })
-    }
-  })
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config.access
-    if (!access || 'public' in access) return
-    const needsBusiness = 'permission' in access || access.business
-    request.auth = await authenticate(request, needsBusiness)
-    if (request.auth.kind === 'apiKey' && request.auth.apiKeyId)
-      setActor('ApiKey', request.auth.apiKeyId, request.id)
-    else setActor('User', request.auth.userId, request.id)
-    // Before the permission: a key is refused here whatever its scopes, and the answer says why.
-    if (access.personOnly && request.auth.kind === 'apiKey') {
-      throw authErrors.personOnly(access.personOnly)
-    }
-    if ('permission' in access) {
-      const [module, action] = access.permission
-      if (!can(request.auth.permissions, module, action)) {
-        throw new AppError(403, 'permission_denied', `This credential lacks ${action} on ${module}.`)
+    const access = route.config?.access
+    if (!UNDECLARED_OK.test(route.url)) {
+      if (!access) throw new Error(`${route.method} ${route.url} declares no access (config.access)`)
+      for (const method of methodsOf(route)) {
+        if (method !== 'HEAD') table.push({ method, url: route.url, access })
       }
     }
+    // Public routes (health, sign-in, soft checks) carry no authentication hook at all; the others
+    // get one made for their access, ahead of the route's own hooks (its rate limits).
+    if (access && !('public' in access)) addRouteHook(route, 'onRequest', authenticationHook(access))
   })
+
+  function authenticationHook(access: Exclude<Access, { public: true }>) {
+    const needsBusiness = 'permission' in access || access.business
+    const permission = 'permission' in access ? access.permission : undefined
+    const personOnly = access.personOnly
+    return async (request: FastifyRequest) => {
+      const auth = await authenticate(request, needsBusiness)
+      request.auth = auth
+      if (auth.kind === 'apiKey' && auth.apiKeyId) setActor('ApiKey', auth.apiKeyId, request.id)
+      else setActor('User', auth.userId, request.id)
+      // Before the permission: a key is refused here whatever its scopes, and the answer says why.
+      if (personOnly && auth.kind === 'apiKey') throw authErrors.personOnly(personOnly)
+      if (permission && !can(auth.permissions, permission[0], permission[1])) {
+        throw new AppError(
+          403,
+          'permission_denied',
+          `This credential lacks ${permission[1]} on ${permission[0]}.`,
+        )
+      }
+    }
+  }
 
   async function authenticate(request: FastifyRequest, needsBusiness: boolean): Promise<AuthContext> {
     const apiKey = request.headers['x-dispatch-api-key']
     if (typeof apiKey === 'string' && apiKey !== '') return authenticator.apiKey(apiKey)
     const header = request.headers.authorization
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
+    const match = typeof header === 'string' ? BEARER.exec(header) : null
     if (!match?.[1]) throw authErrors.missing()
     const rawBusiness = request.headers['x-business-id']
     const businessId =

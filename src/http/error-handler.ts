@@ -1,8 +1,15 @@
 import { STATUS_CODES } from 'node:http'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteShorthandOptions,
+} from 'fastify'
 import { databaseFault } from '../db/faults.js'
 import { storageState } from '../db/storage-state.js'
 import { AppError, type Reason } from '../errors.js'
+import { dropEmptyBodyType } from './empty-body.js'
 import type { ApiFlavor } from './envelopes.js'
 
 interface AjvError {
@@ -187,7 +194,9 @@ export function installErrorHandling(app: FastifyInstance, flavor: ApiFlavor) {
     }
     return sendError(flavor, reply, appError)
   })
-  app.setNotFoundHandler((request, reply) =>
+  // The 404 context's hooks are the app's plus these (route hooks are added per route: route-hooks.ts).
+  const notFoundHooks = { preParsing: dropEmptyBodyType } as RouteShorthandOptions
+  app.setNotFoundHandler(notFoundHooks, (request, reply) =>
     sendError(
       flavor,
       reply,

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
 import type { ApiFlavor } from './envelopes.js'
 import { errorBody, sendError, toAppError } from './error-handler.js'
@@ -66,17 +66,11 @@ const isFastifyDefault = (value: unknown): value is FastifyDefaultError =>
   typeof (value as FastifyDefaultError).error === 'string'
 
 /**
- * Last line of defence: an error body in Fastify's default shape (from a path that bypasses the
- * error handler, such as a plugin answering by itself) is rewritten into the API's shape.
+ * Last line of defence, called on every answer (kernel.ts): the payload, or the API's error body
+ * when it is an error body in Fastify's default shape (from a path that bypasses the error
+ * handler, such as a plugin answering by itself).
  */
-export function installErrorShapeFallback(app: FastifyInstance, flavor: ApiFlavor) {
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    done(null, inApiShape(flavor, reply, payload))
-  })
-}
-
-/** The payload, or the API's error body when it is an error in Fastify's default shape. */
-function inApiShape(flavor: ApiFlavor, reply: FastifyReply, payload: unknown): unknown {
+export function inApiShape(flavor: ApiFlavor, reply: FastifyReply, payload: unknown): unknown {
   if (reply.statusCode < 400 || typeof payload !== 'string' || !payload.includes('"statusCode"'))
     return payload
   let parsed: unknown

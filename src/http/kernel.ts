@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type RawServerDefault,
   type RouteOptions,
@@ -19,7 +20,7 @@ import { installAuthentication } from './auth-hook.js'
 import { installCors } from './cors.js'
 import type { ApiFlavor } from './envelopes.js'
 import { installErrorHandling, sendError } from './error-handler.js'
-import { frameworkErrorOptions, installErrorShapeFallback } from './framework-errors.js'
+import { frameworkErrorOptions, inApiShape } from './framework-errors.js'
 import { declareFrameworkResponses } from './framework-responses.js'
 import { registerHealthRoutes } from './health.js'
 import { installIdempotency } from './idempotency/idempotency.js'
@@ -28,7 +29,8 @@ import { RedactingLogController, withRedaction } from './logging.js'
 import { installMetrics, type MetricsOptions } from './metrics.js'
 import { publishedOpenApi } from './openapi.js'
 import type { OperationSchemaNames } from './openapi-names.js'
-import { DOCS_CSP, installSecurityHeaders } from './security-headers.js'
+import { addRouteHook, methodsOf } from './route-hooks.js'
+import { DOCS_CSP, securityHeaders } from './security-headers.js'
 
 export type HttpApp = FastifyInstance<
   RawServerDefault,
@@ -120,34 +122,56 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addHook('preClose', async () => {
     closing = true
   })
-  // First of all hooks: the rest of a request that may write runs with a holder for its actor
-  // (db/actor.ts), which the auth hook fills and the audit log's triggers read; released once the
-  // handler has answered (onSend comes after it, errors included; onResponse in case it did not).
-  app.addHook('onRequest', (request, _reply, done) =>
-    READ_METHODS.has(request.method) ? done() : withActorHolder(request, request.id, done),
-  )
-  app.addHook('onResponse', (request, _reply, done) => {
-    releaseActorHolder(request)
-    done()
-  })
-  // Callback hooks here and in security-headers.ts: they run on every request.
+  // The hooks every request passes through, one of each kind and callbacks, not promises: the
+  // request id and security headers (set on request, so errors and 404s carry them too), the 503
+  // while draining, and on send the error shape fallback and `Cache-Control: no-store`. The rest
+  // (authentication, the actor, input rules, idempotency) are added per route at start-up, only
+  // where they apply (route-hooks.ts).
+  const headers = securityHeaders()
   app.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id)
+    void reply.header('x-request-id', request.id).headers(headers)
     if (!closing) return done()
     void reply.header('connection', 'close')
     // Answered here: the hook does not call done, so the route never runs.
     sendError(options.flavor, reply, new AppError(503, 'shutting_down', 'The service is shutting down.'))
   })
-  app.addHook('onSend', (request, reply, payload, done) => {
-    releaseActorHolder(request)
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close')
-    done(null, payload)
+    const sent = inApiShape(options.flavor, reply, payload)
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store')
+    done(null, sent)
+  })
+  // A request that may write runs the rest of its hooks and its handler with a holder for its
+  // actor (db/actor.ts), which the auth hook fills and the audit log's triggers read: first of the
+  // route's hooks; released once the handler has answered (onSend comes after it, errors
+  // included; onResponse in case it did not). Routes that only read get none.
+  app.addHook('onRoute', (route) => {
+    const methods = methodsOf(route)
+    if (methods.every((method) => READ_METHODS.has(method))) return
+    addRouteHook(route, 'onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) =>
+      READ_METHODS.has(request.method) ? done() : withActorHolder(request, request.id, done),
+    )
+    addRouteHook(
+      route,
+      'onSend',
+      (
+        request: FastifyRequest,
+        _reply: FastifyReply,
+        payload: unknown,
+        done: (e: null, p: unknown) => void,
+      ) => {
+        releaseActorHolder(request)
+        done(null, payload)
+      },
+    )
+    addRouteHook(route, 'onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      releaseActorHolder(request)
+      done()
+    })
   })
   installErrorHandling(app, options.flavor)
   declareFrameworkResponses(app, options.flavor)
-  installErrorShapeFallback(app, options.flavor)
   installInputRules(app)
-  installSecurityHeaders(app)
   await installCors(app, options.flavor, options.web?.corsOrigins ?? [])
   installMetrics(app, options.flavor, options.database.pool, options.web)
   installAuthentication(app, options.flavor, options.authenticator)

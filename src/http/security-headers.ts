@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { FastifyInstance } from 'fastify'
 import helmet, { type HelmetOptions } from 'helmet'
 
 /**
@@ -54,25 +53,16 @@ export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, s
 }
 
 /**
- * Security headers on every response (helmet's defaults with the API's CSP), and
+ * Security headers on every response (helmet's defaults with the API's CSP), computed once; the
+ * kernel sets them on request (kernel.ts), so errors and 404s carry them too, and adds
  * `Cache-Control: no-store` on every response whose route did not choose its own caching: API
  * answers carry tokens (login, select-organization, new-token, ott, API keys) and tenant data that
- * no shared or browser cache should keep. Set on request, so errors and 404s carry them too; the
- * /docs routes replace the CSP with `DOCS_CSP` when they send.
+ * no shared or browser cache should keep. The /docs routes replace the CSP with `DOCS_CSP` when
+ * they send.
  */
-export function installSecurityHeaders(app: FastifyInstance) {
-  const headers = helmetHeaders({
+export const securityHeaders = (): Readonly<Record<string, string>> =>
+  helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
     // HSTS is a decision for the TLS terminator in front of us, not for a plain-http process.
     strictTransportSecurity: false,
   })
-  // Callback hooks, not async ones: these run on every request, and a promise each is measurable.
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(headers)
-    done()
-  })
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store')
-    done(null, payload)
-  })
-}

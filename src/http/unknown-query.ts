@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type Reason, validationFailed } from '../errors.js'
+import { addRouteHook } from './route-hooks.js'
 
 /**
  * A query parameter the operation does not take is a 400 naming it, on every API operation: a
@@ -11,46 +12,39 @@ import { type Reason, validationFailed } from '../errors.js'
  * /openapi.json) declare no access and are left alone.
  */
 export function installUnknownQueryRule(app: FastifyInstance) {
-  // Per route schema: the declared names in lower case, or 'any'.
-  const declared = new WeakMap<object, ReadonlySet<string> | 'any'>()
-  const namesOf = (schema: unknown): ReadonlySet<string> | 'any' => {
-    if (schema === null || typeof schema !== 'object') return new Set()
-    let names = declared.get(schema)
-    if (!names) {
-      const { properties, additionalProperties } = schema as {
-        properties?: Record<string, unknown>
-        additionalProperties?: unknown
-      }
-      names =
-        additionalProperties === true
-          ? 'any'
-          : new Set(Object.keys(properties ?? {}).map((name) => name.toLowerCase()))
-      declared.set(schema, names)
-    }
-    return names
-  }
-  // A callback hook: it runs on every request, and needs no promise.
-  app.addHook('preValidation', (request, _reply, done) => {
-    const query = request.query as Record<string, unknown> | undefined
-    if (!query) return done()
-    const given = Object.keys(query)
-    if (given.length === 0) return done()
-    // Read once: request.routeOptions builds a new object on every read.
-    const route = request.routeOptions
-    if (!route.config.access) return done()
-    const schema = route.schema?.querystring
-    const names = namesOf(schema)
-    if (names === 'any') return done()
-    const unknown = given.filter((name) => !names.has(name.toLowerCase()))
-    if (unknown.length === 0) return done()
+  // Decided per route at start-up: the declared names in lower case, and the hook only where it can refuse.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.access) return
+    const schema = (route.schema as { querystring?: unknown } | undefined)?.querystring
+    const { properties, additionalProperties } = (
+      schema !== null && typeof schema === 'object' ? schema : {}
+    ) as { properties?: Record<string, unknown>; additionalProperties?: unknown }
+    if (additionalProperties === true) return
+    const declared = Object.keys(properties ?? {})
+    const names = new Set(declared.map((name) => name.toLowerCase()))
     const takes =
       names.size === 0
         ? 'this operation takes no query parameters'
-        : `this operation takes ${Object.keys((schema as { properties: object }).properties).join(', ')}`
-    const reasons: Reason[] = unknown.map((name) => ({
-      field: name,
-      message: `is not a query parameter of this operation; ${takes}`,
-    }))
-    done(validationFailed(reasons))
+        : `this operation takes ${declared.join(', ')}`
+    addRouteHook(
+      route,
+      'preValidation',
+      (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+        const query = request.query as Record<string, unknown> | undefined
+        if (!query) return done()
+        let unknown: string[] | undefined
+        for (const name in query) {
+          if (names.has(name.toLowerCase())) continue
+          unknown = unknown ?? []
+          unknown.push(name)
+        }
+        if (unknown === undefined) return done()
+        const reasons: Reason[] = unknown.map((name) => ({
+          field: name,
+          message: `is not a query parameter of this operation; ${takes}`,
+        }))
+        done(validationFailed(reasons))
+      },
+    )
   })
 }

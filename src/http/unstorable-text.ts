@@ -21,6 +21,9 @@ const printable = (key: string) =>
  * `value`, or undefined. Iterative, so a deeply nested body cannot overflow the stack.
  */
 export function findUnstorable(value: unknown, root = ''): string | undefined {
+  if (value === undefined || value === null) return undefined
+  const flat = findInFlat(value, root)
+  if (flat !== NOT_FLAT) return flat
   const stack: [unknown, string][] = [[value, root]]
   while (stack.length > 0) {
     const [node, path] = stack.pop() as [unknown, string]
@@ -40,6 +43,32 @@ export function findUnstorable(value: unknown, root = ''): string | undefined {
       if (UNSTORABLE.test(key)) return path ? `${path}.${printable(key)}` : printable(key)
       stack.push([(node as Record<string, unknown>)[key], child])
     }
+  }
+  return undefined
+}
+
+const NOT_FLAT = Symbol('not flat')
+
+/**
+ * The same for an object of strings (headers, path parameters, most query strings): no stack and
+ * no path built for each entry. Keys are checked last to first, then values first to last, the
+ * order findUnstorable reports in.
+ */
+function findInFlat(value: unknown, root: string): string | undefined | typeof NOT_FLAT {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return NOT_FLAT
+  const record = value as Record<string, unknown>
+  const keys = Object.keys(record)
+  for (const key of keys) {
+    const child = record[key]
+    if (typeof child === 'object' && child !== null) return NOT_FLAT
+  }
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i] as string
+    if (UNSTORABLE.test(key)) return root ? `${root}.${printable(key)}` : printable(key)
+  }
+  for (const key of keys) {
+    const child = record[key]
+    if (typeof child === 'string' && UNSTORABLE.test(child)) return root ? `${root}.${key}` : key
   }
   return undefined
 }

@@ -279,6 +279,19 @@ export class TokenSigner {
     return { token, expiresAt }
   }
 
+  /**
+   * The claims of an access token verified before, without a promise, when the keys need no
+   * re-reading and the token is still good; undefined otherwise, and verifyAccess decides.
+   */
+  verifiedAccess(token: string): AccessClaims | undefined {
+    if (this.keysStale) return undefined
+    const changes = this.changes
+    changes?.start()
+    if (!changes?.live && Date.now() - this.keysReadAt >= KEY_RECHECK_MS) return undefined
+    const cached = this.verified.get(token)
+    return cached !== undefined && cached.until > Date.now() ? cached.claims : undefined
+  }
+
   async verifyAccess(token: string): Promise<AccessClaims> {
     await this.ensureFresh()
     const cached = this.verified.get(token)

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/tables.js'
 import { AppError, invalidField } from '../../errors.js'
 import type { ApiFlavor } from '../envelopes.js'
 import { errorResponses } from '../error-responses.js'
+import { addRouteHook, methodsOf } from '../route-hooks.js'
 import {
   claimKey,
   completeKey,
@@ -64,10 +65,15 @@ export function installIdempotency(
   let lastPurge = 0
 
   // The answers the header adds (400 for a malformed key, 409 for a reused one) are declared on
-  // every route it applies to, so the document and the response checks know them.
+  // every route it applies to, so the document and the response checks know them; its hooks are
+  // on those routes only, so no other request pays for them.
   app.addHook('onRoute', (route) => {
     const access = route.config?.access
-    if (![route.method].flat().includes('POST') || !access || 'public' in access) return
+    if (!methodsOf(route).includes('POST') || !access || 'public' in access) return
+    addRouteHook(route, 'preValidation', takeKey)
+    addRouteHook(route, 'preHandler', claim)
+    addRouteHook(route, 'onSend', keep)
+    addRouteHook(route, 'onResponse', settle)
     // Every API route has its responses from operation().
     const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response
     if (!responses) return
@@ -77,7 +83,7 @@ export function installIdempotency(
     for (const status of missing) responses[status] = added[status]
   })
 
-  app.addHook('preValidation', async (request) => {
+  async function takeKey(request: FastifyRequest) {
     const raw = request.headers['idempotency-key']
     if (raw === undefined || !appliesTo(request)) return
     const key = Array.isArray(raw) ? raw.join(', ') : raw
@@ -103,10 +109,10 @@ export function installIdempotency(
       fingerprint,
       settled: false,
     })
-  })
+  }
 
   // After validation, so a request refused for its input does not hold the key.
-  app.addHook('preHandler', async (request, reply) => {
+  async function claim(request: FastifyRequest, reply: FastifyReply) {
     const state = states.get(request)
     if (!state) return
     const claimId = randomUUID()
@@ -130,9 +136,9 @@ export function installIdempotency(
       if (Date.now() + pause > deadline) throw keyInUse()
       await sleep(pause)
     }
-  })
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const state = states.get(request)
     if (!state?.claimId || state.settled) return payload
     state.settled = true
@@ -159,9 +165,9 @@ export function installIdempotency(
       await releaseKey(db, state.ref, state.claimId).catch(() => {})
     }
     return payload
-  })
+  }
 
-  app.addHook('onResponse', async (request) => {
+  async function settle(request: FastifyRequest) {
     const state = states.get(request)
     if (!state) return
     // A request that ended without passing onSend (aborted, hijacked) gives its claim up.
@@ -172,14 +178,12 @@ export function installIdempotency(
         request.log.warn({ err: error }, 'purging expired idempotency keys failed'),
       )
     }
-  })
+  }
 }
 
-/** POSTs of a signed-in caller, with a JSON body or none. */
+/** POSTs (of a signed-in caller: the hooks are on such routes only), with a JSON body or none. */
 function appliesTo(request: FastifyRequest): boolean {
   if (request.method !== 'POST') return false
-  const access = request.routeOptions.config.access
-  if (!access || 'public' in access) return false
   const type = request.headers['content-type']
   return !(typeof type === 'string' && /^multipart\//i.test(type))
 }
