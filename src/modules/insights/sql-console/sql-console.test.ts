@@ -326,11 +326,14 @@ describe('POST /api/ai-studio/query', () => {
       expect(names).toEqual(Object.keys(consoleViewsOf(MODULES)))
       expect([...names].sort()).toEqual([
         'customers',
+        'delivery_proofs',
         'orders',
         'products',
         'purchase_order_lines',
         'purchase_orders',
+        'shipment_lines',
         'shipments',
+        'stock_reservations',
         'supplier_products',
         'suppliers',
         'transfer_order_lines',

@@ -220,6 +220,7 @@ describe('PATCH /api/settings/business', () => {
     expect(item((await list(core)).data, 'orders.codePrefix')).toMatchObject({ value: 'PO' })
     expect((await key({ url: '/api/settings/Orders' })).json()).toEqual([
       expect.objectContaining({ key: 'orders.codePrefix', value: 'PO', isDefault: false }),
+      expect.objectContaining({ key: 'orders.shortConfirmation', value: 'Backorder', isDefault: true }),
     ])
   })
 })
