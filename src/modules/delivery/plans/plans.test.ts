@@ -139,6 +139,13 @@ describe('delivery plans', () => {
 
   it('moves Draft -> Scheduled -> Dispatched -> Completed, with shipments, timeline and overview', async () => {
     const { core, key } = await deliverySetup(ctx)
+    // A failed delivery stays on its plan as Returned (the default, Replan, takes it off the plan at completion).
+    const setting = await core({
+      method: 'PATCH',
+      url: '/api/settings/business',
+      payload: { 'delivery.failedDeliveryAction': 'ReturnToStock' },
+    })
+    expect(setting.statusCode, setting.body).toBe(200)
     const s1 = await shipment(core)
     const s2 = await shipment(core)
     const p = await plan(core, { shipmentIds: [s1.id, s2.id] })
