@@ -136,9 +136,10 @@ describe.skipIf(!databaseUrl || !canRunPgBouncer)('through PgBouncer in transact
         `SELECT application_name AS name, query FROM pg_stat_activity
           WHERE datname = current_database() AND application_name LIKE 'cartage%'`,
       )
-      expect(rows.filter((row) => row.name.endsWith('-listener')).map((row) => row.name)).toEqual([
+      // (Other test files' processes share this database and have listeners of their own.)
+      expect(rows.filter((row) => row.name.endsWith('-listener')).map((row) => row.name)).toContain(
         'cartage-both-listener',
-      ])
+      )
       expect(rows.filter((row) => !row.name.endsWith('-listener') && /^\s*listen/i.test(row.query))).toEqual(
         [],
       )
