@@ -43,8 +43,12 @@ export class ChangeListener {
 
   private listeningOnPool = false
   private reconnectDelay = RECONNECT_FIRST_MS
-  /** Set by a drop; the next successful LISTEN tells subscribers again (they may have missed changes). */
-  private missed = false
+  /**
+   * Set by a drop, and from the start: the next successful LISTEN tells subscribers again. Before
+   * the first LISTEN is in force nothing was heard either (a stream opened as the feed starts
+   * would otherwise miss a change committed while LISTEN was on its way).
+   */
+  private missed = true
 
   /** Transaction pool mode: writes this process completed, and how many of them the listener has caught up with. */
   private writes = 0
