@@ -28,6 +28,7 @@ export interface KpiRow {
   ranked_customers: number
   deliveries: number
   fulfillment_cost: string
+  orders_by_status: Record<string, number>
 }
 
 /**
@@ -64,7 +65,10 @@ export async function kpiMetrics(db: Executor, schema: string, businessId: strin
       (SELECT count(*) FROM ${sql.table(`${schema}.shipments`)} s
         WHERE s.business_id = ${businessId} AND s.customer_id = ${customerId} AND s.status = 'Delivered') AS deliveries,
       (SELECT coalesce(sum(s.fulfillment_cost), 0) FROM ${sql.table(`${schema}.shipments`)} s
-        WHERE s.business_id = ${businessId} AND s.customer_id = ${customerId} AND s.status <> 'Cancelled') AS fulfillment_cost
+        WHERE s.business_id = ${businessId} AND s.customer_id = ${customerId} AND s.status <> 'Cancelled') AS fulfillment_cost,
+      (SELECT coalesce(json_object_agg(x.status, x.n ORDER BY x.status), '{}')
+        FROM (SELECT o.status, count(*) AS n FROM ${sql.table(`${schema}.orders`)} o
+          WHERE o.business_id = ${businessId} AND o.customer_id = ${customerId} GROUP BY o.status) x) AS orders_by_status
     FROM scope
     LEFT JOIN ranked r ON r.customer_id = ${customerId}
   `.execute(db)

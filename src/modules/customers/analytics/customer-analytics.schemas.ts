@@ -33,6 +33,10 @@ export const CustomerKpiMetricsResponse = Type.Object(
     }),
     firstOrderDate: Nullable(DateTime({ description: 'earliest orderDate of a counted order' })),
     lastOrderDate: Nullable(DateTime({ description: 'latest orderDate of a counted order' })),
+    ordersByStatus: Type.Record(Type.String(), Type.Integer(), {
+      description:
+        "all the customer's orders per status, Draft and Cancelled included (a status with none is left out): what totalOrders leaves out",
+    }),
   },
   { title: 'CustomerKpiMetricsResponse' },
 )

@@ -27,6 +27,7 @@ export async function getKpiMetrics(
     rankByOrderVolume: row.rank_volume === null ? null : Number(row.rank_volume),
     rankBySpend: row.rank_spend === null ? null : Number(row.rank_spend),
     rankedCustomers: Number(row.ranked_customers),
+    ordersByStatus: row.orders_by_status,
     currency: row.currency,
     firstOrderDate: row.first_order?.toISOString() ?? null,
     lastOrderDate: row.last_order?.toISOString() ?? null,

@@ -144,6 +144,8 @@ describe('GET /api/v1/Customers/{customerId}/kpi-metrics', () => {
       currency: 'USD',
       firstOrderDate: at(14),
       lastOrderDate: at(0, 1, 0),
+      // Every order, counted or not: the draft and the cancelled one too.
+      ordersByStatus: { Cancelled: 1, Confirmed: 3, Draft: 1, Fulfilled: 2 },
     })
     expect((await kpi(t.core, t.bob)).json().data).toEqual({
       customerId: t.bob,
@@ -158,6 +160,7 @@ describe('GET /api/v1/Customers/{customerId}/kpi-metrics', () => {
       currency: 'USD',
       firstOrderDate: justBeforeWindow,
       lastOrderDate: at(1),
+      ordersByStatus: { Confirmed: 3, Fulfilled: 1 },
     })
     expect((await kpi(t.core, t.carol)).json().data).toMatchObject({
       totalOrders: 1,
@@ -179,6 +182,8 @@ describe('GET /api/v1/Customers/{customerId}/kpi-metrics', () => {
       currency: 'USD',
       firstOrderDate: null,
       lastOrderDate: null,
+      // Dave's one order is a draft: none counted, but not none at all.
+      ordersByStatus: { Draft: 1 },
     })
   })
 
