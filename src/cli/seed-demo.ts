@@ -28,7 +28,7 @@ export interface SeedTargets {
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Json = Record<string, unknown>
 
-/** One request to an API, in-process or over HTTP; the body is JSON. */
+/** One request to an API, in-process or over HTTP; the body is JSON, or a multipart form (an upload). */
 export async function send(
   target: ApiTarget,
   method: Method,
@@ -36,6 +36,18 @@ export async function send(
   payload?: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ statusCode: number; body: string }> {
+  if (payload instanceof FormData) {
+    // Encoded once by the platform's own Request, for both ways of sending.
+    const encoded = new Request('http://seed.invalid/', { method: 'POST', body: payload })
+    const body = Buffer.from(await encoded.arrayBuffer())
+    const formHeaders = { ...headers, 'content-type': encoded.headers.get('content-type') ?? '' }
+    if (typeof target !== 'string') {
+      const response = await target.inject({ method, url, headers: formHeaders, payload: body })
+      return { statusCode: response.statusCode, body: response.body }
+    }
+    const response = await fetch(new URL(url, target), { method, headers: formHeaders, body })
+    return { statusCode: response.status, body: await response.text() }
+  }
   if (typeof target !== 'string') {
     const response = await target.inject({
       method,
@@ -89,6 +101,12 @@ const HEAD_OFFICE = {
     longitude: 18.4207,
   },
 }
+
+/** A driver's signature as the app uploads it: a PNG (a 1x1 one will do for the demo). */
+const SIGNATURE_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+)
 
 /** A rectangle as a closed GeoJSON ring (longitude, latitude). */
 const box = (west: number, south: number, east: number, north: number) => [
@@ -362,23 +380,23 @@ export async function seedDemo(
       }),
     )
 
-    const orders = await step('sales orders', async () => {
-      const created: { id: string }[] = []
+    const orders = await step('sales orders, confirmed: each holds 2 jars of the granola made', async () => {
+      type Order = { id: string; lines: { id: string; productId: string | null }[] }
+      const created: Order[] = []
       for (const [index, { id, stop }] of customers.entries()) {
-        created.push(
-          await core<{ id: string }>('POST', '/api/v1/orders', {
-            customerId: id,
-            deliveryAddress: {
-              fullAddress: stop.address,
-              latitude: stop.latitude,
-              longitude: stop.longitude,
-            },
-            lines: [
-              { description: 'Breakfast hamper', quantity: 1 + (index % 3), unitPrice: 450 },
-              { description: 'Honey granola (jar)', quantity: 6, unitPrice: 89.5 },
-            ],
-          }),
-        )
+        const order = await core<Order>('POST', '/api/v1/orders', {
+          customerId: id,
+          deliveryAddress: {
+            fullAddress: stop.address,
+            latitude: stop.latitude,
+            longitude: stop.longitude,
+          },
+          lines: [
+            { productId: products.granola.id, quantity: 2, unitPrice: 89.5 },
+            { description: 'Breakfast hamper', quantity: 1 + (index % 3), unitPrice: 450 },
+          ],
+        })
+        created.push(await core<Order>('POST', `/api/v1/orders/${order.id}/confirm`))
       }
       return created
     })
@@ -432,10 +450,48 @@ export async function seedDemo(
             })
           ).id,
         )
+      // Each carries its order's jars: dispatching a plan issues them from stock.
+      for (const [index, shipmentId] of ids.entries()) {
+        const jars = orders[index]?.lines.find((line) => line.productId === products.granola.id)
+        await core('PUT', `/api/v1/shipments/${shipmentId}/lines`, {
+          lines: [{ orderLineId: jars?.id, quantity: 2, package: 'Box 1' }],
+        })
+      }
       return ids
     })
 
-    await step("today's delivery plan, autobatched", async () => {
+    await step('early run on the van: dispatched, two delivered with a signature, one failed', async () => {
+      const early = shipments.slice(0, 3)
+      const plan = await core<{ id: string }>('POST', '/api/v1/plans', {
+        name: 'Early run',
+        scheduledDate: today(),
+        vehicleId: vehicles[1]?.id,
+        shipmentIds: early,
+        driverName: 'Sipho Ndlovu',
+      })
+      await core('POST', `/api/v1/plans/${plan.id}/schedule`)
+      await core('POST', `/api/v1/plans/${plan.id}/dispatch`)
+      const signature = new FormData()
+      signature.append('file', new Blob([SIGNATURE_PNG], { type: 'image/png' }), 'signature.png')
+      const [first, second, third] = early
+      for (const [shipmentId, recipientName] of [
+        [first, 'Lerato Dlamini'],
+        [second, 'Pieter van Wyk'],
+      ] as const) {
+        const file = await core<{ id: string }>('POST', '/api/files/single', signature)
+        await core('POST', `/api/v1/shipments/${shipmentId}/stop/arrived`)
+        await core('POST', `/api/v1/shipments/${shipmentId}/stop/delivered`, {
+          recipientName,
+          signatureFileId: file.id,
+        })
+      }
+      await core('POST', `/api/v1/shipments/${third}/stop/failed`, {
+        reason: 'Shop closed; no answer at the back door',
+        afterFailure: 'Replan',
+      })
+    })
+
+    await step("today's main delivery plan, autobatched with the rest", async () => {
       const plan = await core<{ id: string }>('POST', '/api/v1/plans', {
         name: 'Morning run',
         scheduledDate: today(),
