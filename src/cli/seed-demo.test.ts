@@ -19,7 +19,7 @@ describe('seed --demo', () => {
     const lines: string[] = []
     const result = await seedDemo(ctx, (line) => lines.push(line), email)
     expect(result).toMatchObject({ created: true, email, password: expect.stringMatching(/^demo-.{12}$/) })
-    expect(lines).toHaveLength(17)
+    expect(lines).toHaveLength(18)
 
     const signedIn = await signIn(ctx, { email, password: result.password ?? '' })
     const core = coreAs(ctx, { accessToken: signedIn.accessToken, businessId: result.businessId ?? '' })
@@ -54,10 +54,10 @@ describe('seed --demo', () => {
     expect(await total('/api/v1/bom')).toBe(2)
     const workOrders = (await get('/api/v1/work-orders')).data as { status: string }[]
     expect(workOrders.map((w) => w.status)).toEqual(['Completed'])
-    expect(await total('/api/v1/orders')).toBe(8)
+    expect(await total('/api/v1/orders')).toBe(11)
     expect(await total('/api/v1/DeliveryZones')).toBe(3)
     expect(await total('/api/v1/vehicles')).toBe(2)
-    expect(await total('/api/v1/shipments')).toBe(8)
+    expect(await total('/api/v1/shipments')).toBe(11)
     const plans = (await get('/api/v1/plans')).data as {
       name: string
       status: string
@@ -66,17 +66,17 @@ describe('seed --demo', () => {
     }[]
     expect(plans.map((p) => [p.name, p.status, p.shipments.length]).sort()).toEqual([
       ['Early run', 'Dispatched', 3],
-      ['Morning run', 'Draft', 5],
+      ['Morning run', 'Draft', 8],
     ])
     expect(plans.find((p) => p.name === 'Morning run')?.autobatchedAt).not.toBeNull()
-    // The sale went through the stock: 8 orders confirmed, the early run's jars issued, two delivered
+    // The sale went through the stock: 11 orders confirmed, the early run's jars issued, two delivered
     // on time and in full, and the dashboard says so on the first day.
     const summary = (await get('/api/v1/insights/dashboard/summary')).data as Record<string, unknown>
     expect(summary).toMatchObject({
-      orders: { count: 8, byStatus: { Confirmed: 5, Fulfilled: 3 } },
-      shipments: { delivered: 2, deliveredOnTime: 2, byStatus: { Assigned: 5, Delivered: 2, Failed: 1 } },
-      // 3 shipments of 2 jars at 89.50 went out of the 16 jars ordered.
-      fulfilment: { orderedUnits: 16, filledUnits: 6, shippedRevenue: 537, otifRated: 2, otifOrders: 2 },
+      orders: { count: 11, byStatus: { Confirmed: 8, Fulfilled: 3 } },
+      shipments: { delivered: 2, deliveredOnTime: 2, byStatus: { Assigned: 8, Delivered: 2, Failed: 1 } },
+      // The early run's 3 shipments of 2 jars at 89.50 went out, of the 14 jars ordered.
+      fulfilment: { orderedUnits: 14, filledUnits: 6, shippedRevenue: 537, otifRated: 2, otifOrders: 2 },
     })
     expect(await total('/api/carriers?configured=true')).toBe(1)
     expect(await total('/api/v1/suppliers')).toBe(2)
@@ -121,7 +121,7 @@ describe('seed --demo', () => {
 
     const again = await seedDemo(ctx, () => lines.push('again'), email)
     expect(again).toEqual({ created: false, email })
-    expect(lines).toHaveLength(17)
+    expect(lines).toHaveLength(18)
     expect(await total('/api/v1/Customers')).toBe(8)
   }, 120_000)
 
@@ -145,7 +145,7 @@ describe('seed --demo', () => {
         expect(first.status, first.stderr).toBe(0)
         expect(first.stdout).toContain(`seeding the demo organisation on embedded PGlite in ${dataDir}`)
         expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
-        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(17)
+        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(18)
         const password = /password: (demo-\S{12})\n/.exec(first.stdout)?.[1] ?? ''
         expect(password).not.toBe('')
         const kept = demoCredentialsFile(dataDir)

@@ -380,24 +380,29 @@ export async function seedDemo(
       }),
     )
 
-    const orders = await step('sales orders, confirmed: each holds 2 jars of the granola made', async () => {
-      type Order = { id: string; lines: { id: string; productId: string | null }[] }
+    type Order = { id: string; lines: { id: string; productId: string | null }[] }
+    const orderFor = async (
+      customerId: string,
+      stop: (typeof STOPS)[number],
+      jars: number,
+      hampers: number,
+    ) => {
+      const order = await core<Order>('POST', '/api/v1/orders', {
+        customerId,
+        deliveryAddress: { fullAddress: stop.address, latitude: stop.latitude, longitude: stop.longitude },
+        lines: [
+          { productId: products.granola.id, quantity: jars, unitPrice: 89.5 },
+          { description: 'Breakfast hamper', quantity: hampers, unitPrice: 450 },
+        ],
+      })
+      return core<Order>('POST', `/api/v1/orders/${order.id}/confirm`)
+    }
+    const orders = await step('sales orders, confirmed: each holds jars of the granola made', async () => {
       const created: Order[] = []
-      for (const [index, { id, stop }] of customers.entries()) {
-        const order = await core<Order>('POST', '/api/v1/orders', {
-          customerId: id,
-          deliveryAddress: {
-            fullAddress: stop.address,
-            latitude: stop.latitude,
-            longitude: stop.longitude,
-          },
-          lines: [
-            { productId: products.granola.id, quantity: 2, unitPrice: 89.5 },
-            { description: 'Breakfast hamper', quantity: 1 + (index % 3), unitPrice: 450 },
-          ],
-        })
-        created.push(await core<Order>('POST', `/api/v1/orders/${order.id}/confirm`))
-      }
+      // One per customer for today's main run, and three early ones delivered first thing.
+      for (const [index, { id, stop }] of customers.entries())
+        created.push(await orderFor(id, stop, 1, 1 + (index % 3)))
+      for (const { id, stop } of customers.slice(0, 3)) created.push(await orderFor(id, stop, 2, 1))
       return created
     })
 
@@ -431,49 +436,56 @@ export async function seedDemo(
       }),
     ])
 
-    const shipments = await step("today's shipments", async () => {
+    const shipments = await step("today's shipments, each carrying its order's jars", async () => {
       const ids: string[] = []
-      for (const [index, { id, stop }] of customers.entries())
-        ids.push(
-          (
-            await core<{ id: string }>('POST', '/api/v1/shipments', {
-              customerId: id,
-              orderId: orders[index]?.id,
-              deliveryAddress: {
-                fullAddress: stop.address,
-                latitude: stop.latitude,
-                longitude: stop.longitude,
-              },
-              weight: 12 + index * 3,
-              volume: 0.1 + index * 0.02,
-              scheduledDate: `${today()}T08:00:00Z`,
-            })
-          ).id,
-        )
-      // Each carries its order's jars: dispatching a plan issues them from stock.
-      for (const [index, shipmentId] of ids.entries()) {
-        const jars = orders[index]?.lines.find((line) => line.productId === products.granola.id)
-        await core('PUT', `/api/v1/shipments/${shipmentId}/lines`, {
-          lines: [{ orderLineId: jars?.id, quantity: 2, package: 'Box 1' }],
+      for (const [index, order] of orders.entries()) {
+        const { id, stop } = customers[index % customers.length] as (typeof customers)[number]
+        const shipment = await core<{ id: string }>('POST', '/api/v1/shipments', {
+          customerId: id,
+          orderId: order.id,
+          deliveryAddress: { fullAddress: stop.address, latitude: stop.latitude, longitude: stop.longitude },
+          weight: 12 + index * 3,
+          volume: 0.1 + index * 0.02,
+          scheduledDate: `${today()}T08:00:00Z`,
         })
+        // Dispatching the plan issues these from stock.
+        const jars = order.lines.find((line) => line.productId === products.granola.id)
+        await core('PUT', `/api/v1/shipments/${shipment.id}/lines`, {
+          lines: [{ orderLineId: jars?.id, quantity: index < customers.length ? 1 : 2, package: 'Box 1' }],
+        })
+        ids.push(shipment.id)
       }
-      return ids
+      return { main: ids.slice(0, customers.length), early: ids.slice(customers.length) }
     })
 
+    const morningRun = await step("today's main delivery plan", () =>
+      core<{ id: string }>('POST', '/api/v1/plans', {
+        name: 'Morning run',
+        scheduledDate: today(),
+        vehicleId: vehicles[0]?.id,
+        deliveryZoneIds: zones,
+        depot: {
+          fullAddress: '10 Dock Road, V&A Waterfront, Cape Town',
+          latitude: -33.9036,
+          longitude: 18.4207,
+        },
+        driverName: 'Johan Pretorius',
+      }),
+    )
+
     await step('early run on the van: dispatched, two delivered with a signature, one failed', async () => {
-      const early = shipments.slice(0, 3)
       const plan = await core<{ id: string }>('POST', '/api/v1/plans', {
         name: 'Early run',
         scheduledDate: today(),
         vehicleId: vehicles[1]?.id,
-        shipmentIds: early,
+        shipmentIds: shipments.early,
         driverName: 'Sipho Ndlovu',
       })
       await core('POST', `/api/v1/plans/${plan.id}/schedule`)
       await core('POST', `/api/v1/plans/${plan.id}/dispatch`)
       const signature = new FormData()
       signature.append('file', new Blob([SIGNATURE_PNG], { type: 'image/png' }), 'signature.png')
-      const [first, second, third] = early
+      const [first, second, third] = shipments.early
       for (const [shipmentId, recipientName] of [
         [first, 'Lerato Dlamini'],
         [second, 'Pieter van Wyk'],
@@ -491,22 +503,9 @@ export async function seedDemo(
       })
     })
 
-    await step("today's main delivery plan, autobatched with the rest", async () => {
-      const plan = await core<{ id: string }>('POST', '/api/v1/plans', {
-        name: 'Morning run',
-        scheduledDate: today(),
-        vehicleId: vehicles[0]?.id,
-        deliveryZoneIds: zones,
-        depot: {
-          fullAddress: '10 Dock Road, V&A Waterfront, Cape Town',
-          latitude: -33.9036,
-          longitude: 18.4207,
-        },
-        driverName: 'Johan Pretorius',
-      })
-      await core('POST', `/api/v1/plans/${plan.id}/autobatch`)
-      return { plan, shipments }
-    })
+    await step("main plan autobatched with the day's other shipments", () =>
+      core('POST', `/api/v1/plans/${morningRun.id}/autobatch`),
+    )
 
     await step('carrier configured', () =>
       core('POST', '/api/carriers/configure', {
