@@ -8,9 +8,8 @@ const entityOfWebhookType = (type: string): string =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('')
 
-/** The actor's parts from the `cartage.actor` setting (db/actor.ts), as the audit triggers read it. */
-const actorPart = (n: 1 | 2 | 3) =>
-  sql`nullif(split_part(coalesce(current_setting('cartage.actor', true), ''), '|', ${sql.lit(n)}), '')`
+/** The request's actor, as the row triggers read it (migrations/20261217090000-one-audit-actor-function.ts). */
+const actor = (part: 'actor_type' | 'actor_id' | 'request_id') => sql.raw(`(global.audit_actor()).${part}`)
 
 /**
  * Every domain event becomes an audit entry in the publisher's transaction, beside the row changes
@@ -26,14 +25,14 @@ export const recordEventInAuditLog: DomainEventHandler = async (db, schemaName, 
     .insertInto('audit_log')
     .values({
       business_id: event.businessId,
-      actor_type: sql<string>`coalesce(${actorPart(1)}, 'System')`,
-      actor_id: sql<string | null>`${actorPart(2)}::uuid`,
+      actor_type: sql<string>`${actor('actor_type')}`,
+      actor_id: sql<string | null>`${actor('actor_id')}`,
       entity_type: declared.webhook ? entityOfWebhookType(declared.webhook.type) : event.type,
       entity_id: typeof resourceId === 'string' ? resourceId : null,
       action: event.type,
       changes: JSON.stringify({}),
       payload: JSON.stringify(event.payload),
-      request_id: sql<string | null>`${actorPart(3)}`,
+      request_id: sql<string | null>`${actor('request_id')}`,
     })
     .execute()
 }

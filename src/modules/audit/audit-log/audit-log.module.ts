@@ -5,6 +5,7 @@ import * as createAuditFunctions from './migrations/20261127090000-create-audit-
 import * as createAuditLog from './migrations/20261127090000-create-audit-log.js'
 import * as auditLogRecordsEvents from './migrations/20261216090000-audit-log-records-events.js'
 import * as largeValuesByDigest from './migrations/20261216090100-audit-records-large-values-by-digest.js'
+import * as oneAuditActorFunction from './migrations/20261217090000-one-audit-actor-function.js'
 import { attachAuditTriggers } from './migrations/attach-audit-triggers.js'
 
 /**
@@ -29,6 +30,7 @@ export const auditLogModule = defineModule({
     global: [
       { name: '20261127090000-create-audit-functions', sql: createAuditFunctions.sql },
       { name: '20261216090100-audit-records-large-values-by-digest', sql: largeValuesByDigest.sql },
+      { name: '20261217090000-one-audit-actor-function', sql: oneAuditActorFunction.sql },
     ],
     tenant: [
       { name: '20261127090000-create-audit-log', sql: createAuditLog.sql },

@@ -1,6 +1,6 @@
-import type { FastifyReply } from 'fastify'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { SingleResult, single } from '../../../http/envelopes.js'
+import { sendHtmlPage, wantsHtml } from '../../../http/html-pages.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
@@ -53,13 +53,8 @@ export function registerTrackingRoutes(app: HttpApp, deps: AppDeps) {
     },
     async (request, reply) => {
       const { status, html } = await trackingPageFor(deps.database, request.params.token)
-      if (status === 404 && !/\btext\/html\b/.test(request.headers.accept ?? '')) throw trackingLinkNotFound()
-      // The page is not one of the route's JSON bodies, so the typed reply does not know it.
-      return (reply as unknown as FastifyReply)
-        .code(status)
-        .headers(TRACKING_HEADERS)
-        .type('text/html; charset=utf-8')
-        .send(html)
+      if (status === 404 && !wantsHtml(request)) throw trackingLinkNotFound()
+      return sendHtmlPage(reply, status, html, TRACKING_HEADERS)
     },
   )
   app.post(

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify'
+import { sendHtmlPage, wantsHtml } from '../../../http/html-pages.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
@@ -29,13 +29,12 @@ export function registerEmailVerificationRoutes(app: HttpApp, deps: AppDeps) {
     { ...route, schema: { ...route.schema, response: { ...route.schema.response, 400: TokenRefused } } },
     async (request, reply) => {
       // Someone who clicked the emailed link sees a page; API clients keep the contract's empty 200.
-      if (!/\btext\/html\b/.test(request.headers.accept ?? '')) {
+      if (!wantsHtml(request)) {
         await verifyEmailByToken(deps, request.query.token)
         return reply.code(200).send()
       }
       const { status, html } = await verifyForBrowser(deps, request.query.token)
-      // The page is not one of the route's JSON bodies, so the typed reply does not know it.
-      return (reply as unknown as FastifyReply).code(status).type('text/html; charset=utf-8').send(html)
+      return sendHtmlPage(reply, status, html)
     },
   )
 }

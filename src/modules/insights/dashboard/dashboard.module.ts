@@ -1,7 +1,8 @@
 import { defineModule } from '../../../platform/module.js'
 import { registerDashboardRoutes } from './dashboard.routes.js'
+import * as fulfilmentFigureIndexes from './migrations/20261217100000-fulfilment-figure-indexes.js'
 
-/** Dashboard figures: summary, volumes, top customers. */
+/** Dashboard figures: summary (with fulfilment: fill rate, on time in full, backorders, revenue shipped), volumes, top customers. */
 export const dashboardModule = defineModule({
   name: 'insights/dashboard',
   core: {
@@ -9,5 +10,8 @@ export const dashboardModule = defineModule({
       { name: 'Insights', description: 'Dashboard figures: summary, volumes, top customers (Insights)' },
     ],
     routes: registerDashboardRoutes,
+  },
+  migrations: {
+    tenant: [{ name: '20261217100000-fulfilment-figure-indexes', sql: fulfilmentFigureIndexes.sql }],
   },
 })

@@ -95,6 +95,15 @@ export interface SummaryRow extends RangeRow {
   transfers_out_value: string
   transfers_in: string
   transfers_in_value: string
+  ordered_units: string
+  filled_units: string
+  otif_rated: string
+  otif_orders: string
+  shipped_revenue: string
+  shipped_revenue_prev: string
+  backordered_orders: string
+  backordered_lines: string
+  backordered_units: string
 }
 
 /**
@@ -175,14 +184,79 @@ export async function summary(db: Executor, input: RangeInput) {
       WHERE tr.status IN ('Shipped', 'PartiallyReceived')
         AND (tr.source_business_id = ${businessId} OR tr.destination_business_id = ${businessId})
     )
+    ${fulfilmentCtes(schema, businessId)}
     SELECT ${rangeColumns},
       to_char(range.from_day - range.days, 'YYYY-MM-DD') AS previous_from,
       to_char(range.from_day - 1, 'YYYY-MM-DD') AS previous_to,
-      o.*, s.*, d.*, p.*, t.*
-    FROM range, o, s, d, p, t
+      o.*, s.*, d.*, p.*, t.*, fill.*, otif.*, sr.*, bo.*
+    FROM range, o, s, d, p, t, fill, otif, sr, bo
   `.execute(db)
   return rows[0]
 }
+
+/** A shipment line whose goods left the stock and have not come back. */
+const ISSUED = sql`l.ledger_entry_id IS NOT NULL AND l.returned_entry_id IS NULL`
+
+/**
+ * The fulfilment figures, as CTEs after the summary's: fill rate and on time in full over the
+ * counted orders of the range, revenue from what was dispatched in the range (and the previous
+ * one), and the backorders open now.
+ */
+const fulfilmentCtes = (schema: string, businessId: string) => sql`,
+    counted_orders AS (
+      SELECT o.id FROM bounds
+      JOIN ${table(schema, 'orders')} o ON o.business_id = ${businessId}
+        AND o.order_date >= bounds.cur_start AND o.order_date < bounds.cur_end AND o.status IN ${COUNTED}
+    ),
+    fill AS (
+      SELECT coalesce(sum(ol.quantity), 0) AS ordered_units,
+        coalesce(sum(least(ol.quantity, x.shipped)), 0) AS filled_units
+      FROM counted_orders co
+      JOIN ${table(schema, 'order_lines')} ol ON ol.order_id = co.id AND ol.product_id IS NOT NULL
+      CROSS JOIN LATERAL (
+        SELECT coalesce(sum(l.quantity), 0) AS shipped FROM ${table(schema, 'shipment_lines')} l
+        WHERE l.order_line_id = ol.id AND ${ISSUED}
+      ) x
+    ),
+    otif AS (
+      SELECT count(*) AS otif_rated, count(*) FILTER (WHERE lines.in_full AND ship.on_time) AS otif_orders
+      FROM bounds, counted_orders co
+      CROSS JOIN LATERAL (
+        SELECT bool_and(coalesce(x.delivered, 0) >= ol.quantity) AS in_full
+        FROM ${table(schema, 'order_lines')} ol
+        CROSS JOIN LATERAL (
+          SELECT sum(l.quantity) AS delivered FROM ${table(schema, 'shipment_lines')} l
+          JOIN ${table(schema, 'shipments')} s ON s.id = l.shipment_id AND s.status = 'Delivered'
+          WHERE l.order_line_id = ol.id
+        ) x
+        WHERE ol.order_id = co.id AND ol.product_id IS NOT NULL
+      ) lines
+      CROSS JOIN LATERAL (
+        SELECT count(*) AS delivered,
+          coalesce(bool_and(s.scheduled_date IS NULL
+            OR (s.delivered_at AT TIME ZONE bounds.tz)::date <= (s.scheduled_date AT TIME ZONE bounds.tz)::date), true) AS on_time
+        FROM ${table(schema, 'shipments')} s WHERE s.order_id = co.id AND s.status = 'Delivered'
+      ) ship
+      WHERE ship.delivered > 0 AND lines.in_full IS NOT NULL
+    ),
+    sr AS (
+      SELECT
+        coalesce(sum(l.quantity * ol.unit_price) FILTER (WHERE s.dispatched_at >= bounds.cur_start), 0) AS shipped_revenue,
+        coalesce(sum(l.quantity * ol.unit_price) FILTER (WHERE s.dispatched_at < bounds.cur_start), 0) AS shipped_revenue_prev
+      FROM bounds
+      JOIN ${table(schema, 'shipments')} s ON s.business_id = ${businessId}
+        AND s.dispatched_at >= bounds.prev_start AND s.dispatched_at < bounds.cur_end
+      JOIN ${table(schema, 'shipment_lines')} l ON l.shipment_id = s.id AND ${ISSUED}
+      JOIN ${table(schema, 'order_lines')} ol ON ol.id = l.order_line_id
+      JOIN ${table(schema, 'orders')} o ON o.id = ol.order_id AND o.currency = bounds.currency
+    ),
+    bo AS (
+      SELECT count(DISTINCT r.order_id) AS backordered_orders, count(*) AS backordered_lines,
+        coalesce(sum(r.backordered), 0) AS backordered_units
+      FROM ${table(schema, 'stock_reservations')} r
+      JOIN ${table(schema, 'orders')} o ON o.id = r.order_id AND o.status IN ('Confirmed', 'PartiallyFulfilled')
+      WHERE r.business_id = ${businessId} AND r.backordered > 0
+    )`
 
 export interface VolumeRow extends RangeRow {
   bucket_start: string | null

@@ -119,8 +119,45 @@ export const DashboardSummaryResponse = Type.Object(
       },
       { description: 'stock in transit between the businesses of the organisation now, whatever the range' },
     ),
+    fulfilment: Type.Object(
+      {
+        orderedUnits: Type.Number({
+          description: 'units of products ordered on the counted orders with orderDate in the range',
+        }),
+        filledUnits: Type.Number({
+          description:
+            'of those, the units shipped (dispatched and not come back), at most the ordered per line',
+        }),
+        fillRate: Nullable(
+          Type.Number({
+            description: 'filledUnits / orderedUnits, 0..1 with 4 decimals; null with none ordered',
+          }),
+        ),
+        otifRated: Type.Integer({
+          description: 'counted orders with orderDate in the range that have a delivered shipment',
+        }),
+        otifOrders: Type.Integer({
+          description:
+            'of those, the orders on time in full: every product line delivered in full, and every delivered shipment delivered on or before its scheduled day (local)',
+        }),
+        otifRate: Nullable(
+          Type.Number({ description: 'otifOrders / otifRated, 0..1 with 4 decimals; null with none rated' }),
+        ),
+        shippedRevenue: money(
+          "what was dispatched in the range, at its order lines' prices, in `currency` (goods that came back excluded)",
+        ),
+        backorderedOrders: Type.Integer({
+          description:
+            'open (Confirmed, PartiallyFulfilled) orders with a backordered line now, whatever the range',
+        }),
+        backorderedLines: Type.Integer({ description: 'their backordered lines' }),
+        backorderedUnits: Type.Number({ description: 'units short at confirmation and not shipped since' }),
+      },
+      { description: 'how orders turn into deliveries' },
+    ),
     changes: Type.Object(
       {
+        shippedRevenue: Change,
         orderCount: Change,
         revenue: Change,
         shipmentCount: Change,

@@ -56,7 +56,21 @@ describe('GET /api/v1/insights/dashboard/summary', () => {
         incomingInTransit: 0,
         incomingValueInTransit: 0,
       },
+      // Orders of services and shipments without lines: nothing to fill (dashboard.fulfilment.test.ts counts them).
+      fulfilment: {
+        orderedUnits: 0,
+        filledUnits: 0,
+        fillRate: null,
+        otifRated: 0,
+        otifOrders: 0,
+        otifRate: null,
+        shippedRevenue: 0,
+        backorderedOrders: 0,
+        backorderedLines: 0,
+        backorderedUnits: 0,
+      },
       changes: {
+        shippedRevenue: { current: 0, previous: 0, change: 0, changePercent: null },
         orderCount: { current: 5, previous: 2, change: 3, changePercent: 150 },
         revenue: { current: 375, previous: 70, change: 305, changePercent: 435.71 },
         shipmentCount: { current: 5, previous: 2, change: 3, changePercent: 150 },

@@ -35,7 +35,6 @@ DECLARE
   after jsonb := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END;
   changes jsonb := global.audit_diff(before, after);
   changed jsonb := coalesce(after, before);
-  actor text := coalesce(current_setting('cartage.actor', true), '');
   business uuid;
 BEGIN
   IF changes IS NULL THEN RETURN NULL; END IF;
@@ -49,12 +48,9 @@ BEGIN
       INTO business;
   END IF;
   INSERT INTO %1$I.audit_log (business_id, actor_type, actor_id, entity_type, entity_id, action, changes, request_id)
-  VALUES (
-    business,
-    coalesce(nullif(split_part(actor, '|', 1), ''), 'System'),
-    nullif(split_part(actor, '|', 2), '')::uuid,
-    TG_ARGV[0], changed ->> TG_ARGV[1], global.audit_action(TG_OP, changes), changes,
-    nullif(split_part(actor, '|', 3), ''));
+  SELECT business, a.actor_type, a.actor_id, TG_ARGV[0], changed ->> TG_ARGV[1], global.audit_action(TG_OP, changes),
+    changes, a.request_id
+  FROM global.audit_actor() a;
   RETURN NULL;
 END $body$
 $fn$, current_schema());
