@@ -30,8 +30,9 @@ export function lineReasons(lines: readonly RequestedLine[]): Reason[] {
   const reasons: Reason[] = []
   const seen = new Set<string>()
   lines.forEach((line, index) => {
-    if (Math.abs(units(line.quantity) - line.quantity * 10_000) > 1e-6)
-      reasons.push({ field: `lines.${index}.quantity`, message: 'at most 4 decimal places' })
+    // What numeric(18, 4) stores as sent.
+    if (Number(line.quantity.toFixed(4)) !== line.quantity)
+      reasons.push({ field: `lines.${index}.quantity`, message: 'must have at most 4 decimal places' })
     const product = line.productId.toLowerCase()
     if (seen.has(product))
       reasons.push({ field: `lines.${index}.productId`, message: 'appears more than once' })

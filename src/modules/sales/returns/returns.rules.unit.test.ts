@@ -52,9 +52,10 @@ describe('a return’s lines', () => {
       lineReasons([
         { productId: A, quantity: 0.00001 },
         { productId: A.toUpperCase(), quantity: 1.2345 },
+        { productId: B, quantity: 999_999_999.1234 },
       ]),
     ).toEqual([
-      { field: 'lines.0.quantity', message: 'at most 4 decimal places' },
+      { field: 'lines.0.quantity', message: 'must have at most 4 decimal places' },
       { field: 'lines.1.productId', message: 'appears more than once' },
     ])
   })

@@ -92,7 +92,7 @@ async function sourceOf(
       from: `on shipment ${shipment.code}`,
     }
   }
-  const order = await repository.findOrder(trx, schema, businessId, request.orderId ?? '')
+  const order = await repository.findOrder(trx, schema, businessId, request.orderId!)
   if (!order) throw orderNotFound()
   return {
     where: { orderId: order.id },
