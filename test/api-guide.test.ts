@@ -85,6 +85,14 @@ describe('docs/api-guide.md', () => {
       expect(stdout).toMatch(
         /"field":"lines.0.quantity","message":"would bring the line to 1001 received of 1000 ordered/,
       )
+      // A return: requested, more than is left refused, received at the cost it left with, credited.
+      expect(lines).toEqual(
+        expect.arrayContaining(['Delivered', 'RMA-000001', '24', 'invalid_status_transition']),
+      )
+      expect(stdout).toMatch(
+        /"field":"lines.0.quantity","message":"at most 8 can be returned \(10 delivered, 2 returned already\)"/,
+      )
+      expect(stdout).toMatch(/"quantity":2,.*"unitCost":5.125,/)
       expect(lines).toEqual(expect.arrayContaining(['order.created', 'whsec_', 'Refused'])) // webhooks
       expect(stdout).toMatch(/"field":"url"/)
       expect(stdout).toMatch(/^idempotent-replayed: true\r?$/im) // a retry with the same Idempotency-Key

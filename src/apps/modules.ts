@@ -42,6 +42,7 @@ import { purchaseOrdersModule } from '../modules/purchasing/purchase-orders/purc
 import { suppliersModule } from '../modules/purchasing/suppliers/suppliers.module.js'
 import { ordersModule } from '../modules/sales/orders/orders.module.js'
 import { reservationsModule } from '../modules/sales/reservations/reservations.module.js'
+import { returnsModule } from '../modules/sales/returns/returns.module.js'
 import { type CartageModule, eventWiringOf, migrationsOf } from '../platform/module.js'
 
 /**
@@ -56,6 +57,7 @@ export const MODULES: readonly CartageModule[] = [
   invitationsModule,
   ordersModule,
   reservationsModule,
+  returnsModule,
   businessModule,
   settingsModule,
   customerConfigurationsModule,

@@ -331,6 +331,8 @@ describe('POST /api/ai-studio/query', () => {
         'products',
         'purchase_order_lines',
         'purchase_orders',
+        'return_lines',
+        'returns',
         'shipment_lines',
         'shipments',
         'stock_reservations',

@@ -30,6 +30,7 @@ export function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): OrderRes
     notes: row.notes,
     lines: lines.map(toLine),
     total: Number(row.total),
+    returnedValue: Number(row.returned_value),
     confirmedAt: iso(row.confirmed_at),
     fulfilledAt: iso(row.fulfilled_at),
     cancelledAt: iso(row.cancelled_at),

@@ -29,6 +29,9 @@ export function scopedOrders(db: Executor, schema: string, businessId: string) {
       'o.cancelled_at',
       'o.date_created',
       'o.date_modified',
+      // The credit of its settled returns (sales/returns): received back or written off.
+      sql<string>`(SELECT coalesce(sum(r.value), 0) FROM ${sql.table(`${schema}.returns`)} r
+        WHERE r.order_id = o.id AND r.status IN ('Received', 'WrittenOff'))`.as('returned_value'),
     ])
 }
 

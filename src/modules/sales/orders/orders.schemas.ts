@@ -94,6 +94,10 @@ export const OrderResponse = Type.Object({
   notes: Nullable(Type.String()),
   lines: Type.Array(OrderLineResponse),
   total: Type.Number({ description: 'sum of the line totals, computed by the server' }),
+  returnedValue: Type.Number({
+    description:
+      'the credit of its returns received back or written off (GET /api/v1/orders/{id}/returns): their quantities × the order lines’ unit prices',
+  }),
   confirmedAt: Nullable(DateTime()),
   fulfilledAt: Nullable(DateTime()),
   cancelledAt: Nullable(DateTime()),
