@@ -9,12 +9,13 @@ import {
   setShortConfirmation,
   stockedShop,
 } from '../../sales/reservations/reservations.fixtures.js'
+import { moveReturn, requestedReturn } from '../../sales/returns/returns.fixtures.js'
 import { dashboard } from './dashboard.fixtures.js'
 
 const ctx = useTestContext()
 
 describe('the dashboard’s fulfilment figures', () => {
-  it('counts fill rate, on time in full, revenue shipped and open backorders from the orders and their shipments', async () => {
+  it('counts fill rate, on time in full, revenue shipped, open backorders and returns from the orders and their shipments', async () => {
     const owner = await ownerSession(ctx)
     const { core } = owner
     // 10 on hand; the second order asks for 10 more than is left, so 4 of it are backordered.
@@ -48,6 +49,13 @@ describe('the dashboard’s fulfilment figures', () => {
     })
     expect(delivered.statusCode, delivered.body).toBe(200)
 
+    // One jar comes back, received into stock: a return credited at the order line's 5.
+    const returned = await requestedReturn(core, {
+      shipmentId: parcel.id,
+      lines: [{ productId: product.id, quantity: 1 }],
+    })
+    expect((await moveReturn(core, returned.id, 'receive', {})).statusCode).toBe(200)
+
     const summary = await dashboard(core, 'summary', {})
     expect(summary.statusCode, summary.body).toBe(200)
     const data = summary.json().data
@@ -63,6 +71,8 @@ describe('the dashboard’s fulfilment figures', () => {
       backorderedOrders: 1,
       backorderedLines: 1,
       backorderedUnits: 4,
+      returnsCredited: 1,
+      returnedValue: 5,
     })
     expect(data.changes.shippedRevenue).toMatchObject({ current: 20, previous: 0, changePercent: null })
   })

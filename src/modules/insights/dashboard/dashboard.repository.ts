@@ -104,6 +104,8 @@ export interface SummaryRow extends RangeRow {
   backordered_orders: string
   backordered_lines: string
   backordered_units: string
+  returns_credited: string
+  returned_value: string
 }
 
 /**
@@ -188,8 +190,8 @@ export async function summary(db: Executor, input: RangeInput) {
     SELECT ${rangeColumns},
       to_char(range.from_day - range.days, 'YYYY-MM-DD') AS previous_from,
       to_char(range.from_day - 1, 'YYYY-MM-DD') AS previous_to,
-      o.*, s.*, d.*, p.*, t.*, fill.*, otif.*, sr.*, bo.*
-    FROM range, o, s, d, p, t, fill, otif, sr, bo
+      o.*, s.*, d.*, p.*, t.*, fill.*, otif.*, sr.*, bo.*, rt.*
+    FROM range, o, s, d, p, t, fill, otif, sr, bo, rt
   `.execute(db)
   return rows[0]
 }
@@ -200,7 +202,7 @@ const ISSUED = sql`l.ledger_entry_id IS NOT NULL AND l.returned_entry_id IS NULL
 /**
  * The fulfilment figures, as CTEs after the summary's: fill rate and on time in full over the
  * counted orders of the range, revenue from what was dispatched in the range (and the previous
- * one), and the backorders open now.
+ * one), the backorders open now, and the returns credited (received or written off) in the range.
  */
 const fulfilmentCtes = (schema: string, businessId: string) => sql`,
     counted_orders AS (
@@ -256,6 +258,13 @@ const fulfilmentCtes = (schema: string, businessId: string) => sql`,
       FROM ${table(schema, 'stock_reservations')} r
       JOIN ${table(schema, 'orders')} o ON o.id = r.order_id AND o.status IN ('Confirmed', 'PartiallyFulfilled')
       WHERE r.business_id = ${businessId} AND r.backordered > 0
+    ),
+    rt AS (
+      SELECT count(*) AS returns_credited, coalesce(sum(r.value), 0) AS returned_value
+      FROM bounds
+      JOIN ${table(schema, 'returns')} r ON r.business_id = ${businessId} AND r.status IN ('Received', 'WrittenOff')
+        AND coalesce(r.received_at, r.written_off_at) >= bounds.cur_start
+        AND coalesce(r.received_at, r.written_off_at) < bounds.cur_end
     )`
 
 export interface VolumeRow extends RangeRow {

@@ -152,6 +152,10 @@ export const DashboardSummaryResponse = Type.Object(
         }),
         backorderedLines: Type.Integer({ description: 'their backordered lines' }),
         backorderedUnits: Type.Number({ description: 'units short at confirmation and not shipped since' }),
+        returnsCredited: Type.Integer({
+          description: 'returns received back into stock or written off in the range (by that day)',
+        }),
+        returnedValue: money("their value at the order lines' prices, credited on the orders, in `currency`"),
       },
       { description: 'how orders turn into deliveries' },
     ),

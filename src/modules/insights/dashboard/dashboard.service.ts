@@ -113,6 +113,8 @@ export async function getSummary(
       backorderedOrders: num(row.backordered_orders),
       backorderedLines: num(row.backordered_lines),
       backorderedUnits: num(row.backordered_units),
+      returnsCredited: num(row.returns_credited),
+      returnedValue: round(num(row.returned_value), 4),
     },
     changes: {
       shippedRevenue: change(round(num(row.shipped_revenue), 4), round(num(row.shipped_revenue_prev), 4)),

@@ -68,6 +68,8 @@ describe('GET /api/v1/insights/dashboard/summary', () => {
         backorderedOrders: 0,
         backorderedLines: 0,
         backorderedUnits: 0,
+        returnsCredited: 0,
+        returnedValue: 0,
       },
       changes: {
         shippedRevenue: { current: 0, previous: 0, change: 0, changePercent: null },
