@@ -19,7 +19,7 @@ describe('seed --demo', () => {
     const lines: string[] = []
     const result = await seedDemo(ctx, (line) => lines.push(line), email)
     expect(result).toMatchObject({ created: true, email, password: expect.stringMatching(/^demo-.{12}$/) })
-    expect(lines).toHaveLength(18)
+    expect(lines).toHaveLength(19)
 
     const signedIn = await signIn(ctx, { email, password: result.password ?? '' })
     const core = coreAs(ctx, { accessToken: signedIn.accessToken, businessId: result.businessId ?? '' })
@@ -76,7 +76,15 @@ describe('seed --demo', () => {
       orders: { count: 11, byStatus: { Confirmed: 8, Fulfilled: 3 } },
       shipments: { delivered: 2, deliveredOnTime: 2, byStatus: { Assigned: 8, Delivered: 2, Failed: 1 } },
       // The early run's 3 shipments of 2 jars at 89.50 went out, of the 14 jars ordered.
-      fulfilment: { orderedUnits: 14, filledUnits: 6, shippedRevenue: 537, otifRated: 2, otifOrders: 2 },
+      fulfilment: {
+        orderedUnits: 14,
+        filledUnits: 6,
+        shippedRevenue: 537,
+        otifRated: 2,
+        otifOrders: 2,
+        returnsCredited: 1,
+        returnedValue: 89.5,
+      },
     })
     expect(await total('/api/carriers?configured=true')).toBe(1)
     expect(await total('/api/v1/suppliers')).toBe(2)
@@ -121,7 +129,7 @@ describe('seed --demo', () => {
 
     const again = await seedDemo(ctx, () => lines.push('again'), email)
     expect(again).toEqual({ created: false, email })
-    expect(lines).toHaveLength(18)
+    expect(lines).toHaveLength(19)
     expect(await total('/api/v1/Customers')).toBe(8)
   }, 120_000)
 
@@ -145,7 +153,7 @@ describe('seed --demo', () => {
         expect(first.status, first.stderr).toBe(0)
         expect(first.stdout).toContain(`seeding the demo organisation on embedded PGlite in ${dataDir}`)
         expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
-        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(18)
+        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(19)
         const password = /password: (demo-\S{12})\n/.exec(first.stdout)?.[1] ?? ''
         expect(password).not.toBe('')
         const kept = demoCredentialsFile(dataDir)

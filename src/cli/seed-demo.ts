@@ -503,6 +503,15 @@ export async function seedDemo(
       })
     })
 
+    await step('a return: one jar back from the first early delivery, received into stock', async () => {
+      const returned = await core<{ id: string }>('POST', '/api/v1/returns', {
+        shipmentId: shipments.early[0],
+        reason: 'Lid cracked in transit',
+        lines: [{ productId: products.granola.id, quantity: 1 }],
+      })
+      await core('POST', `/api/v1/returns/${returned.id}/receive`, {})
+    })
+
     await step("main plan autobatched with the day's other shipments", () =>
       core('POST', `/api/v1/plans/${morningRun.id}/autobatch`),
     )
