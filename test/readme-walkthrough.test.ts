@@ -92,7 +92,10 @@ describe('README.md walk-through', () => {
       '/api/v1/DeliveryZones',
       '/api/v1/insights/dashboard/summary',
       '/api/ai-studio/query',
-      '/api/v1/purchase-orders',
+      '/api/v1/orders',
+      '/confirm',
+      '/delivery-note',
+      '/availability',
     ])
       expect(all).toContain(path)
   })
@@ -129,7 +132,8 @@ describe('README.md walk-through', () => {
       expect(stdout.includes('Harbour Traders'), 'created customer').toBe(true)
       expect(stdout.includes('"costSource":"SubAssembly"'), 'BOM cost with a sub-assembly').toBe(true) // the BOM cost rolls up a level
       expect(stdout.includes('Morning run'), 'the demo plan').toBe(true)
-      expect(stdout.includes('"purchaseOrderStatus":"Received"'), 'the purchase order received').toBe(true)
+      expect(stdout.includes('"status":"Delivered"'), 'the shipment delivered').toBe(true)
+      expect(stdout.includes('"reserved":'), "the product's availability").toBe(true)
       expect(readdirSync(workDir), 'files the walk-through left in its working directory').toEqual([])
 
       // Run again, the first block prints the same password (the demo is left as it was).
