@@ -23,6 +23,12 @@ export function matrixProvider({ config }: AppDeps, speedKmh: number | null = nu
     : greatCircleMatrix(speedKmh ?? config.planningSpeedKmh)
 }
 
+/** A setting's decimal text as a number (zero allowed or not); null when unset or unreadable. */
+const positive = (text: string | null, zero: boolean) => {
+  const value = text === null ? Number.NaN : Number(text)
+  return Number.isFinite(value) && (zero ? value >= 0 : value > 0) ? value : null
+}
+
 /** Search effort: enough iterations to settle a day's plan, capped in time; the same input, the same plan. */
 const iterationsFor = (stops: number) => Math.min(20_000, 200 + stops * 40)
 
@@ -112,9 +118,9 @@ export async function planDay(
     keptIds: kept.map((row) => row.id),
     depot,
     shift,
-    serviceMinutes: request.serviceMinutes ?? Number(day.serviceMinutes),
+    serviceMinutes: request.serviceMinutes ?? positive(day.serviceMinutes, true) ?? 5,
   })
-  const speed = day.speedKmh === null ? null : Number(day.speedKmh)
+  const speed = positive(day.speedKmh, false)
   const problem = { ...built.problem, matrix: await matrixProvider(deps, speed).matrix(built.points) }
   const result = await solveInThread(problem, {
     seed: 1,
