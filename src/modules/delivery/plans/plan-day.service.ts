@@ -24,7 +24,7 @@ export function matrixProvider({ config }: AppDeps, speedKmh: number | null = nu
 }
 
 /** A setting's decimal text as a number (zero allowed or not); null when unset or unreadable. */
-const positive = (text: string | null, zero: boolean) => {
+const settingNumber = (text: string | null, zero: boolean) => {
   const value = text === null ? Number.NaN : Number(text)
   return Number.isFinite(value) && (zero ? value >= 0 : value > 0) ? value : null
 }
@@ -118,9 +118,9 @@ export async function planDay(
     keptIds: kept.map((row) => row.id),
     depot,
     shift,
-    serviceMinutes: request.serviceMinutes ?? positive(day.serviceMinutes, true) ?? 5,
+    serviceMinutes: request.serviceMinutes ?? settingNumber(day.serviceMinutes, true) ?? 5,
   })
-  const speed = positive(day.speedKmh, false)
+  const speed = settingNumber(day.speedKmh, false)
   const problem = { ...built.problem, matrix: await matrixProvider(deps, speed).matrix(built.points) }
   const result = await solveInThread(problem, {
     seed: 1,
