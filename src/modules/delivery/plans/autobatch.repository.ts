@@ -34,20 +34,36 @@ export function autobatchShipments(
     .execute()
 }
 
-/** Puts the shipments on the plan as its stops 1, 2, ... in the order given (Pending ones become Assigned), in one UPDATE. */
+/** When a stop is planned to begin and to be left (plan-day); autobatch plans no times. */
+export interface StopTimes {
+  arrival: Date
+  departure: Date
+}
+
+/**
+ * Puts the shipments on the plan as its stops 1, 2, ... in the order given (Pending ones become
+ * Assigned), with their planned times (none given: cleared, since the order changed), in one UPDATE.
+ */
 export async function setStops(
   trx: Transaction<Tables>,
   schema: string,
   planId: string,
   shipmentIds: readonly string[],
+  times: readonly StopTimes[] = [],
 ) {
-  const values = sql.join(shipmentIds.map((id, i) => sql`(${id}::uuid, ${i + 1}::int)`))
+  const values = sql.join(
+    shipmentIds.map(
+      (id, i) =>
+        sql`(${id}::uuid, ${i + 1}::int, ${times[i]?.arrival ?? null}::timestamptz, ${times[i]?.departure ?? null}::timestamptz)`,
+    ),
+  )
   await sql`
         UPDATE ${sql.table(`${schema}.shipments`)} AS s
         SET delivery_plan_id = ${planId}, stop_sequence = v.seq,
+            planned_arrival = v.arrival, planned_departure = v.departure,
             status = CASE WHEN s.status = 'Pending' THEN 'Assigned' ELSE s.status END,
             assigned_at = coalesce(s.assigned_at, now()), date_modified = now()
-        FROM (VALUES ${values}) AS v (id, seq)
+        FROM (VALUES ${values}) AS v (id, seq, arrival, departure)
         WHERE s.id = v.id`.execute(trx)
 }
 

@@ -1,13 +1,35 @@
 import { sql, type Transaction } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
 
+/** What planning reads of a shipment. */
+const STOP_COLUMNS = [
+  'id',
+  'code',
+  'weight',
+  'volume',
+  'delivery_address',
+  'pickup_address',
+  'delivery_windows',
+  'service_minutes',
+] as const
+
+/** The business's time zone and address (where its vehicles start by default). */
+export function dayBusiness(trx: Transaction<Tables>, schema: string, businessId: string) {
+  return trx
+    .withSchema(schema)
+    .selectFrom('businesses')
+    .select(['timezone', 'address'])
+    .where('id', '=', businessId)
+    .executeTakeFirstOrThrow()
+}
+
 /** The business's Pending, unassigned shipments of a day (its own day, in its time zone), locked until commit. */
 export function dayShipments(trx: Transaction<Tables>, schema: string, businessId: string, day: string) {
   const timeZone = sql`(select timezone from ${sql.table(`${schema}.businesses`)} where id = ${businessId})`
   return trx
     .withSchema(schema)
     .selectFrom('shipments')
-    .select(['id', 'code', 'weight', 'volume', 'delivery_address', 'pickup_address'])
+    .select(STOP_COLUMNS)
     .where('business_id', '=', businessId)
     .where('delivery_plan_id', 'is', null)
     .where('status', '=', 'Pending')
@@ -28,7 +50,17 @@ export function dayVehicles(
   let query = trx
     .withSchema(schema)
     .selectFrom('vehicles')
-    .select(['id', 'registration', 'max_weight', 'max_volume'])
+    .select([
+      'id',
+      'registration',
+      'max_weight',
+      'max_volume',
+      'shift_start',
+      'shift_end',
+      'start_location',
+      'end_location',
+      'breaks',
+    ])
     .where('business_id', '=', businessId)
     .where('active', '=', true)
   if (ids) query = query.where('id', 'in', ids)
@@ -68,15 +100,7 @@ export function openPlanStops(
     .withSchema(schema)
     .selectFrom('shipments as s')
     .innerJoin('delivery_plans as p', 'p.id', 's.delivery_plan_id')
-    .select([
-      's.id',
-      's.code',
-      's.weight',
-      's.volume',
-      's.delivery_address',
-      's.pickup_address',
-      'p.vehicle_id',
-    ])
+    .select([...STOP_COLUMNS.map((c) => `s.${c}` as const), 'p.vehicle_id'])
     .where('p.business_id', '=', businessId)
     .where('p.status', 'in', ['Draft', 'Scheduled'])
     .where('p.scheduled_date', '=', day)

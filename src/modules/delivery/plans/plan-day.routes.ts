@@ -15,8 +15,11 @@ export function registerPlanDayRoutes(app: HttpApp, deps: AppDeps) {
       summary: 'Plan a day’s open shipments across the vehicles',
       description:
         'The Pending, unassigned shipments of the date are planned across the chosen (or all active) vehicles ' +
-        'within their weight and volume and a shift; each vehicle used gets its open plan of the day (or a new ' +
-        'Draft) with the stops in order and planned arrival times. What could not be placed is listed with why.',
+        'within their weight and volume, each vehicle’s shift, start and end locations and breaks (else the ' +
+        'request’s shift and depot), and each shipment’s delivery windows and service time; each vehicle used ' +
+        'gets its open plan of the day (or a new Draft) with the stops in order and their planned arrival and ' +
+        'departure, stored on the stops. What could not be placed is listed with why. 409 plan_day_changed when ' +
+        'what the plan was made from changed during the search (nothing is written).',
       tags: ['DeliveryPlans'],
       body: PlanDayRequest,
       response: SingleResult('core', PlanDayResponse),

@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { Uuid } from '../../../http/schema-helpers.js'
 
+const CLOCK = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
+
 export const PlanDayRequest = Type.Object(
   {
     date: Type.String({
@@ -24,18 +26,25 @@ export const PlanDayRequest = Type.Object(
         },
         {
           description:
-            'where the vehicles start and end; absent = the first pickup address among the shipments',
+            'where vehicles without their own startLocation start (and end, without an endLocation); absent = the business’s address, else the first pickup address among the shipments',
         },
       ),
     ),
     shiftStart: Type.Optional(
-      Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'hh:mm, default 08:00 (UTC)' }),
+      Type.String({
+        pattern: CLOCK,
+        description:
+          'hh:mm in the business’s time zone, default 08:00: the shift of vehicles without their own (shiftStart, shiftEnd)',
+      }),
     ),
-    shiftEnd: Type.Optional(
-      Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'hh:mm, default 18:00 (UTC)' }),
-    ),
+    shiftEnd: Type.Optional(Type.String({ pattern: CLOCK, description: 'hh:mm, default 18:00' })),
     serviceMinutes: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 600, description: 'time spent at each stop, default 5' }),
+      Type.Number({
+        minimum: 0,
+        maximum: 600,
+        description:
+          'minutes at each stop whose shipment has no serviceMinutes; absent = the business setting delivery.defaultServiceMinutes (default 5)',
+      }),
     ),
   },
   { additionalProperties: false, title: 'PlanDayRequest' },
@@ -46,7 +55,21 @@ const PlannedStop = Type.Object({
   shipmentId: Uuid(),
   code: Type.String(),
   stopSequence: Type.Integer(),
-  plannedArrival: Type.String({ format: 'date-time' }),
+  plannedArrival: Type.String({
+    format: 'date-time',
+    description: 'when the stop begins: inside one of its delivery windows, after any wait for it to open',
+  }),
+  plannedDeparture: Type.Optional(
+    Type.String({ format: 'date-time', description: 'when the vehicle leaves the stop' }),
+  ),
+})
+
+const PlannedBreak = Type.Object({
+  start: Type.String({ format: 'date-time' }),
+  end: Type.String({ format: 'date-time' }),
+  afterStopSequence: Type.Integer({
+    description: 'the stop it follows (0: before the first); taken there or while waiting at the next stop',
+  }),
 })
 
 export const PlanDayResponse = Type.Object(
@@ -57,7 +80,16 @@ export const PlanDayResponse = Type.Object(
         code: Type.String(),
         vehicleId: Uuid(),
         distanceKm: Type.Number(),
+        startsAt: Type.Optional(
+          Type.String({ format: 'date-time', description: 'when the vehicle leaves its start location' }),
+        ),
+        endsAt: Type.Optional(
+          Type.String({ format: 'date-time', description: 'when it reaches its end location' }),
+        ),
         stops: Type.Array(PlannedStop),
+        breaks: Type.Optional(
+          Type.Array(PlannedBreak, { description: 'the vehicle’s breaks, in time order' }),
+        ),
       }),
     ),
     leftOut: Type.Array(

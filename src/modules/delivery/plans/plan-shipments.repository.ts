@@ -35,6 +35,9 @@ export function assignShipment(
       status: 'Assigned',
       assigned_at: sql<Date>`coalesce(assigned_at, now())`,
       stop_sequence: sql<number>`(select coalesce(max(stop_sequence), 0) + 1 from ${sql.table(`${schema}.shipments`)} where delivery_plan_id = ${planId})`,
+      // Times come from planning the day; a stop added by hand has none until it is planned again.
+      planned_arrival: null,
+      planned_departure: null,
       date_modified: sql<Date>`now()`,
     })
     .where('id', '=', shipmentId)
@@ -70,6 +73,8 @@ export async function releaseShipments(
     .set({
       delivery_plan_id: null,
       stop_sequence: null,
+      planned_arrival: null,
+      planned_departure: null,
       status: sql<string>`case when status = 'Assigned' then 'Pending' else status end`,
       assigned_at: sql<Date | null>`case when status = 'Assigned' then null else assigned_at end`,
       date_modified: sql<Date>`now()`,

@@ -80,6 +80,8 @@ const SHIPMENT_STAMPS = [
   'returned_at',
   'cancelled_at',
   'scheduled_date',
+  'planned_arrival',
+  'planned_departure',
 ] as const
 
 /** Rows as the driver would have typed them: timestamps as Date, numeric as its text. */
@@ -97,6 +99,7 @@ function shipmentRowsFromJson(rows: readonly Record<string, unknown>[]): Shipmen
     row.date_modified = new Date(String(json.date_modified))
     row.weight = decimal(json.weight)
     row.volume = decimal(json.volume)
+    row.service_minutes = decimal(json.service_minutes)
     return row as unknown as ShipmentRow
   })
 }

@@ -112,6 +112,8 @@ export async function resolveFailed(
         status: 'Pending',
         delivery_plan_id: null,
         stop_sequence: null,
+        planned_arrival: null,
+        planned_departure: null,
         assigned_at: null,
         dispatched_at: null,
         date_modified: sql<Date>`clock_timestamp()`,

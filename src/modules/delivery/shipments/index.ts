@@ -3,6 +3,7 @@
  * folder is its own. The dependency test (test/architecture) holds them to it.
  */
 
+export { storedWindows } from './delivery-windows.js'
 export { moveShipmentIn } from './shipment-status.service.js'
 export { shipmentNotFound } from './shipments.errors.js'
 export type { ProofLinks } from './shipments.events.js'

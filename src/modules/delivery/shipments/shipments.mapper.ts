@@ -1,4 +1,5 @@
 import { readAddress } from '../../../http/address.js'
+import { storedWindows } from './delivery-windows.js'
 import type { ShipmentRow } from './shipments.repository.js'
 import type { ProofOfDelivery, ShipmentResponse, ShipmentStatus } from './shipments.schemas.js'
 
@@ -42,5 +43,9 @@ export function toShipment(row: ShipmentRow): ShipmentResponse {
     cancelledAt: iso(row.cancelled_at),
     dateCreated: row.date_created.toISOString(),
     dateModified: row.date_modified.toISOString(),
+    deliveryWindows: storedWindows(row.delivery_windows),
+    serviceMinutes: decimal(row.service_minutes),
+    plannedArrival: iso(row.planned_arrival),
+    plannedDeparture: iso(row.planned_departure),
   }
 }

@@ -1,6 +1,7 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import * as presetReference from './migrations/20261202090000-shipment-preset-reference.js'
+import * as windowsAndTimes from './migrations/20261218090000-shipment-windows-and-planned-times.js'
 import { shipmentEvents } from './shipments.events.js'
 import { registerShipmentRoutes } from './shipments.routes.js'
 
@@ -25,7 +26,10 @@ export const shipmentsModule = defineModule({
     'GetUnassignedShipments',
   ]),
   migrations: {
-    tenant: [{ name: '20261202090000-shipment-preset-reference', sql: presetReference.sql }],
+    tenant: [
+      { name: '20261202090000-shipment-preset-reference', sql: presetReference.sql },
+      { name: '20261218090000-shipment-windows-and-planned-times', sql: windowsAndTimes.sql },
+    ],
   },
   events: shipmentEvents,
   // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.

@@ -29,6 +29,10 @@ export const SHIPMENT_COLUMNS = [
   's.cancelled_at',
   's.date_created',
   's.date_modified',
+  's.delivery_windows',
+  's.service_minutes',
+  's.planned_arrival',
+  's.planned_departure',
 ] as const
 
 export function scopedShipments(db: Executor, schema: string, businessId: string) {
@@ -62,6 +66,8 @@ export interface ShipmentValues {
   dimension_preset_id: string | null
   scheduled_date: Date | null
   notes: string | null
+  delivery_windows: string
+  service_minutes: number | null
 }
 
 export async function insertShipment(

@@ -22,6 +22,20 @@ export const ShipmentStatusType = EnumType(SHIPMENT_STATUSES, {
 const amount = (description: string) =>
   Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description })))
 
+/** At most this many delivery windows per shipment. */
+export const MAX_DELIVERY_WINDOWS = 4
+
+export const DeliveryWindow = Type.Object(
+  {
+    start: DateTime({
+      description: 'the earliest the stop may begin (a date-time without an offset is UTC)',
+    }),
+    end: DateTime({ description: 'the latest the stop may begin; after start' }),
+  },
+  { additionalProperties: false },
+)
+export type DeliveryWindow = Static<typeof DeliveryWindow>
+
 export const ShipmentRequest = Type.Object({
   orderId: Type.Optional(
     Nullable(
@@ -54,6 +68,25 @@ export const ShipmentRequest = Type.Object({
     ),
   ),
   notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  deliveryWindows: Type.Optional(
+    Nullable(
+      Type.Array(DeliveryWindow, {
+        maxItems: MAX_DELIVERY_WINDOWS,
+        description:
+          'when the stop may begin: up to 4 windows, sorted by start and not overlapping (400 naming deliveryWindows.<i>.start or .end); the planner waits for a window to open and leaves out a shipment none of whose windows it can meet. Absent, null or [] = any time in the vehicle’s shift. A PUT without it clears it.',
+      }),
+    ),
+  ),
+  serviceMinutes: Type.Optional(
+    Nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: 600,
+        description:
+          'minutes spent at the stop; null = the plan-day request’s serviceMinutes, else the business setting delivery.defaultServiceMinutes',
+      }),
+    ),
+  ),
 })
 export type ShipmentRequest = Static<typeof ShipmentRequest>
 
@@ -106,5 +139,18 @@ export const ShipmentResponse = Type.Object({
   cancelledAt: Nullable(DateTime()),
   dateCreated: DateTime(),
   dateModified: DateTime(),
+  deliveryWindows: Type.Optional(Type.Array(DeliveryWindow, { description: 'sorted; [] = any time' })),
+  serviceMinutes: Type.Optional(Nullable(Type.Number())),
+  plannedArrival: Type.Optional(
+    Nullable(
+      DateTime({
+        description:
+          'when the stop is planned to begin (after any wait for its window), as planning the day (POST /api/v1/plans/plan-day) set it; null when not planned so, or its stop changed since',
+      }),
+    ),
+  ),
+  plannedDeparture: Type.Optional(
+    Nullable(DateTime({ description: 'when the vehicle is planned to leave the stop' })),
+  ),
 })
 export type ShipmentResponse = Static<typeof ShipmentResponse>

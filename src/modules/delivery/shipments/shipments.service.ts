@@ -12,6 +12,7 @@ import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { Geocoder } from '../../geo/index.js'
 import { lockPresetForReference, presetNotFound } from '../../manufacturing/index.js'
 import { readSetting } from '../../organisation/index.js'
+import { checkedWindows } from './delivery-windows.js'
 import { type ShipmentAddresses, shipmentAddresses } from './shipment-addresses.js'
 import { shipmentNotEditable, shipmentNotFound } from './shipments.errors.js'
 import { toShipment } from './shipments.mapper.js'
@@ -84,6 +85,8 @@ async function valuesOf(
     dimension_preset_id: presetId,
     scheduled_date: scheduled,
     notes: request.notes?.trim() || null,
+    delivery_windows: JSON.stringify(checkedWindows(request.deliveryWindows)),
+    service_minutes: request.serviceMinutes ?? null,
   }
 }
 

@@ -1,5 +1,11 @@
 import type { ColumnType, Generated } from 'kysely'
-import type { Address, OptionalDecimal, OptionalJson, Stamp } from '../../../db/column-types.js'
+import type {
+  Address,
+  OptionalDecimal,
+  OptionalJson,
+  OptionalStamp,
+  Stamp,
+} from '../../../db/column-types.js'
 
 export interface ShipmentsTable {
   id: string
@@ -27,6 +33,11 @@ export interface ShipmentsTable {
   cancelled_at: Date | null
   fail_reason: string | null
   proof: OptionalJson<Record<string, unknown>>
+  /** [{ start, end }] as ISO instants, sorted, not overlapping (read with `storedWindows`). */
+  delivery_windows: ColumnType<unknown, string | undefined, string>
+  service_minutes: OptionalDecimal
+  planned_arrival: OptionalStamp
+  planned_departure: OptionalStamp
   date_created: Stamp
   date_modified: Stamp
 }

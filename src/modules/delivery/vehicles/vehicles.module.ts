@@ -1,5 +1,6 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
+import * as vehicleShifts from './migrations/20261218090100-vehicle-shifts.js'
 import { registerVehicleRoutes } from './vehicles.routes.js'
 
 /** Vehicles (M5): the fleet that delivery plans load. */
@@ -11,5 +12,6 @@ export const vehiclesModule = defineModule({
     ],
     routes: registerVehicleRoutes,
   },
+  migrations: { tenant: [{ name: '20261218090100-vehicle-shifts', sql: vehicleShifts.sql }] },
   schemaNames: returning('VehicleResponse', ['GetVehicles', 'CreateVehicle', 'GetVehicle', 'UpdateVehicle']),
 })

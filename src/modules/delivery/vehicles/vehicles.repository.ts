@@ -11,6 +11,11 @@ const COLUMNS = [
   'active',
   'date_created',
   'date_modified',
+  'shift_start',
+  'shift_end',
+  'start_location',
+  'end_location',
+  'breaks',
 ] as const
 
 export function scopedVehicles(db: Executor, schema: string, businessId: string) {
@@ -51,6 +56,11 @@ export interface VehicleValues {
   max_weight: number | null
   max_volume: number | null
   active: boolean
+  shift_start: string | null
+  shift_end: string | null
+  start_location: string | null
+  end_location: string | null
+  breaks: string
 }
 
 export function insertVehicle(

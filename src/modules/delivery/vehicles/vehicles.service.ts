@@ -5,6 +5,7 @@ import { paged } from '../../../http/envelopes.js'
 import type { ListQuery } from '../../../http/list-params.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { checkShift, storedBreaks, storedLocation } from './vehicle-shifts.js'
 import { registrationTaken, vehicleInUse, vehicleNotFound } from './vehicles.errors.js'
 import * as repository from './vehicles.repository.js'
 import type { VehicleRequest, VehicleResponse } from './vehicles.schemas.js'
@@ -37,6 +38,11 @@ export function toVehicle(row: repository.VehicleRow): VehicleResponse {
     active: row.active,
     dateCreated: row.date_created.toISOString(),
     dateModified: row.date_modified.toISOString(),
+    shiftStart: row.shift_start,
+    shiftEnd: row.shift_end,
+    startLocation: storedLocation(row.start_location),
+    endLocation: storedLocation(row.end_location),
+    breaks: storedBreaks(row.breaks),
   }
 }
 
@@ -45,12 +51,26 @@ function values(request: VehicleRequest): repository.VehicleValues {
   if (!registration) throw invalidField('registration', 'must not be blank')
   const name = request.name.trim()
   if (!name) throw invalidField('name', 'must not be blank')
+  checkShift(request)
+  const located = (l: VehicleRequest['startLocation']) =>
+    l ? JSON.stringify({ latitude: l.latitude, longitude: l.longitude }) : null
   return {
     registration,
     name,
     max_weight: request.maxWeight ?? null,
     max_volume: request.maxVolume ?? null,
     active: request.active ?? true,
+    shift_start: request.shiftStart ?? null,
+    shift_end: request.shiftEnd ?? null,
+    start_location: located(request.startLocation),
+    end_location: located(request.endLocation),
+    breaks: JSON.stringify(
+      (request.breaks ?? []).map((b) => ({
+        earliest: b.earliest,
+        latest: b.latest,
+        durationMinutes: b.durationMinutes,
+      })),
+    ),
   }
 }
 

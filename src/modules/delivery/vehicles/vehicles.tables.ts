@@ -1,5 +1,5 @@
-import type { Generated } from 'kysely'
-import type { OptionalDecimal, Stamp } from '../../../db/column-types.js'
+import type { ColumnType, Generated } from 'kysely'
+import type { OptionalDecimal, OptionalJson, Stamp } from '../../../db/column-types.js'
 
 export interface VehiclesTable {
   id: string
@@ -11,6 +11,13 @@ export interface VehiclesTable {
   active: Generated<boolean>
   date_created: Stamp
   date_modified: Stamp
+  /** hh:mm in the business's time zone; both or neither. */
+  shift_start: string | null
+  shift_end: string | null
+  start_location: OptionalJson<{ latitude: number; longitude: number }>
+  end_location: OptionalJson<{ latitude: number; longitude: number }>
+  /** [{ earliest, latest, durationMinutes }] (read with `storedBreaks`). */
+  breaks: ColumnType<unknown, string | undefined, string>
 }
 
 declare module '../../../db/tables.js' {

@@ -89,6 +89,27 @@ export const KNOWN_SETTINGS = [
       'What completing a plan does with its failed deliveries (unless the stop chose): Replan (back to Pending, for a later plan) or ReturnToStock (Returned)',
   },
   {
+    key: 'delivery.defaultServiceMinutes',
+    type: 'decimal',
+    module: 'Shipments',
+    default: '5',
+    description:
+      'Minutes spent at a stop when planning a day, for shipments without their own serviceMinutes (unless the plan-day request gives serviceMinutes)',
+    rule: { pattern: /^(\d{1,3})(\.\d{1,2})?$/, message: 'must be minutes from 0 to 999.99' },
+  },
+  {
+    key: 'delivery.averageSpeedKmh',
+    type: 'decimal',
+    module: 'Shipments',
+    default: null,
+    description:
+      'Average speed in km/h that planning a day drives at over great-circle distances (null: the server’s PLANNING_SPEED_KMH; unused with a road network)',
+    rule: {
+      pattern: /^(?!0+(\.0+)?$)\d{1,3}(\.\d{1,2})?$/,
+      message: 'must be a speed above 0 and below 1000',
+    },
+  },
+  {
     key: 'stock.allowNegative',
     type: 'boolean',
     module: 'Products',
@@ -162,7 +183,9 @@ export function checkSettingValue(
     case 'integer':
       return INTEGER.test(text) ? { ok: true, value: String(Number(text)) } : fail('must be a whole number')
     case 'decimal':
-      return DECIMAL.test(text) ? { ok: true, value: text } : fail('must be a decimal number such as 12.5')
+      if (!DECIMAL.test(text)) return fail('must be a decimal number such as 12.5')
+      if (definition.rule && !definition.rule.pattern.test(text)) return fail(definition.rule.message)
+      return { ok: true, value: text }
     case 'uuid':
       return UUID.test(text) ? { ok: true, value: text.toLowerCase() } : fail('must be a UUID')
     case 'currency': {
