@@ -5,6 +5,12 @@ export interface TrackingView {
   status: string
   /** The day the delivery is expected (YYYY-MM-DD), when planned or scheduled. */
   expectedDay: string | null
+  /** The business's time zone, in which `windows` and `plannedArrival` are written. */
+  timeZone: string
+  /** The delivery windows, `YYYY-MM-DD HH:mm to YYYY-MM-DD HH:mm` local. */
+  windows: string[]
+  /** When the planned route reaches the stop (local), while it is on its way. */
+  plannedArrival: string | null
   timeline: { label: string; at: Date }[]
 }
 
@@ -58,9 +64,17 @@ const stamp = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} 
 
 export function trackingPage(view: TrackingView): string {
   const status = statusText(view.status)
-  const window = view.expectedDay
-    ? `<p>Expected delivery: <span class="window">${escapeHtml(view.expectedDay)}</span></p>`
-    : ''
+  const zone = ` <small>(${escapeHtml(view.timeZone)})</small>`
+  const window =
+    (view.expectedDay
+      ? `<p>Expected delivery: <span class="window">${escapeHtml(view.expectedDay)}</span></p>`
+      : '') +
+    (view.windows.length
+      ? `<p>Delivery window: ${view.windows.map((w) => `<span class="window">${escapeHtml(w)}</span>`).join(', ')}${zone}</p>`
+      : '') +
+    (view.plannedArrival
+      ? `<p>Planned arrival: <span class="window">${escapeHtml(view.plannedArrival)}</span>${zone}</p>`
+      : '')
   const items = view.timeline
     .map(
       (step) =>

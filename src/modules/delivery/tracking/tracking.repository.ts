@@ -83,13 +83,17 @@ export function dispatchedWithContacts(db: Executor, schema: string, businessId:
     .execute()
 }
 
-/** What the public page shows of a shipment: status, stamps, the expected day; nothing else. */
+/** What the public page shows of a shipment: status, stamps, the expected day, its windows and planned arrival; nothing else. */
 export function trackedShipment(db: Executor, schema: string, businessId: string, id: string) {
   return db
     .withSchema(schema)
     .selectFrom('shipments as s')
     .leftJoin('delivery_plans as p', 'p.id', 's.delivery_plan_id')
+    .innerJoin('businesses as b', 'b.id', 's.business_id')
     .select([
+      'b.timezone',
+      's.delivery_windows',
+      's.planned_arrival',
       's.status',
       's.date_created',
       's.dispatched_at',

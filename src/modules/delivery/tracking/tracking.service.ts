@@ -38,6 +38,20 @@ export async function trackingLink(
 const day = (value: Date | string | null) =>
   value === null ? null : typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10)
 
+/** `2026-12-01 09:30` in the business's time zone: what the customer's clock says. */
+const localTime = (timeZone: string) => {
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  })
+  return (at: Date) => format.format(at).replace(',', '')
+}
+
 /** The page a token opens: 200 with the shipment's status, or 404 when no shipment has it. */
 export async function trackingPageFor(
   database: Database,
@@ -57,9 +71,20 @@ export async function trackingPageFor(
     ['Returned to sender', row.returned_at],
     ['Cancelled', row.cancelled_at],
   ]
+  const local = localTime(row.timezone)
+  const windows = Array.isArray(row.delivery_windows)
+    ? (row.delivery_windows as { start: string; end: string }[])
+    : []
   const view: TrackingView = {
     status: row.status,
     expectedDay: day(row.plan_date) ?? day(row.scheduled_date),
+    timeZone: row.timezone,
+    windows: windows.map((w) => `${local(new Date(w.start))} to ${local(new Date(w.end))}`),
+    // Only while it is still on its way: once delivered, the timeline says when.
+    plannedArrival:
+      row.planned_arrival && ['Assigned', 'InTransit'].includes(row.status)
+        ? local(row.planned_arrival)
+        : null,
     timeline: steps
       .filter((step): step is [string, Date] => step[1] !== null)
       .map(([label, at]) => ({ label, at }))

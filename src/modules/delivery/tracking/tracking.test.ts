@@ -4,7 +4,7 @@ import { loadConfig } from '../../../config.js'
 import { createCustomer } from '../../customers/customers/customers.fixtures.js'
 import { PNG } from '../../organisation/files/files.fixtures.js'
 import { deliverySetup, post } from '../delivery.fixtures.js'
-import { shipment } from '../plans/plans.fixtures.js'
+import { movePlan, shipment } from '../plans/plans.fixtures.js'
 import { dispatchedPlan, stop, uploaded } from '../proof-of-delivery/proof-of-delivery.fixtures.js'
 import { sendDueTrackingMails } from './tracking.service.js'
 
@@ -26,6 +26,7 @@ describe('tracking page', () => {
     const { shipments } = await dispatchedPlan(core, 1, {
       customerId: customer.id,
       notes: 'Internal note 42',
+      deliveryWindows: [{ start: '2026-12-01T09:00:00Z', end: '2026-12-01T11:30:00Z' }],
     })
     const id = shipments[0]!.id
     expect(await sendDueTrackingMails(deps())).toBeGreaterThanOrEqual(1)
@@ -46,6 +47,12 @@ describe('tracking page', () => {
     expect(opened.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
     expect(opened.body).toContain('<h1>Out for delivery</h1>')
     expect(opened.body).toContain('Expected delivery: <span class="window">2026-12-01</span>')
+    // The window in the business's time zone (the registration's default, UTC), with the zone named.
+    expect(opened.body).toContain(
+      'Delivery window: <span class="window">2026-12-01 09:00 to 2026-12-01 11:30</span> <small>(UTC)</small>',
+    )
+    // Not planned by plan-day: no planned arrival to tell.
+    expect(opened.body).not.toContain('Planned arrival')
     expect(opened.body).toMatch(/Order received.*Out for delivery/)
     for (const secret of [
       'Secret Customer Name',
@@ -69,6 +76,35 @@ describe('tracking page', () => {
     expect(link.json().data).toMatchObject({ shipmentId: id, emailTo: email })
     expect(tokenOf(link.json().data.url)).toBe(token)
     expect(link.json().data.emailedAt).not.toBeNull()
+  })
+
+  it('tells the planned arrival of a stop planned by plan-day while it is on its way', async () => {
+    const { core } = await deliverySetup(ctx)
+    const day = '2026-12-03'
+    const van = await post(core, '/api/v1/vehicles', { registration: `T${Date.now() % 1e6}`, name: 'Van' })
+    expect(van.statusCode, van.body).toBe(200)
+    const parcel = await shipment(core, -33.93, 18.43, {
+      scheduledDate: `${day}T08:00:00Z`,
+      deliveryWindows: [{ start: `${day}T10:00:00Z`, end: `${day}T12:00:00Z` }],
+    })
+    const planned = await post(core, '/api/v1/plans/plan-day', {
+      date: day,
+      vehicleIds: [van.json().data.id],
+      depot: { latitude: -33.92, longitude: 18.42 },
+    })
+    expect(planned.statusCode, planned.body).toBe(200)
+    const route = planned.json().data.plans[0]
+    const arrival = new Date(route.stops[0].plannedArrival as string)
+    for (const move of ['schedule', 'dispatch']) {
+      const moved = await movePlan(core, route.deliveryPlanId, move)
+      expect(moved.statusCode, moved.body).toBe(200)
+    }
+    const link = await post(core, `/api/v1/shipments/${parcel.id}/tracking-link`)
+    const opened = await page(tokenOf(link.json().data.url)!)
+    const hhmm = arrival.toISOString().slice(11, 16)
+    expect(opened.body).toContain(
+      `Planned arrival: <span class="window">${day} ${hhmm}</span> <small>(UTC)</small>`,
+    )
   })
 
   it('answers a 404 page for an unknown token (the error body to an API client) and 400 for a malformed one, with no sign-in', async () => {
