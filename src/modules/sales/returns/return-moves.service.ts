@@ -112,11 +112,29 @@ export async function receiveReturn(
   })
 }
 
-/** Requested -> WrittenOff: credited on the order, nothing comes back into stock. */
+/** Requested -> WrittenOff: credited on the order, nothing comes back into stock. Publishes ReturnWrittenOff. */
 export async function writeOffReturn(deps: AppDeps, auth: BusinessAuth, id: string): Promise<ReturnResponse> {
   return deps.database.db.transaction().execute(async (trx) => {
-    await lockForMove(trx, auth, id, 'WrittenOff')
-    await repository.setStatus(trx, auth.schemaName, id, { status: 'WrittenOff', written_off_at: new Date() })
+    const row = await lockForMove(trx, auth, id, 'WrittenOff')
+    const writtenOffAt = new Date()
+    await repository.setStatus(trx, auth.schemaName, id, {
+      status: 'WrittenOff',
+      written_off_at: writtenOffAt,
+    })
+    await deps.services.events.publish(trx, auth.schemaName, {
+      type: 'ReturnWrittenOff',
+      businessId: auth.businessId,
+      userId: auth.userId,
+      payload: {
+        returnId: id,
+        number: row.number,
+        orderId: row.order_id,
+        shipmentId: row.shipment_id,
+        customerId: row.customer_id,
+        value: Number(row.value),
+        writtenOffAt: writtenOffAt.toISOString(),
+      },
+    })
     return loadReturn(trx, auth, id)
   })
 }

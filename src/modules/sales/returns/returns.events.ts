@@ -33,15 +33,24 @@ export const ReturnReceivedPayload = Type.Object(
   { title: 'ReturnReceivedPayload' },
 )
 
+export const ReturnWrittenOffPayload = Type.Object(
+  {
+    ...returnFields,
+    writtenOffAt: DateTime({ description: 'when it was written off' }),
+  },
+  { title: 'ReturnWrittenOffPayload' },
+)
+
 declare module '../../../platform/domain-events.js' {
   interface DomainEventPayloads {
     ReturnRequested: Static<typeof ReturnRequestedPayload>
     ReturnReceived: Static<typeof ReturnReceivedPayload>
+    ReturnWrittenOff: Static<typeof ReturnWrittenOffPayload>
   }
 }
 
 /** A return is shown on its order when it has one, else on its shipment. */
-const entityOf = ({ payload }: DomainEvent<'ReturnRequested' | 'ReturnReceived'>) =>
+const entityOf = ({ payload }: DomainEvent<'ReturnRequested' | 'ReturnReceived' | 'ReturnWrittenOff'>) =>
   payload.orderId
     ? { entityType: 'Order', entityId: payload.orderId }
     : { entityType: 'Shipment', entityId: payload.shipmentId }
@@ -84,6 +93,25 @@ export const returnEvents = defineEvents({
     webhook: {
       type: 'return.received',
       description: 'The goods of a return came back into stock (at the cost they left with).',
+      resourceField: 'returnId',
+    },
+  },
+  ReturnWrittenOff: {
+    payload: ReturnWrittenOffPayload,
+    description: 'A return was credited without its goods coming back into stock.',
+    notification: {
+      content: (event) => ({
+        title: 'Return written off',
+        message: `Return ${event.payload.number} was written off; ${event.payload.value} is credited on its order and nothing came back into stock.`,
+        level: 'Warning',
+        priority: 'Medium',
+        ...entityOf(event),
+        actionLink: returnLink(event.payload.returnId),
+      }),
+    },
+    webhook: {
+      type: 'return.written_off',
+      description: 'A return (RMA) was credited without its goods coming back into stock.',
       resourceField: 'returnId',
     },
   },

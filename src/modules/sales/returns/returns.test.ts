@@ -95,6 +95,15 @@ describe('returns', () => {
     expect(written.json().data).toMatchObject({ status: 'WrittenOff', credited: true })
     expect(await stockOf(owner.core, product.id)).toMatchObject({ onHand: 6 })
     expect((await orderOf(owner.core, order.id)).returnedValue).toBe(5)
+    // The owner is told that nothing came back for this credit.
+    const told = await ok<{ title: string; message: string; actionLink: string }[]>(
+      owner.core,
+      'GET',
+      '/api/notifications/user?PageSize=100',
+    )
+    expect(told.filter((n) => n.actionLink === `/api/v1/returns/${one.id}`).map((n) => n.title)).toContain(
+      'Return written off',
+    )
     const writtenOff = await ok<Return[]>(
       owner.core,
       'GET',
