@@ -39,6 +39,7 @@ import { insightsMarkdown, runInsights } from './scenarios-insights.js'
 import { seedManufacturing } from './scenarios-manufacturing.js'
 import { seedPurchaseOrders } from './scenarios-purchase-orders.js'
 import { seedPurchasing } from './scenarios-purchasing.js'
+import { seedSales } from './scenarios-sales.js'
 import { runStockWrites, stockWriteDatabases, stockWritesMarkdown } from './scenarios-stock-writes.js'
 import { seedTransfers } from './scenarios-transfers.js'
 import { benchSchemas } from './schemas.js'
@@ -183,6 +184,8 @@ async function seedVolumes(env: NodeJS.ProcessEnv, seedData: Seed): Promise<void
   try {
     const resolved = await resolveSeed(database.pool, seedData)
     await seedManufacturing(database.pool, resolved)
+    // After the manufacturing volumes: the reservations hold the 100,000-entry product.
+    await seedSales(database.pool, resolved)
     await seedZones(database.pool, resolved)
     await seedPurchasing(database.pool, resolved)
     await seedTransfers(database.pool, resolved)

@@ -9,6 +9,7 @@ import { manufacturingScenarios } from './scenarios-manufacturing.js'
 import { publicScenarios } from './scenarios-public.js'
 import { purchaseOrderScenarios } from './scenarios-purchase-orders.js'
 import { purchasingScenarios } from './scenarios-purchasing.js'
+import { salesScenarios } from './scenarios-sales.js'
 import { tenantScenarios } from './scenarios-tenant.js'
 import { transferScenarios } from './scenarios-transfers.js'
 
@@ -26,6 +27,7 @@ export const scenarios: Scenario[] = [
   ...purchasingScenarios,
   ...transferScenarios,
   ...purchaseOrderScenarios,
+  ...salesScenarios,
 ].sort((a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'))
 
 /** BENCH_ONLY=a,b runs only the scenarios so named (e.g. to profile one route). */

@@ -121,7 +121,13 @@ export interface IncomingRow {
  * or started work orders by planned end), earliest first, undated last.
  */
 export async function availabilityOf(db: Executor, schema: string, businessId: string, productId: string) {
-  const { rows } = await sql<{
+  const { rows } = await availabilityQuery(schema, businessId, productId).execute(db)
+  return rows[0]
+}
+
+/** The statement of `availabilityOf`, built apart so the bench's baseline can send the same SQL. */
+export function availabilityQuery(schema: string, businessId: string, productId: string) {
+  return sql<{
     id: string
     type: string
     on_hand: string
@@ -154,8 +160,7 @@ export async function availabilityOf(db: Executor, schema: string, businessId: s
         WHERE w.product_id = p.id AND w.business_id = p.business_id AND w.status IN ('Released', 'InProgress')
       ) i) AS incoming
     FROM ${table(schema, 'products')} p
-    WHERE p.id = ${productId} AND p.business_id = ${businessId}`.execute(db)
-  return rows[0]
+    WHERE p.id = ${productId} AND p.business_id = ${businessId}`
 }
 
 export async function orderStatus(db: Executor, schema: string, businessId: string, orderId: string) {
