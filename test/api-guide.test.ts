@@ -34,7 +34,7 @@ function runBash(script: string, env: Record<string, string>) {
     execFile(
       'bash',
       ['-c', script],
-      { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 10_000_000 },
+      { env: { ...process.env, ...env }, timeout: 240_000, maxBuffer: 10_000_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
         resolve({ code, stdout, stderr })
