@@ -70,7 +70,7 @@ function runBash(script: string, ports: { core: string; global: string }) {
     execFile(
       'bash',
       ['-c', `${prelude}\n${body}`],
-      { cwd: workDir, env: { ...env(), TMPDIR: tmpDir }, timeout: 120_000, maxBuffer: 10_000_000 },
+      { cwd: workDir, env: { ...env(), TMPDIR: tmpDir }, timeout: 240_000, maxBuffer: 10_000_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
       },
