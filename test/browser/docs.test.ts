@@ -147,7 +147,10 @@ describe('API reference at /docs', () => {
     await expect
       .poll(() => live.first().locator('.opblock-summary-description').textContent())
       .toBe('The process is up')
-    await expect.poll(() => page.locator('[data-path="/health/ready"]').count()).toBe(1)
+    // Swagger UI renders the long Core document a section at a time as it scrolls into view.
+    const ready = page.locator('[data-path="/health/ready"]')
+    await scrollUntilRendered(page, ready)
+    await expect.poll(() => ready.count(), { timeout: 15_000 }).toBe(1)
 
     const screenshot = path.join(os.tmpdir(), `cartage-docs-core-${process.pid}.png`)
     await page.screenshot({ path: screenshot, fullPage: true })
