@@ -105,6 +105,15 @@ describe('tracking page', () => {
     expect(opened.body).toContain(
       `Planned arrival: <span class="window">${day} ${hhmm}</span> <small>(UTC)</small>`,
     )
+    // The SQL console reads the planned times and windows too.
+    const read = await post(core, '/api/ai-studio/query', {
+      query:
+        'SELECT planned_arrival, jsonb_array_length(delivery_windows) AS windows, dispatched_at IS NOT NULL AS out FROM shipments WHERE id = $1',
+      parameters: [parcel.id],
+    })
+    expect(read.statusCode, read.body).toBe(200)
+    const [row] = read.json().data.rows as [string, number, boolean][]
+    expect([Date.parse(row![0]), row![1], row![2]]).toEqual([arrival.getTime(), 1, true])
   })
 
   it('answers a 404 page for an unknown token (the error body to an API client) and 400 for a malformed one, with no sign-in', async () => {
