@@ -1,7 +1,7 @@
+import { localInstant } from '../local-time.js'
 import type { PlanningProblem, PlanningVehicle, TimeWindow } from '../planning-engine/index.js'
 import { storedWindows } from '../shipments/index.js'
 import { minutesOf, storedBreaks, storedLocation } from '../vehicles/index.js'
-import { localInstant } from './local-time.js'
 import type { dayShipments, dayVehicles } from './plan-day.repository.js'
 import type { Point } from './routing.js'
 

@@ -4,6 +4,7 @@ import type { Database } from '../../../db/database.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { DomainEventHandler } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { wallClockText } from '../local-time.js'
 import { shipmentNotFound } from '../shipments/index.js'
 import * as repository from './tracking.repository.js'
 import type { TrackingLinkResponse } from './tracking.schemas.js'
@@ -38,20 +39,6 @@ export async function trackingLink(
 const day = (value: Date | string | null) =>
   value === null ? null : typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10)
 
-/** `2026-12-01 09:30` in the business's time zone: what the customer's clock says. */
-const localTime = (timeZone: string) => {
-  const format = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  })
-  return (at: Date) => format.format(at).replace(',', '')
-}
-
 /** The page a token opens: 200 with the shipment's status, or 404 when no shipment has it. */
 export async function trackingPageFor(
   database: Database,
@@ -71,7 +58,7 @@ export async function trackingPageFor(
     ['Returned to sender', row.returned_at],
     ['Cancelled', row.cancelled_at],
   ]
-  const local = localTime(row.timezone)
+  const local = (at: Date) => wallClockText(at, row.timezone)
   const windows = Array.isArray(row.delivery_windows)
     ? (row.delivery_windows as { start: string; end: string }[])
     : []

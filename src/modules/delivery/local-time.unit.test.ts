@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { localInstant } from './local-time.js'
+import { localInstant, wallClockText } from './local-time.js'
 
 const at = (ms: number) => new Date(ms).toISOString()
 
@@ -21,5 +21,15 @@ describe('a time of day in a business’s time zone', () => {
 
   it('reads an unknown zone as UTC', () => {
     expect(at(localInstant('2026-12-01', 60, 'Nowhere/Atlantis'))).toBe('2026-12-01T01:00:00.000Z')
+  })
+})
+
+describe('wallClockText', () => {
+  it("writes the zone's wall clock, across a change of the clocks, and UTC's for an unknown zone", () => {
+    const at = new Date('2026-03-29T00:30:00Z')
+    expect(wallClockText(at, 'Europe/Berlin')).toBe('2026-03-29 01:30')
+    expect(wallClockText(new Date('2026-03-29T01:30:00Z'), 'Europe/Berlin')).toBe('2026-03-29 03:30')
+    expect(wallClockText(new Date('2026-12-01T23:05:00Z'), 'Africa/Johannesburg')).toBe('2026-12-02 01:05')
+    expect(wallClockText(at, 'Not/AZone')).toBe('2026-03-29 00:30')
   })
 })
