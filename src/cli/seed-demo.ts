@@ -36,33 +36,31 @@ export async function send(
   payload?: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ statusCode: number; body: string }> {
-  if (payload instanceof FormData) {
-    // Encoded once by the platform's own Request, for both ways of sending.
-    const encoded = new Request('http://seed.invalid/', { method: 'POST', body: payload })
-    const body = Buffer.from(await encoded.arrayBuffer())
-    const formHeaders = { ...headers, 'content-type': encoded.headers.get('content-type') ?? '' }
-    if (typeof target !== 'string') {
-      const response = await target.inject({ method, url, headers: formHeaders, payload: body })
-      return { statusCode: response.statusCode, body: response.body }
-    }
-    const response = await fetch(new URL(url, target), { method, headers: formHeaders, body })
-    return { statusCode: response.status, body: await response.text() }
-  }
+  const { body, type } = await encoded(payload)
+  const sent = type ? { ...headers, 'content-type': type } : headers
   if (typeof target !== 'string') {
     const response = await target.inject({
       method,
       url,
-      headers,
-      ...(payload === undefined ? {} : { payload: payload as Json }),
+      headers: sent,
+      ...(body === undefined ? {} : { payload: body }),
     })
     return { statusCode: response.statusCode, body: response.body }
   }
   const response = await fetch(new URL(url, target), {
     method,
-    headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+    headers: sent,
+    ...(body === undefined ? {} : { body }),
   })
   return { statusCode: response.status, body: await response.text() }
+}
+
+/** The request's body and its content type: a form as the platform's own Request encodes it, else JSON. */
+async function encoded(payload: unknown): Promise<{ body?: string | Buffer; type?: string }> {
+  if (payload === undefined) return {}
+  if (!(payload instanceof FormData)) return { body: JSON.stringify(payload), type: 'application/json' }
+  const request = new Request('http://seed.invalid/', { method: 'POST', body: payload })
+  return { body: Buffer.from(await request.arrayBuffer()), type: request.headers.get('content-type') ?? '' }
 }
 
 const day = (offsetDays: number) => {
