@@ -1,8 +1,8 @@
-import { conflict, invalidField, invalidTransition, notFound } from '../../../errors.js'
+import { conflict, invalidField, invalidTransition } from '../../../errors.js'
 import type { OrderStatus } from './orders.schemas.js'
 
 /** The orders module's error codes (tests assert these, never the message). */
-export const orderNotFound = () => notFound('order_not_found', 'No order of this business has this id.')
+export { orderNotFound } from '../order-errors.js'
 
 export const customerNotAvailable = () =>
   invalidField('customerId', 'must be a customer of this business that is not deleted')

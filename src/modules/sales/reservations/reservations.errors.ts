@@ -17,4 +17,4 @@ export const insufficientStock = (short: readonly Allocation[]) =>
 
 export const productNotFound = () => notFound('product_not_found', 'No product of this business has this id.')
 
-export const orderNotFound = () => notFound('order_not_found', 'No order of this business has this id.')
+export { orderNotFound } from '../order-errors.js'

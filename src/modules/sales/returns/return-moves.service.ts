@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
-import { AppError, invalidField } from '../../../errors.js'
+import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import {
@@ -9,7 +9,7 @@ import {
   postingScopeOf,
   postProductMovements,
 } from '../../manufacturing/index.js'
-import { invalidReturnTransition, returnNotFound } from './returns.errors.js'
+import { invalidReturnTransition, productArchived, returnNotFound } from './returns.errors.js'
 import * as repository from './returns.repository.js'
 import type { ReceiveReturnRequest, ReturnResponse, ReturnStatus } from './returns.schemas.js'
 import { loadReturn } from './returns.service.js'
@@ -61,10 +61,7 @@ export async function receiveReturn(
       ]),
     )
     lines.forEach((line, index) => {
-      if (products.get(line.product_id)?.archived_at)
-        throw new AppError(409, 'product_archived', `The product of line ${line.line_number} is archived.`, [
-          { field: `lines.${index}.productId`, message: 'is archived, which takes no stock movements' },
-        ])
+      if (products.get(line.product_id)?.archived_at) throw productArchived(line.line_number, index)
     })
     const { entryIds } = await postProductMovements(
       trx,

@@ -1,10 +1,10 @@
-import { AppError, conflict, invalidTransition, notFound } from '../../../errors.js'
+import { AppError, invalidTransition, notFound } from '../../../errors.js'
 import type { ReturnStatus } from './returns.schemas.js'
 
 /** The returns module's error codes (tests assert these, never the message). */
 export const returnNotFound = () => notFound('return_not_found', 'No return of this business has this id.')
 
-export const orderNotFound = () => notFound('order_not_found', 'No order of this business has this id.')
+export { orderNotFound } from '../order-errors.js'
 
 export const shipmentNotFound = () =>
   notFound('shipment_not_found', 'No shipment of this business has this id.')
@@ -24,6 +24,8 @@ export const shipmentNotDelivered = (status: string) =>
     [{ field: 'shipmentId', message: `${status} is not Delivered` }],
   )
 
-/** An archived product takes no stock movements, so its goods cannot be received back. */
-export const productArchived = (field: string) =>
-  conflict('product_archived', `The product of ${field} is archived, which takes no stock movements.`)
+/** An archived product takes no stock movements, so the goods of this line cannot be received back. */
+export const productArchived = (lineNumber: number, index: number) =>
+  new AppError(409, 'product_archived', `The product of line ${lineNumber} is archived.`, [
+    { field: `lines.${index}.productId`, message: 'is archived, which takes no stock movements' },
+  ])
