@@ -175,6 +175,45 @@ describe('webhook delivery', () => {
     await slow.close()
   })
 
+  it('stops at once while a send hangs, logs no attempt, and sends it again from the next worker', async () => {
+    const { core, customerId } = await webhookSetup(ctx)
+    const { createServer } = await import('node:net')
+    let connected = () => {}
+    const arrived = new Promise<void>((resolve) => {
+      connected = resolve
+    })
+    const silent = createServer(() => connected())
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const port = (silent.address() as { port: number }).port
+    const endpoint = await createEndpoint(ctx, core, {
+      url: `http://127.0.0.1:${port}/x`,
+      eventTypes: ['order.created'],
+    })
+    await createOrder(core, customerId)
+    // A minute's timeout and lease: only the stop can end this send within the test.
+    const stopping = worker({ timeoutMs: 60_000, leaseMs: 200 })
+    const round = stopping.runOnce()
+    await arrived
+    const started = Date.now()
+    await stopping.stop()
+    await round
+    expect(Date.now() - started).toBeLessThan(5_000)
+    const log = async () =>
+      (await core({ url: `/api/v1/webhooks/endpoints/${endpoint.id}/deliveries` })).json().data as unknown[]
+    expect(await log()).toEqual([])
+    silent.close()
+    // The claim lapses, and the next worker sends it (to a receiver that answers now).
+    await core({
+      method: 'PUT',
+      url: `/api/v1/webhooks/endpoints/${endpoint.id}`,
+      payload: { url: receiver.url, eventTypes: ['order.created'] },
+    })
+    receiver.answer(() => ({ status: 204 }))
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    await drain(worker())
+    expect(await log()).toMatchObject([{ outcome: 'Succeeded', eventType: 'order.created' }])
+  })
+
   it('refuses private targets when the setting is off, at send time too', async () => {
     const got = recording()
     const { core, customerId } = await webhookSetup(ctx)

@@ -17,9 +17,14 @@ export interface WebhookMessage {
 export interface SendOptions {
   timeoutMs: number
   allowPrivateTargets: boolean
+  /** Aborts the send (the process is stopping): the answer is then `Stopped`, not an attempt. */
+  signal?: AbortSignal
 }
 
 export type SendOutcome = 'Succeeded' | 'Failed' | 'Refused'
+
+/** A send cut short because the process is stopping: nothing to log, the claim lapses and another round sends it. */
+export const STOPPED = 'stopped'
 
 export interface SendResult {
   outcome: SendOutcome
@@ -57,7 +62,19 @@ export async function sendWebhook(
   const started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   const url = new URL(rawUrl)
-  const target = await resolveTarget(url, options.allowPrivateTargets)
+  // One deadline for the whole exchange, the name's resolution included.
+  const timeout = AbortSignal.timeout(options.timeoutMs)
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout
+  const stopped = () => options.signal?.aborted === true
+  const target = await resolveTarget(url, options.allowPrivateTargets, signal)
+  if ('aborted' in target)
+    return {
+      outcome: 'Failed',
+      responseStatus: null,
+      responseBody: null,
+      error: stopped() ? STOPPED : `timed out after ${options.timeoutMs} ms`,
+      latencyMs: elapsed(),
+    }
   if ('refused' in target)
     return {
       outcome: 'Refused',
@@ -93,13 +110,15 @@ export async function sendWebhook(
       headers: { ...headers, 'content-length': Buffer.byteLength(message.body) },
       lookup: pinned,
       agent: false,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal,
     })
     request.once('error', (error: NodeJS.ErrnoException) =>
       fail(
-        error.name === 'AbortError' || error.name === 'TimeoutError'
-          ? `timed out after ${options.timeoutMs} ms`
-          : (error.code ?? error.message),
+        stopped()
+          ? STOPPED
+          : error.name === 'AbortError' || error.name === 'TimeoutError'
+            ? `timed out after ${options.timeoutMs} ms`
+            : (error.code ?? error.message),
       ),
     )
     request.once('response', (response) => {

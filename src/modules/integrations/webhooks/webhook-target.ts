@@ -67,12 +67,12 @@ export interface ResolvedTarget {
 export async function resolveTarget(
   url: URL,
   allowPrivate: boolean,
-): Promise<ResolvedTarget | { refused: string }> {
+  signal?: AbortSignal,
+): Promise<ResolvedTarget | { refused: string } | { aborted: true }> {
   const host = bare(url.hostname)
   const addresses =
-    isIP(host) !== 0
-      ? [{ address: host, family: isIP(host) }]
-      : await lookup(host, { all: true, verbatim: true }).catch(() => [])
+    isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await boundedLookup(host, signal)
+  if (addresses === 'aborted') return { aborted: true }
   if (addresses.length === 0) return { refused: `${host} does not resolve` }
   for (const { address } of addresses) {
     const refusal = refusalOf(address, allowPrivate)
@@ -81,4 +81,25 @@ export async function resolveTarget(
   return {
     addresses: addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 })),
   }
+}
+
+/**
+ * The system resolver cannot be cancelled, and with an unreachable name server it answers only
+ * after its own retries (tens of seconds): the caller stops waiting when `signal` aborts.
+ */
+function boundedLookup(
+  host: string,
+  signal: AbortSignal | undefined,
+): Promise<{ address: string; family: number }[] | 'aborted'> {
+  const resolved = lookup(host, { all: true, verbatim: true }).catch(() => [])
+  if (!signal) return resolved
+  if (signal.aborted) return Promise.resolve('aborted')
+  return new Promise((resolve) => {
+    const onAbort = () => resolve('aborted')
+    signal.addEventListener('abort', onAbort, { once: true })
+    resolved.then((addresses) => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(addresses)
+    })
+  })
 }

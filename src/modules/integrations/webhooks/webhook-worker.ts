@@ -4,7 +4,7 @@ import type { AppDeps } from '../../../platform/deps.js'
 import { PeriodicTask } from '../../../platform/periodic-task.js'
 import * as outbox from './outbox.repository.js'
 import { signingSecrets } from './webhook-secrets.js'
-import { type SendResult, sendWebhook } from './webhook-sender.js'
+import { type SendResult, STOPPED, sendWebhook } from './webhook-sender.js'
 
 /**
  * Waits between attempts of one delivery (each with ±20% jitter): 11 attempts over about two days.
@@ -58,6 +58,8 @@ const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4))
  */
 export class WebhookWorker {
   private readonly task: PeriodicTask
+  /** Aborted by `stop`: sends in flight end at once instead of at their timeout. */
+  private readonly stopping = new AbortController()
   readonly options: WorkerOptions
 
   constructor(
@@ -79,8 +81,12 @@ export class WebhookWorker {
     this.task.start()
   }
 
-  /** Stops polling and waits for the round in progress (its sends are bounded by the timeout). */
+  /**
+   * Stops polling, cuts the sends in flight short and waits for the round in progress. A send cut
+   * short is not logged as an attempt: its claim lapses and it is sent again (same webhook-id).
+   */
   stop() {
+    this.stopping.abort()
     return this.task.stop()
   }
 
@@ -136,7 +142,12 @@ export class WebhookWorker {
       secrets = undefined
     }
     const result: SendResult = secrets
-      ? await sendWebhook(delivery.url, secrets, { id: delivery.event_id, body }, this.options)
+      ? await sendWebhook(
+          delivery.url,
+          secrets,
+          { id: delivery.event_id, body },
+          { ...this.options, signal: this.stopping.signal },
+        )
       : {
           outcome: 'Failed',
           responseStatus: null,
@@ -145,6 +156,7 @@ export class WebhookWorker {
             'the signing secret cannot be decrypted (WEBHOOKS_SECRETS_KEY differs from the key it was stored with)',
           latencyMs: 0,
         }
+    if (result.error === STOPPED) return
     const succeeded = result.outcome === 'Succeeded'
     const exhausted = !succeeded && delivery.attempts > this.options.retryScheduleMs.length
     const wait = this.options.retryScheduleMs[delivery.attempts - 1] ?? 0
