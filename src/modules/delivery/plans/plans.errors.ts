@@ -33,3 +33,9 @@ export const dayChangedWhilePlanning = () =>
     'plan_day_changed',
     'The day’s shipments, vehicles or plans changed while it was being planned; nothing was written. Plan it again.',
   )
+
+export const planChangedWhilePlanning = () =>
+  conflict(
+    'plan_changed',
+    'The plan, its stops, its vehicle or the day’s shipments changed while it was being planned; nothing was written. Run it again.',
+  )

@@ -17,6 +17,11 @@ export const AutobatchCompletedPayload = Type.Object(
         noLocation: Type.Integer({ description: 'Left out: no coordinates' }),
         noZone: Type.Integer({ description: "Left out: outside the plan's zones" }),
         overCapacity: Type.Integer({ description: "Left out: over the vehicle's capacity" }),
+        outsideWindows: Type.Integer({ description: 'Left out: none of its delivery windows can be met' }),
+        outsideShift: Type.Integer({
+          description: "Left out: its windows cannot be met within the vehicle's shift",
+        }),
+        unreachable: Type.Integer({ description: 'Left out: the road network has no route to it' }),
       },
       { title: 'AutobatchLeftOut' },
     ),
@@ -76,13 +81,17 @@ export const planEvents = defineEvents({
     notification: {
       content: ({ payload: p }) => {
         const left = p.leftOut
-        const leftOut = left.noZone + left.overCapacity + left.noLocation
+        const timing = left.outsideWindows + left.outsideShift + left.unreachable
+        const leftOut = left.noZone + left.overCapacity + left.noLocation + timing
         return {
           title: 'Autobatch finished',
           message:
             `Delivery plan ${p.code}: ${p.assigned} shipment(s) assigned, ${leftOut} left out` +
             (leftOut > 0
-              ? ` (${left.noZone} outside the plan's zones, ${left.overCapacity} over the vehicle's capacity, ${left.noLocation} without coordinates).`
+              ? ` (${left.noZone} outside the plan's zones, ${left.overCapacity} over the vehicle's capacity, ${left.noLocation} without coordinates` +
+                (timing > 0
+                  ? `, ${left.outsideWindows + left.outsideShift} outside their delivery windows or the shift, ${left.unreachable} unreachable).`
+                  : ').')
               : '.'),
           level: leftOut > 0 ? 'Recommendation' : 'Success',
           priority: 'Medium',
