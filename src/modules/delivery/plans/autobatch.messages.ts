@@ -90,7 +90,7 @@ export function leftOutMessage(
   }
 }
 
-const WHY_NOT_ROUTED: Record<Unrouted, string> = {
+export const WHY_NOT_ROUTED: Record<Unrouted, string> = {
   noLocation: 'has no delivery coordinates',
   outsideWindows: 'cannot be reached within any of its delivery windows',
   outsideShift: "cannot be reached within its delivery windows during the vehicle's shift",
@@ -107,4 +107,13 @@ export const unroutedMessage = (s: Candidate, why: Unrouted = 'noLocation') =>
     'autobatch_stop_not_routed',
     `Shipment ${s.code} not routed`,
     `Shipment ${s.code} is on the plan but ${WHY_NOT_ROUTED[why]}: it comes after the routed stops, without planned times, and adds nothing to the distance.`,
+  )
+
+/** A stop re-optimising found no route to in time: it stays on the plan, last, without a planned arrival. */
+export const notReoptimisedMessage = (s: { code: string }, why: Unrouted) =>
+  messageEntry(
+    'Warning',
+    'reoptimise_stop_not_routed',
+    `Shipment ${s.code} not routed`,
+    `Shipment ${s.code} ${WHY_NOT_ROUTED[why]}: it stays on the plan after the routed stops, without a planned arrival.`,
   )

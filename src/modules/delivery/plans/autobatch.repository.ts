@@ -37,8 +37,8 @@ export function autobatchShipments(
 
 /** When a stop is planned to begin and to be left. */
 export interface StopTimes {
-  arrival: Date
-  departure: Date
+  arrival: Date | null
+  departure: Date | null
 }
 
 /**
@@ -83,6 +83,21 @@ export async function markAutobatched(
       autobatched_at: sql<Date>`now()`,
       date_modified: sql<Date>`now()`,
     })
+    .where('id', '=', planId)
+    .execute()
+}
+
+/** Stores the route's distance after the plan's stops were re-ordered (re-optimising: not an autobatch). */
+export async function storeDistance(
+  trx: Transaction<Tables>,
+  schema: string,
+  planId: string,
+  distanceKm: string,
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('delivery_plans')
+    .set({ distance_km: distanceKm, date_modified: sql<Date>`now()` })
     .where('id', '=', planId)
     .execute()
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useOwnerSession, useTestContext } from '../../../../test/harness.js'
 import { post } from '../delivery.fixtures.js'
 import { square } from '../zones/zones.fixtures.js'
-import { PLANS, plan, shipment } from './plans.fixtures.js'
+import { movePlan, PLANS, plan, shipment } from './plans.fixtures.js'
 import { greatCircleKm } from './routing.js'
 
 /**
@@ -97,4 +97,100 @@ describe('autobatch while the plan changes', () => {
       -3,
     )
   })
+})
+
+interface Stop {
+  id: string
+  stopSequence: number
+  plannedArrival: string | null
+}
+const timesOf = (stops: Stop[]) => stops.map((s) => [s.id, s.stopSequence, s.plannedArrival])
+
+/** A Scheduled plan of three stops, never planned (no times yet). */
+async function scheduledPlan(day: string) {
+  const { core } = owner
+  const ids = []
+  for (const [lat, lon] of [
+    [-33.9, 18.45],
+    [-33.95, 18.4],
+    [-33.93, 18.47],
+  ] as const)
+    ids.push((await shipment(core, lat, lon, { scheduledDate: `${day}T08:00:00Z` })).id)
+  const p = await plan(core, { scheduledDate: day, depot: DEPOT, shipmentIds: ids })
+  expect((await movePlan(core, p.id, 'schedule')).statusCode).toBe(200)
+  return { id: p.id, ids }
+}
+
+describe('re-optimising while the plan changes', () => {
+  it('lets one of two re-optimisations of a plan write, the other answering 409 plan_changed', async () => {
+    const p = await scheduledPlan('2026-12-12')
+    // Both have read the plan before either writes: neither matrix is answered until both asked.
+    let release: () => void = () => {}
+    const bothAsked = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let asked = 0
+    hold = () => {
+      asked += 1
+      if (asked === 2) release()
+      return bothAsked
+    }
+    const answers = await Promise.all([1, 2].map(() => post(owner.core, `${PLANS}/${p.id}/reoptimise`)))
+    hold = async () => {}
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409])
+    expect(answers.find((a) => a.statusCode === 409)?.json().code).toBe('plan_changed')
+    const winner = answers.find((a) => a.statusCode === 200)?.json().data.shipments as Stop[]
+    const stored = (await owner.core({ url: `${PLANS}/${p.id}` })).json().data.shipments as Stop[]
+    expect(timesOf(stored)).toEqual(timesOf(winner))
+    expect(stored.every((s) => s.plannedArrival !== null)).toBe(true)
+    // Tried again, the loser finds the same plan.
+    const again = await post(owner.core, `${PLANS}/${p.id}/reoptimise`)
+    expect(timesOf(again.json().data.shipments)).toEqual(timesOf(winner))
+  })
+
+  it('answers 409 plan_changed and writes nothing when a stop is reported during the search', async () => {
+    const { core } = owner
+    const p = await scheduledPlan('2026-12-13')
+    expect((await movePlan(core, p.id, 'dispatch')).statusCode).toBe(200)
+    hold = async () => {
+      hold = async () => {}
+      const arrived = await post(core, `/api/v1/shipments/${p.ids[1]}/stop/arrived`)
+      expect(arrived.statusCode, arrived.body).toBe(200)
+    }
+    const changed = await post(core, `${PLANS}/${p.id}/reoptimise`)
+    expect(changed.statusCode, changed.body).toBe(409)
+    expect(changed.json().code).toBe('plan_changed')
+    const stored = (await core({ url: `${PLANS}/${p.id}` })).json().data.shipments as Stop[]
+    expect(stored.map((s) => [s.id, s.plannedArrival])).toEqual(p.ids.map((id) => [id, null]))
+    // Again: the arrived stop now heads the plan, kept in place.
+    const again = await post(core, `${PLANS}/${p.id}/reoptimise`)
+    expect(again.statusCode, again.body).toBe(200)
+    expect(again.json().data.shipments[0].id).toBe(p.ids[1])
+  })
+
+  it.runIf(process.env.CARTAGE_TEST_DATABASE === 'postgres')(
+    'serialises parallel re-optimisations of one plan on PostgreSQL: each writes the same plan or answers 409',
+    async () => {
+      const p = await scheduledPlan('2026-12-14')
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => post(owner.core, `${PLANS}/${p.id}/reoptimise`)),
+      )
+      const ok = answers.filter((a) => a.statusCode === 200)
+      expect(ok.length).toBeGreaterThanOrEqual(1)
+      for (const refused of answers.filter((a) => a.statusCode !== 200)) {
+        expect(refused.statusCode, refused.body).toBe(409)
+        expect(refused.json().code).toBe('plan_changed')
+      }
+      const stored = (await owner.core({ url: `${PLANS}/${p.id}` })).json().data.shipments as Stop[]
+      expect(stored.map((s) => s.stopSequence)).toEqual([1, 2, 3])
+      for (const answer of ok) expect(timesOf(answer.json().data.shipments)).toEqual(timesOf(stored))
+      const notes = (await owner.core({ url: '/api/notifications/user?PageSize=100' })).json().data as {
+        title: string
+        entityId: string
+      }[]
+      const told = notes.filter((n) => n.title === 'Delivery plan re-optimised' && n.entityId === p.id)
+      expect(told).toHaveLength(ok.length)
+    },
+    60_000,
+  )
 })

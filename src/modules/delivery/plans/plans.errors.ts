@@ -39,3 +39,9 @@ export const planChangedWhilePlanning = () =>
     'plan_changed',
     'The plan, its stops, its vehicle or the day’s shipments changed while it was being planned; nothing was written. Run it again.',
   )
+
+export const planNotReoptimisable = (status: string) =>
+  conflict(
+    'plan_not_reoptimisable',
+    `A ${status} plan cannot be re-optimised; only Draft, Scheduled and Dispatched plans can.`,
+  )
