@@ -152,4 +152,34 @@ describe('autobatch on the planning engine', () => {
       greatCircleKm({ latitude: -33.9, longitude: 18.45 }, { latitude: -33.91, longitude: 18.44 })
     expect(totals.distanceKm).toBeCloseTo(open, 2)
   })
+
+  it('never drops a shipment already on the plan for more new ones, even when the new ones would serve more', async () => {
+    const { core } = owner
+    const day = '2026-12-16'
+    await post(core, '/api/v1/DeliveryZones', {
+      name: `Own ${day}`,
+      polygon: { type: 'Polygon', coordinates: [square(18, -34.5, 19, -33.5)] },
+    })
+    const van = await vehicle(core, { maxWeight: 25 })
+    const mine = await shipment(core, -33.93, 18.43, { scheduledDate: `${day}T08:00:00Z`, weight: 20 })
+    const p = await plan(core, {
+      scheduledDate: day,
+      vehicleId: van.id,
+      depot: { fullAddress: 'Depot', latitude: -33.92, longitude: 18.42 },
+      shipmentIds: [mine.id],
+    })
+    // Two new 10 kg shipments would be two stops instead of one: they stay off the plan instead.
+    const one = await shipment(core, -33.91, 18.44, { scheduledDate: `${day}T08:00:00Z` })
+    const two = await shipment(core, -33.9, 18.45, { scheduledDate: `${day}T08:00:00Z` })
+    const messages = await autobatch(core, p.id)
+    expect(messages.map((m) => [m.code, m.title])).toEqual(
+      [one, two]
+        .map((s) => ['autobatch_over_capacity', `Shipment ${s.code} left out`])
+        .sort((a, b) => (a[1] as string).localeCompare(b[1] as string)),
+    )
+    expect(messages[0]?.message).toContain('would take the load to 30 kg of 25 kg')
+    const { shipments } = await stopsOf(core, p.id)
+    expect(shipments.map((s) => [s.id, s.stopSequence])).toEqual([[mine.id, 1]])
+    expect(shipments[0]?.plannedArrival).not.toBeNull()
+  })
 })
