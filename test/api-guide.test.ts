@@ -98,6 +98,24 @@ describe('docs/api-guide.md', () => {
       expect(stdout).toMatch(/^idempotent-replayed: true\r?$/im) // a retry with the same Idempotency-Key
       expect(lines).toContain('Idempotency-Key') // the same key for another body: 409 naming the header
       expect(lines).toContain('{"before":"Retry Stores","after":"Retry Stores Ltd"}') // the audit log
+      // Autobatch on the engine: the evening stop left out for the shift, Dock Road first at its window's start;
+      // re-optimised on the way: Kloof Street (arrived at) kept first, Dock Road next at 09:30; a Cancelled plan refused.
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          'autobatch_outside_shift',
+          'Delivery plan re-optimised',
+          'plan_not_reoptimisable',
+        ]),
+      )
+      const planned = lines.indexOf('Dock Road')
+      expect(planned).toBeGreaterThan(-1)
+      expect(lines.slice(planned, planned + 5)).toEqual([
+        'Dock Road',
+        '2028-03-15T09:30:00.000Z',
+        'Kloof Street',
+        '2028-03-15T09:30:00.000Z',
+        'Delivery plan re-optimised',
+      ])
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

@@ -89,6 +89,7 @@ describe('README.md walk-through', () => {
       '/stock',
       '/cost',
       '/api/v1/plans',
+      '/api/v1/plans/plan-day',
       '/api/v1/DeliveryZones',
       '/api/v1/insights/dashboard/summary',
       '/api/ai-studio/query',
@@ -132,6 +133,15 @@ describe('README.md walk-through', () => {
       expect(stdout.includes('Harbour Traders'), 'created customer').toBe(true)
       expect(stdout.includes('"costSource":"SubAssembly"'), 'BOM cost with a sub-assembly').toBe(true) // the BOM cost rolls up a level
       expect(stdout.includes('Morning run'), 'the demo plan').toBe(true)
+      // Today planned across the two vans: a plan each (their two-hour rounds are too short for one), nothing left out.
+      const day = /"data":\{"plans":(.*?),"leftOut":(\[.*?\])\}/.exec(stdout)
+      const plans = JSON.parse(day?.[1] ?? '[]') as {
+        vehicleId: string
+        stops: { plannedArrival: string }[]
+      }[]
+      expect(new Set(plans.map((p) => p.vehicleId)).size, 'the day across two vans').toBe(2)
+      expect(plans.flatMap((p) => p.stops)).toHaveLength(8)
+      expect(JSON.parse(day?.[2] ?? 'null'), 'nothing left out').toEqual([])
       expect(stdout.includes('"status":"Delivered"'), 'the shipment delivered').toBe(true)
       expect(stdout.includes('"reserved":'), "the product's availability").toBe(true)
       expect(readdirSync(workDir), 'files the walk-through left in its working directory').toEqual([])

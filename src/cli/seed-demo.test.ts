@@ -56,7 +56,7 @@ describe('seed --demo', () => {
     expect(workOrders.map((w) => w.status)).toEqual(['Completed'])
     expect(await total('/api/v1/orders')).toBe(11)
     expect(await total('/api/v1/DeliveryZones')).toBe(3)
-    expect(await total('/api/v1/vehicles')).toBe(2)
+    expect(await total('/api/v1/vehicles')).toBe(3)
     expect(await total('/api/v1/shipments')).toBe(11)
     const plans = (await get('/api/v1/plans')).data as {
       name: string

@@ -419,6 +419,9 @@ export async function seedDemo(
       return ids
     })
 
+    // The truck works the day; the two vans a two-hour morning round each, from the warehouse: too
+    // short for one van to take the whole day's run, so planning the day across them splits it.
+    const warehouse = { latitude: HEAD_OFFICE.address.latitude, longitude: HEAD_OFFICE.address.longitude }
     const vehicles = await step('vehicles', async () => [
       await core<{ id: string }>('POST', '/api/v1/vehicles', {
         registration: 'CA 123-456',
@@ -431,6 +434,18 @@ export async function seedDemo(
         name: 'Toyota Hiace panel van',
         maxWeight: 1200,
         maxVolume: 6,
+        shiftStart: '08:00',
+        shiftEnd: '10:00',
+        startLocation: warehouse,
+      }),
+      await core<{ id: string }>('POST', '/api/v1/vehicles', {
+        registration: 'CA 246-810',
+        name: 'Volkswagen Crafter van',
+        maxWeight: 1000,
+        maxVolume: 9,
+        shiftStart: '08:00',
+        shiftEnd: '10:00',
+        startLocation: warehouse,
       }),
     ])
 

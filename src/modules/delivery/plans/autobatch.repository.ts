@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
+import { STOP_COLUMNS } from './plan-day.repository.js'
 
 /**
  * The plan's shipments and the unassigned Pending shipments of its day (the business's day, in its
@@ -16,7 +17,7 @@ export function autobatchShipments(
   return trx
     .withSchema(schema)
     .selectFrom('shipments')
-    .select(['id', 'code', 'weight', 'volume', 'delivery_address', 'pickup_address', 'delivery_plan_id'])
+    .select([...STOP_COLUMNS, 'delivery_plan_id', 'stop_sequence'])
     .where('business_id', '=', businessId)
     .where((eb) =>
       eb.or([
@@ -34,10 +35,10 @@ export function autobatchShipments(
     .execute()
 }
 
-/** When a stop is planned to begin and to be left (plan-day); autobatch plans no times. */
+/** When a stop is planned to begin and to be left. */
 export interface StopTimes {
-  arrival: Date
-  departure: Date
+  arrival: Date | null
+  departure: Date | null
 }
 
 /**
@@ -49,7 +50,7 @@ export async function setStops(
   schema: string,
   planId: string,
   shipmentIds: readonly string[],
-  times: readonly StopTimes[] = [],
+  times: readonly (StopTimes | null)[] = [],
 ) {
   const values = sql.join(
     shipmentIds.map(
@@ -82,6 +83,21 @@ export async function markAutobatched(
       autobatched_at: sql<Date>`now()`,
       date_modified: sql<Date>`now()`,
     })
+    .where('id', '=', planId)
+    .execute()
+}
+
+/** Stores the route's distance after the plan's stops were re-ordered (re-optimising: not an autobatch). */
+export async function storeDistance(
+  trx: Transaction<Tables>,
+  schema: string,
+  planId: string,
+  distanceKm: string,
+) {
+  await trx
+    .withSchema(schema)
+    .updateTable('delivery_plans')
+    .set({ distance_km: distanceKm, date_modified: sql<Date>`now()` })
     .where('id', '=', planId)
     .execute()
 }

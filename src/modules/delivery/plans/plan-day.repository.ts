@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
 
 /** What planning reads of a shipment. */
-const STOP_COLUMNS = [
+export const STOP_COLUMNS = [
   'id',
   'code',
   'weight',
@@ -40,6 +40,19 @@ export function dayShipments(trx: Transaction<Tables>, schema: string, businessI
     .execute()
 }
 
+/** What planning reads of a vehicle. */
+export const VEHICLE_COLUMNS = [
+  'id',
+  'registration',
+  'max_weight',
+  'max_volume',
+  'shift_start',
+  'shift_end',
+  'start_location',
+  'end_location',
+  'breaks',
+] as const
+
 /** The business's active vehicles (those named, when named), by registration. */
 export function dayVehicles(
   trx: Transaction<Tables>,
@@ -50,17 +63,7 @@ export function dayVehicles(
   let query = trx
     .withSchema(schema)
     .selectFrom('vehicles')
-    .select([
-      'id',
-      'registration',
-      'max_weight',
-      'max_volume',
-      'shift_start',
-      'shift_end',
-      'start_location',
-      'end_location',
-      'breaks',
-    ])
+    .select(VEHICLE_COLUMNS)
     .where('business_id', '=', businessId)
     .where('active', '=', true)
   if (ids) query = query.where('id', 'in', ids)

@@ -5,32 +5,21 @@ import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { readSetting, readSettings } from '../../organisation/index.js'
-import { solveInThread } from '../planning-engine/index.js'
 import { minutesOf } from '../vehicles/index.js'
 import { markAutobatched, setStops } from './autobatch.repository.js'
 import { insertDispatchCode } from './dispatch-codes.repository.js'
 import { dayProblem, pointOf } from './plan-day.problem.js'
 import { dayBusiness, dayShipments, dayVehicles, openPlanOf, openPlanStops } from './plan-day.repository.js'
 import type { PlanDayRequest, PlanDayResponse } from './plan-day.schemas.js'
+import {
+  DEFAULT_SERVICE_MINUTES,
+  DEFAULT_SHIFT,
+  settingNumber,
+  solvePlan,
+  travelMatrix,
+} from './plan-engine.js'
 import { dayChangedWhilePlanning } from './plans.errors.js'
 import * as repository from './plans.repository.js'
-import { greatCircleMatrix, type MatrixProvider, osrmMatrix } from './route-matrix.js'
-
-/** The road network when one is configured, else great-circle distance at the configured speed. */
-export function matrixProvider({ config }: AppDeps, speedKmh: number | null = null): MatrixProvider {
-  return config.routingOsrmUrl
-    ? osrmMatrix(config.routingOsrmUrl, config.routingTimeoutMs)
-    : greatCircleMatrix(speedKmh ?? config.planningSpeedKmh)
-}
-
-/** A setting's decimal text as a number (zero allowed or not); null when unset or unreadable. */
-const settingNumber = (text: string | null, zero: boolean) => {
-  const value = text === null ? Number.NaN : Number(text)
-  return Number.isFinite(value) && (zero ? value >= 0 : value > 0) ? value : null
-}
-
-/** Search effort: enough iterations to settle a day's plan, capped in time; the same input, the same plan. */
-const iterationsFor = (stops: number) => Math.min(20_000, 200 + stops * 40)
 
 type Gathered = Awaited<ReturnType<typeof gather>>
 
@@ -81,7 +70,10 @@ export async function planDay(
   request: PlanDayRequest,
 ): Promise<PlanDayResponse> {
   const { schemaName: schema, businessId } = auth
-  const shift = { start: request.shiftStart ?? '08:00', end: request.shiftEnd ?? '18:00' }
+  const shift = {
+    start: request.shiftStart ?? DEFAULT_SHIFT.start,
+    end: request.shiftEnd ?? DEFAULT_SHIFT.end,
+  }
   if (minutesOf(shift.end) <= minutesOf(shift.start))
     throw invalidField('shiftEnd', 'must be after shiftStart')
   const day = await deps.database.db.transaction().execute((trx) => gather(trx, schema, businessId, request))
@@ -118,15 +110,12 @@ export async function planDay(
     keptIds: kept.map((row) => row.id),
     depot,
     shift,
-    serviceMinutes: request.serviceMinutes ?? settingNumber(day.serviceMinutes, true) ?? 5,
+    serviceMinutes:
+      request.serviceMinutes ?? settingNumber(day.serviceMinutes, true) ?? DEFAULT_SERVICE_MINUTES,
   })
   const speed = settingNumber(day.speedKmh, false)
-  const problem = { ...built.problem, matrix: await matrixProvider(deps, speed).matrix(built.points) }
-  const result = await solveInThread(problem, {
-    seed: 1,
-    iterations: iterationsFor(located.length),
-    timeLimitMs: 20_000,
-  })
+  const matrix = await travelMatrix(deps, built.points, speed)
+  const result = await solvePlan({ ...built.problem, matrix })
   const byId = new Map(located.map((l) => [l.row.id, l.row]))
   const at = (seconds: number) => new Date(built.origin + Math.round(seconds * 1000))
   return deps.database.db.transaction().execute(async (trx) => {

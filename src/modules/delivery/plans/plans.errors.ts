@@ -33,3 +33,15 @@ export const dayChangedWhilePlanning = () =>
     'plan_day_changed',
     'The day’s shipments, vehicles or plans changed while it was being planned; nothing was written. Plan it again.',
   )
+
+export const planChangedWhilePlanning = () =>
+  conflict(
+    'plan_changed',
+    'The plan, its stops, its vehicle or the day’s shipments changed while it was being planned; nothing was written. Run it again.',
+  )
+
+export const planNotReoptimisable = (status: string) =>
+  conflict(
+    'plan_not_reoptimisable',
+    `A ${status} plan cannot be re-optimised; only Draft, Scheduled and Dispatched plans can.`,
+  )

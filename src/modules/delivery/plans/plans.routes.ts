@@ -232,14 +232,18 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
     '/api/v1/plans/:dispatchId/autobatch',
     operation(MODIFY, {
       operationId: 'AutoBatchShipments',
-      summary: 'Fill the plan with matching unassigned shipments and order its stops',
+      summary: 'Fill the plan with matching unassigned shipments and order its stops on the planning engine',
       description:
-        "Takes the unassigned Pending shipments scheduled on the plan's day whose delivery point lies in one of its zones (every active zone if it names none), nearest the depot first, within the vehicle's weight and volume; " +
-        'then orders the stops (nearest neighbour from the depot + 2-opt, great-circle distance) and stores the sequence and distance. Deterministic. Leaves a notification with the assigned and left-out counts. ' +
+        "Takes the unassigned Pending shipments scheduled on the plan's day whose delivery point lies in one of its zones (every active zone if it names none) and orders them with the plan's own stops on the planning engine: " +
+        "one vehicle, the plan's (its maxWeight and maxVolume, its shift, else 08:00-18:00 in the business's time zone, its breaks), starting at the plan's depot (else the vehicle's startLocation, else the first pickup address or stop) and ending at the vehicle's endLocation, else its startLocation, else at the last stop; " +
+        "each shipment's delivery windows and service time (else the business setting delivery.defaultServiceMinutes) honoured, travel times as plan-day's. As many shipments as fit are served, then the shortest route; the plan's own shipments always stay on it. " +
+        'Stores the sequence, each stop’s plannedArrival and plannedDeparture and the distance. Deterministic. Leaves a notification with the assigned and left-out counts. ' +
         "The plan's day is the business's own, in its time zone: a shipment scheduled at 2026-11-24T23:30:00Z is on 25 November in Africa/Johannesburg. " +
         'data is true; messages lists, in code order, one Warning entry per shipment of the day left out, naming it and why: autobatch_no_coordinates (no delivery latitude/longitude), ' +
-        "autobatch_outside_zones (its point lies outside the plan's zones, or every active zone), autobatch_over_capacity (it would take the load past the vehicle's maxWeight or maxVolume, with the figures); " +
-        'and an Info entry autobatch_stop_not_routed for a shipment already on the plan that has no coordinates (it comes last).',
+        "autobatch_outside_zones (its point lies outside the plan's zones, or every active zone), autobatch_over_capacity (it would take the load past the vehicle's maxWeight or maxVolume, with the figures), " +
+        "autobatch_outside_windows (none of its delivery windows can be met, even by the vehicle doing nothing else), autobatch_outside_shift (its windows cannot be met within the vehicle's shift beside the other stops), autobatch_unreachable (the road network has no route to it); " +
+        'and an Info entry autobatch_stop_not_routed for a shipment already on the plan that cannot be routed (no coordinates, or its windows cannot be met): it comes last, without planned times. ' +
+        '409 plan_not_editable for a plan that is not Draft or Scheduled; 409 plan_changed when the plan, its vehicle or the day’s shipments changed while the route was searched (nothing is written; run it again).',
       tags: TAGS,
       params: DispatchParams,
       response: BOOLEAN,

@@ -123,7 +123,10 @@ export const DispatchResponse = Type.Object({
     weight: Type.Number(),
     volume: Type.Number(),
     distanceKm: Nullable(
-      Type.Number({ description: 'great-circle estimate along the stop order, from the depot' }),
+      Type.Number({
+        description:
+          'the route of the last autobatch, plan-day or re-optimisation, from the depot along the stop order (and to the vehicle’s end location when it has one): great-circle, or the road network’s',
+      }),
     ),
   }),
   scheduledAt: Nullable(DateTime()),

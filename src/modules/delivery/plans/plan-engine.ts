@@ -1,0 +1,38 @@
+import type { AppDeps } from '../../../platform/deps.js'
+import { type PlanningProblem, type PlanningResult, solveInThread } from '../planning-engine/index.js'
+import { greatCircleMatrix, type MatrixProvider, osrmMatrix } from './route-matrix.js'
+import type { Point } from './routing.js'
+
+/** The shift of a vehicle without its own, when the request names none (hh:mm in the business's time zone). */
+export const DEFAULT_SHIFT = { start: '08:00', end: '18:00' } as const
+
+/** Minutes at a stop when neither the shipment, the request nor the business setting says. */
+export const DEFAULT_SERVICE_MINUTES = 5
+
+/** The road network when one is configured, else great-circle distance at the configured speed. */
+export function matrixProvider({ config }: AppDeps, speedKmh: number | null = null): MatrixProvider {
+  return config.routingOsrmUrl
+    ? osrmMatrix(config.routingOsrmUrl, config.routingTimeoutMs)
+    : greatCircleMatrix(speedKmh ?? config.planningSpeedKmh)
+}
+
+/** A setting's decimal text as a number (zero allowed or not); null when unset or unreadable. */
+export const settingNumber = (text: string | null, zero: boolean) => {
+  const value = text === null ? Number.NaN : Number(text)
+  return Number.isFinite(value) && (zero ? value >= 0 : value > 0) ? value : null
+}
+
+/** Search effort: enough iterations to settle a plan, capped in time; the same input, the same plan. */
+export const iterationsFor = (stops: number) => Math.min(20_000, 200 + stops * 40)
+
+/** The travel matrix between `points`: the road network's, or great-circle at the business's speed. */
+export const travelMatrix = (deps: AppDeps, points: readonly Point[], speedKmh: number | null) =>
+  matrixProvider(deps, speedKmh).matrix(points)
+
+/** Solves on the engine's thread with the seed and effort every planning operation uses. */
+export const solvePlan = (problem: PlanningProblem): Promise<PlanningResult> =>
+  solveInThread(problem, {
+    seed: 1,
+    iterations: iterationsFor(problem.stops.length),
+    timeLimitMs: 20_000,
+  })
