@@ -8,7 +8,13 @@ import type {
 import type { Candidate, LeftOut, Unrouted } from './autobatch.messages.js'
 import type { StopTimes } from './autobatch.repository.js'
 import { pointOf, type StopRow, type VehicleRow } from './plan-day.problem.js'
-import { DEFAULT_SERVICE_MINUTES, settingNumber, solvePlan, travelMatrix } from './plan-engine.js'
+import {
+  autobatchTimeLimitMs,
+  DEFAULT_SERVICE_MINUTES,
+  settingNumber,
+  solvePlan,
+  travelMatrix,
+} from './plan-engine.js'
 import { type RouteProblem, routeEnds, routeProblem } from './plan-route.problem.js'
 import type { LockedPlan } from './plans.repository.js'
 
@@ -173,20 +179,27 @@ async function keepingOwn(
   unlimited: PlanningVehicle,
 ): Promise<{ result: PlanningResult; dropped: PlanningResult['unassigned'] }> {
   const base = { ...built.problem, matrix }
-  const free = await solvePlan(base)
+  const limitMs = autobatchTimeLimitMs(base.stops.length)
+  const free = await solvePlan(base, limitMs)
   if (!free.unassigned.some((u) => own.has(u.stopId))) return { result: free, dropped: [] }
-  const alone = await solvePlan({
-    ...base,
-    stops: base.stops.filter((s) => own.has(s.id)),
-    vehicles: [unlimited],
-  })
+  const alone = await solvePlan(
+    {
+      ...base,
+      stops: base.stops.filter((s) => own.has(s.id)),
+      vehicles: [unlimited],
+    },
+    limitMs,
+  )
   const order = alone.routes[0]?.visits.map((v) => v.stopId) ?? []
   const dropped = new Set(alone.unassigned.map((u) => u.stopId))
-  const result = await solvePlan({
-    ...base,
-    stops: base.stops.filter((s) => !dropped.has(s.id)),
-    initialRoutes: [{ vehicleId: unlimited.id, stopIds: order }],
-    fixedStopIds: order,
-  })
+  const result = await solvePlan(
+    {
+      ...base,
+      stops: base.stops.filter((s) => !dropped.has(s.id)),
+      initialRoutes: [{ vehicleId: unlimited.id, stopIds: order }],
+      fixedStopIds: order,
+    },
+    limitMs,
+  )
   return { result, dropped: alone.unassigned }
 }
