@@ -23,7 +23,7 @@ export interface AutobatchInput {
   plan: LockedPlan
   vehicle: VehicleRow | null
   /** The plan's shipments and the unassigned Pending shipments of its day, in code order. */
-  rows: (StopRow & { delivery_plan_id: string | null })[]
+  rows: (StopRow & { delivery_plan_id: string | null; stop_sequence: number | null })[]
   /** The unassigned located shipments whose point lies outside the plan's zones. */
   outsideZones: string[]
   timeZone: string
@@ -128,7 +128,14 @@ export async function autobatchPlan(deps: AppDeps, input: AutobatchInput): Promi
   const unlimited = routeProblem({ ...route, unlimited: true }).problem.vehicles[0] as PlanningVehicle
   const matrix = await travelMatrix(deps, built.points, settingNumber(input.speedKmh, false))
   const ownIds = new Set(onPlan.map((r) => r.id))
-  const { result, dropped } = await keepingOwn(built, matrix, ownIds, unlimited)
+  // The plan's own stops in their present order: the search starts from that route.
+  const ownOrder = input.rows
+    .filter((r) => r.delivery_plan_id === plan.id && pointOf(r.delivery_address))
+    .sort(
+      (a, b) => (a.stop_sequence ?? Number.MAX_SAFE_INTEGER) - (b.stop_sequence ?? Number.MAX_SAFE_INTEGER),
+    )
+    .map((r) => r.id)
+  const { result, dropped } = await keepingOwn(built, matrix, ownOrder, unlimited)
   const [planned] = result.routes
   const at = (seconds: number) => new Date(built.origin + Math.round(seconds * 1000))
   const routed: AutobatchPlan['stops'] = (planned?.visits ?? []).map((v) => ({
@@ -168,19 +175,25 @@ const loadOf = (stops: readonly { row: StopRow }[], what: 'weight' | 'volume') =
 
 /**
  * Solves so that every stop already on the plan that can be routed at all stays routed: first with
- * everything free; when that drops one of the plan's own, the plan's own alone (capacity aside, they
+ * everything free, starting from the plan's present route (so the search keeps it unless it finds
+ * better, and a large autobatch run again needs one search, not three); when that drops one of the plan's own, the plan's own alone (capacity aside, they
  * are on it already) give their order and the ones no route can hold (`dropped`), then the new ones
  * are inserted around that fixed order.
  */
 async function keepingOwn(
   built: RouteProblem,
   matrix: PlanningMatrix,
-  own: ReadonlySet<string>,
+  ownOrder: readonly string[],
   unlimited: PlanningVehicle,
 ): Promise<{ result: PlanningResult; dropped: PlanningResult['unassigned'] }> {
+  const own = new Set(ownOrder)
   const base = { ...built.problem, matrix }
   const limitMs = autobatchTimeLimitMs(base.stops.length)
-  const free = await solvePlan(base, limitMs)
+  const vehicleId = base.vehicles[0]?.id
+  const free = await solvePlan(
+    ownOrder.length > 0 && vehicleId ? { ...base, initialRoutes: [{ vehicleId, stopIds: ownOrder }] } : base,
+    limitMs,
+  )
   if (!free.unassigned.some((u) => own.has(u.stopId))) return { result: free, dropped: [] }
   const alone = await solvePlan(
     {
