@@ -476,14 +476,26 @@ function placeInitial(search: Search): number[] {
   return free
 }
 
-/** Insert the stops, hardest first (narrow windows, big loads), each at its cheapest feasible place. */
+/**
+ * Insert the stops, hardest first (narrow windows, big loads), each at its cheapest feasible place.
+ * Among stops alike in both, the nearest to the first vehicle's start come first: when the fleet
+ * can serve only some of many (one van, a thousand candidates), the route then grows outwards from
+ * its start and holds many close stops, instead of a few scattered ones that use the shift up.
+ */
 function construct(search: Search, stops: number[]): void {
+  const start = search.vStart[0] ?? -1
+  const fromStart = (c: number) => search.d(search.cst, start, search.loc[c] as number)
   const order = stops.slice().sort((a, b) => {
     const wa = search.wins[a] as Float64Array
     const wb = search.wins[b] as Float64Array
     const spanA = (wa[wa.length - 1] as number) - (wa[0] as number)
     const spanB = (wb[wb.length - 1] as number) - (wb[0] as number)
-    return spanA - spanB || (search.wgt[b] as number) - (search.wgt[a] as number) || a - b
+    return (
+      spanA - spanB ||
+      (search.wgt[b] as number) - (search.wgt[a] as number) ||
+      fromStart(a) - fromStart(b) ||
+      a - b
+    )
   })
   for (const c of order) {
     const ins = search.bestInsertion(c, false)
