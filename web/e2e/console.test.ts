@@ -262,6 +262,29 @@ describe('delivery', () => {
     await screenshot(page, '08-autobatch')
   })
 
+  it("re-optimises the plan and shows each stop's new planned arrival", async () => {
+    const calls = await api(server)
+    await page.getByRole('button', { name: 'Re-optimise' }).click()
+    await shows(
+      status(),
+      /Re-optimised: 8 stops with a planned arrival, from \d{1,2}:\d{2}.* to \d{1,2}:\d{2}/,
+    )
+    const plan = await calls.core<{ shipments: { code: string; plannedArrival: string | null }[] }>(
+      'GET',
+      `/api/v1/plans/${planId}`,
+    )
+    expect(plan.shipments.filter((s) => s.plannedArrival !== null)).toHaveLength(8)
+    // The table shows the stops in the server's new order, each with its arrival.
+    const stops = page.getByRole('table', { name: /^Stops of/ })
+    await expect
+      .poll(async () => (await stops.locator('tbody tr td:nth-child(2)').allTextContents()).join(' '))
+      .toBe(plan.shipments.map((s) => s.code).join(' '))
+    const arrivals = await stops.locator('tbody tr td:nth-child(4)').allTextContents()
+    expect(arrivals).toHaveLength(8)
+    for (const arrival of arrivals) expect(arrival).toMatch(/\d{1,2}:\d{2}/)
+    await screenshot(page, '08b-reoptimised')
+  })
+
   it('moves the plan and its shipments through their states, and refuses a move the state does not allow', async () => {
     await page.getByRole('button', { name: 'Schedule' }).click()
     await shows(page.locator('.page-header .badge'), 'Scheduled')

@@ -82,6 +82,15 @@ export function dateTime(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date)
 }
 
+const clockFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })
+
+/** The time of day of an instant (ISO 8601) in the browser's time zone: a planned arrival. */
+export function clock(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : clockFormat.format(date)
+}
+
 /** A calendar day (yyyy-mm-dd) as written, never shifted by a time zone. */
 export function day(value: string | null | undefined): string {
   if (!value) return '—'
