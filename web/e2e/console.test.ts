@@ -484,6 +484,14 @@ describe('purchasing', () => {
     await heading('Purchase orders').waitFor()
     expect(await page.getByLabel('State').inputValue()).toBe('PartiallyReceived')
     await shows(page.getByRole('table', { name: 'Purchase orders' }), 'Boland Farm Supplies')
+
+    // Another filter, then Back: the previous filter is applied again.
+    await page.getByLabel('State').selectOption('Draft')
+    await expect.poll(() => page.url()).toContain('status=Draft')
+    await page.goBack()
+    await expect.poll(() => page.url()).toContain('status=PartiallyReceived')
+    expect(await page.getByLabel('State').inputValue()).toBe('PartiallyReceived')
+    await shows(page.getByRole('table', { name: 'Purchase orders' }), 'Boland Farm Supplies')
   })
 })
 
