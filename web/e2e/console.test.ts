@@ -165,6 +165,8 @@ describe('manufacturing', () => {
     await shows(structure, 'Rolled oats (kg)')
     const oats = structure.getByRole('row').filter({ hasText: 'Rolled oats (kg)' })
     expect(await oats.getByRole('cell').nth(1).textContent()).toBe('3')
+    // Quantities carry the product's unit.
+    expect(await oats.getByRole('cell').nth(2).textContent()).toMatch(/^\d+([.,]\d+)? kg$/)
     const today = await page.getByTestId('bom-unit-cost').textContent()
     await page.getByLabel('Cost as of the end of').fill('2020-01-01')
     await page
@@ -449,7 +451,7 @@ describe('purchasing', () => {
     await shows(page.locator('.page-header'), 'Submitted')
     await page.getByLabel('RM-FLOUR received').fill('50')
     await page.getByRole('button', { name: 'Receive', exact: true }).click()
-    await shows(page.locator('.problem'), 'At most the 40 outstanding.')
+    await shows(page.locator('.problem'), 'At most the 40 kg outstanding.')
     await page.getByLabel('RM-FLOUR received').fill('15')
     const yesterday = new Date(Date.now() - 86_400_000)
     const local = new Date(yesterday.getTime() - yesterday.getTimezoneOffset() * 60_000)

@@ -63,14 +63,14 @@ export default function ProductList() {
                   render: (row) =>
                     row.type === 'Service'
                       ? '—'
-                      : `${quantity(row.onHand)} ${row.unitOfMeasure}${isLow(row) ? ' (low)' : ''}`,
+                      : `${quantity(row.onHand, row.unitOfMeasure)}${isLow(row) ? ' (low)' : ''}`,
                 },
                 {
                   key: 'reorder',
                   header: 'Reorder level',
                   sortField: 'reorderLevel',
                   number: true,
-                  render: (row) => quantity(row.reorderLevel),
+                  render: (row) => quantity(row.reorderLevel, row.unitOfMeasure),
                 },
                 {
                   key: 'cost',
