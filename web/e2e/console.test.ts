@@ -495,6 +495,24 @@ describe('purchasing', () => {
     expect(await page.getByLabel('State').inputValue()).toBe('PartiallyReceived')
     await shows(page.getByRole('table', { name: 'Purchase orders' }), 'Boland Farm Supplies')
   })
+
+  it("keeps a list's page and page size in the address, through a reload and Back", async () => {
+    await nav(page, 'Delivery')
+    await page.getByRole('link', { name: 'All shipments' }).click()
+    await heading('Shipments').waitFor()
+    const pager = page.getByRole('navigation', { name: 'Shipments pages' })
+    await pager.getByLabel('Per page').selectOption('10')
+    await shows(pager, /Page 1 of [2-9]/)
+    await pager.getByRole('button', { name: 'Next' }).click()
+    await expect.poll(() => page.url()).toMatch(/[?&]page=2\b/)
+    expect(page.url()).toMatch(/[?&]size=10\b/)
+    await page.reload()
+    await heading('Shipments').waitFor()
+    await shows(pager, /Page 2 of [2-9]/)
+    expect(await pager.getByLabel('Per page').inputValue()).toBe('10')
+    await page.goBack()
+    await shows(pager, /Page 1 of [2-9]/)
+  })
 })
 
 describe('transfers and the audit log', () => {

@@ -42,6 +42,7 @@ export default function BomList() {
             label="Bills of materials"
             result={result}
             list={list}
+            choosePageSize
             rowKey={(row) => row.id}
             empty="No bill of materials matches."
             columns={[

@@ -48,6 +48,7 @@ export default function WorkOrderList() {
             label="Work orders"
             result={result}
             list={list}
+            choosePageSize
             rowKey={(row) => row.id}
             empty="No work order matches."
             columns={[

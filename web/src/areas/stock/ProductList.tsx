@@ -43,6 +43,7 @@ export default function ProductList() {
               label="Products"
               result={result}
               list={list}
+              choosePageSize
               rowKey={(row) => row.id}
               empty="No products match."
               rowClass={(row) => (isLow(row) ? 'negative' : undefined)}
