@@ -166,7 +166,7 @@ describe('manufacturing', () => {
     const oats = structure.getByRole('row').filter({ hasText: 'Rolled oats (kg)' })
     expect(await oats.getByRole('cell').nth(1).textContent()).toBe('3')
     // Quantities carry the product's unit.
-    expect(await oats.getByRole('cell').nth(2).textContent()).toMatch(/^\d+([.,]\d+)? kg$/)
+    await expect.poll(() => oats.getByRole('cell').nth(2).textContent()).toMatch(/^\d+([.,]\d+)? kg$/)
     const today = await page.getByTestId('bom-unit-cost').textContent()
     await page.getByLabel('Cost as of the end of').fill('2020-01-01')
     await page
