@@ -165,6 +165,8 @@ describe('manufacturing', () => {
     await shows(structure, 'Rolled oats (kg)')
     const oats = structure.getByRole('row').filter({ hasText: 'Rolled oats (kg)' })
     expect(await oats.getByRole('cell').nth(1).textContent()).toBe('3')
+    // Quantities carry the product's unit.
+    await expect.poll(() => oats.getByRole('cell').nth(2).textContent()).toMatch(/^\d+([.,]\d+)? kg$/)
     const today = await page.getByTestId('bom-unit-cost').textContent()
     await page.getByLabel('Cost as of the end of').fill('2020-01-01')
     await page
@@ -260,6 +262,29 @@ describe('delivery', () => {
     await shows(status(), "Dorp Street, Stellenbosch: outside the plan's zones")
     await shows(status(), 'Somewhere unknown: no coordinates on its delivery address')
     await screenshot(page, '08-autobatch')
+  })
+
+  it("re-optimises the plan and shows each stop's new planned arrival", async () => {
+    const calls = await api(server)
+    await page.getByRole('button', { name: 'Re-optimise' }).click()
+    await shows(
+      status(),
+      /Re-optimised: 8 stops with a planned arrival, from \d{1,2}:\d{2}.* to \d{1,2}:\d{2}/,
+    )
+    const plan = await calls.core<{ shipments: { code: string; plannedArrival: string | null }[] }>(
+      'GET',
+      `/api/v1/plans/${planId}`,
+    )
+    expect(plan.shipments.filter((s) => s.plannedArrival !== null)).toHaveLength(8)
+    // The table shows the stops in the server's new order, each with its arrival.
+    const stops = page.getByRole('table', { name: /^Stops of/ })
+    await expect
+      .poll(async () => (await stops.locator('tbody tr td:nth-child(2)').allTextContents()).join(' '))
+      .toBe(plan.shipments.map((s) => s.code).join(' '))
+    const arrivals = await stops.locator('tbody tr td:nth-child(4)').allTextContents()
+    expect(arrivals).toHaveLength(8)
+    for (const arrival of arrivals) expect(arrival).toMatch(/\d{1,2}:\d{2}/)
+    await screenshot(page, '08b-reoptimised')
   })
 
   it('moves the plan and its shipments through their states, and refuses a move the state does not allow', async () => {
@@ -426,7 +451,7 @@ describe('purchasing', () => {
     await shows(page.locator('.page-header'), 'Submitted')
     await page.getByLabel('RM-FLOUR received').fill('50')
     await page.getByRole('button', { name: 'Receive', exact: true }).click()
-    await shows(page.locator('.problem'), 'At most the 40 outstanding.')
+    await shows(page.locator('.problem'), 'At most the 40 kg outstanding.')
     await page.getByLabel('RM-FLOUR received').fill('15')
     const yesterday = new Date(Date.now() - 86_400_000)
     const local = new Date(yesterday.getTime() - yesterday.getTimezoneOffset() * 60_000)
@@ -461,6 +486,32 @@ describe('purchasing', () => {
     await heading('Purchase orders').waitFor()
     expect(await page.getByLabel('State').inputValue()).toBe('PartiallyReceived')
     await shows(page.getByRole('table', { name: 'Purchase orders' }), 'Boland Farm Supplies')
+
+    // Another filter, then Back: the previous filter is applied again.
+    await page.getByLabel('State').selectOption('Draft')
+    await expect.poll(() => page.url()).toContain('status=Draft')
+    await page.goBack()
+    await expect.poll(() => page.url()).toContain('status=PartiallyReceived')
+    expect(await page.getByLabel('State').inputValue()).toBe('PartiallyReceived')
+    await shows(page.getByRole('table', { name: 'Purchase orders' }), 'Boland Farm Supplies')
+  })
+
+  it("keeps a list's page and page size in the address, through a reload and Back", async () => {
+    await nav(page, 'Delivery')
+    await page.getByRole('link', { name: 'All shipments' }).click()
+    await heading('Shipments').waitFor()
+    const pager = page.getByRole('navigation', { name: 'Shipments pages' })
+    await pager.getByLabel('Per page').selectOption('10')
+    await shows(pager, /Page 1 of [2-9]/)
+    await pager.getByRole('button', { name: 'Next' }).click()
+    await expect.poll(() => page.url()).toMatch(/[?&]page=2\b/)
+    expect(page.url()).toMatch(/[?&]size=10\b/)
+    await page.reload()
+    await heading('Shipments').waitFor()
+    await shows(pager, /Page 2 of [2-9]/)
+    expect(await pager.getByLabel('Per page').inputValue()).toBe('10')
+    await page.goBack()
+    await shows(pager, /Page 1 of [2-9]/)
   })
 })
 

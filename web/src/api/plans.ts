@@ -42,12 +42,35 @@ export async function getPlanTimeline(planId: string, signal?: AbortSignal): Pro
   return data.data
 }
 
-export async function autobatchPlan(planId: string): Promise<boolean> {
+/** A message entry of the answer's envelope: `code` is stable to branch on. */
+export interface ApiMessage {
+  code: string
+  title: string
+  message: string
+  level: string
+}
+
+const messagesOf = (body: unknown): ApiMessage[] => {
+  const messages = (body as { messages?: unknown }).messages
+  return Array.isArray(messages) ? (messages as ApiMessage[]) : []
+}
+
+/** Autobatch: the messages name each shipment of the day left out, and why. */
+export async function autobatchPlan(planId: string): Promise<{ done: boolean; messages: ApiMessage[] }> {
   const { data } = await client.post<AutoBatchShipmentsResponses, unknown, true>({
     url: url(planId, '/autobatch'),
     throwOnError: true,
   })
-  return data.data
+  return { done: data.data, messages: messagesOf(data) }
+}
+
+/** Re-optimising: the plan with its open stops re-ordered and their new planned arrivals. */
+export async function reoptimisePlan(planId: string): Promise<{ plan: Plan; messages: ApiMessage[] }> {
+  const { data } = await client.post<GetDispatchResponses, unknown, true>({
+    url: url(planId, '/reoptimise'),
+    throwOnError: true,
+  })
+  return { plan: data.data, messages: messagesOf(data) }
 }
 
 export async function movePlan(planId: string, move: PlanMove): Promise<Plan> {

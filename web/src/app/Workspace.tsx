@@ -82,6 +82,7 @@ export function Workspace({
       me: me.data.data,
       business,
       currency: settings.data?.data.currency ?? null,
+      timeZone: settings.data?.data.timezone ?? null,
       chooseBusiness,
       can: (permission: string, action: Action) => allows(permissions, permission, action),
     }

@@ -10,6 +10,8 @@ export interface Workspace {
   business: Business
   /** The business's currency (ISO 4217), when the caller may read the business's settings. */
   currency: string | null
+  /** The business's IANA time zone, when the caller may read the business's settings. */
+  timeZone: string | null
   chooseBusiness: (businessId: string) => void
   can: (permission: string, action: Action) => boolean
 }

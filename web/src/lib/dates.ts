@@ -27,10 +27,37 @@ export function endOfLocalDay(dayValue: string): string | null {
   return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59, 999).toISOString()
 }
 
-/** The first and last day of the last `days` days, today included. */
-export function lastDays(days: number, today: Date = new Date()): { from: string; to: string } {
-  const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1))
-  return { from: localDay(from), to: localDay(today) }
+/** yyyy-mm-dd of an instant in an IANA time zone; the browser's day when the zone is unknown. */
+export function dayIn(timeZone: string | null | undefined, date: Date = new Date()): string {
+  if (!timeZone) return localDay(date)
+  try {
+    const parts = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).formatToParts(date)
+    const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
+    return `${part('year')}-${part('month')}-${part('day')}`
+  } catch {
+    return localDay(date)
+  }
+}
+
+/**
+ * The first and last day of the last `days` days, today included: today as it is in the business's
+ * time zone when it is given (at 23:30 in London it is already tomorrow in Johannesburg), else in
+ * the browser's.
+ */
+export function lastDays(
+  days: number,
+  today: Date = new Date(),
+  timeZone: string | null = null,
+): { from: string; to: string } {
+  const to = dayIn(timeZone, today)
+  const [year, month, date] = to.split('-').map(Number) as [number, number, number]
+  const from = new Date(Date.UTC(year, month - 1, date - (days - 1))).toISOString().slice(0, 10)
+  return { from, to }
 }
 
 /** A moment in the future, to the minute (the ledger refuses future dates). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors'
 import { problemsOf } from './form-errors'
-import { costPerUnit, minorUnits, money } from './format'
+import { costPerUnit, minorUnits, money, quantity } from './format'
 
 describe('money', () => {
   it("is written in the currency's minor units; a unit cost keeps up to 4 decimals", () => {
@@ -16,6 +16,18 @@ describe('money', () => {
     expect(costPerUnit(15.5, 'ZAR')).toMatch(/15[.,]50$/)
     expect(money(null, 'ZAR')).toBe('—')
     expect(money(2.5, 'XYZ')).toMatch(/2[.,]50/)
+  })
+})
+
+describe('quantities', () => {
+  it("are written with the product's unit when it is known, to the ledger's 4 decimals", () => {
+    expect(quantity(12.5, 'kg')).toMatch(/^12[.,]5 kg$/)
+    expect(quantity(3, 'kg')).toBe('3 kg')
+    expect(quantity(0.123456, 'l')).toMatch(/^0[.,]1235 l$/)
+    expect(quantity(7)).toBe('7')
+    expect(quantity(7, null)).toBe('7')
+    expect(quantity(7, ' ')).toBe('7')
+    expect(quantity(null, 'kg')).toBe('—')
   })
 })
 

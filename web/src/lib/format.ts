@@ -11,10 +11,14 @@ function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
   return format
 }
 
-/** A quantity: up to 4 decimals (the ledger's precision), none when whole. */
-export function quantity(value: number | null | undefined): string {
+/**
+ * A quantity: up to 4 decimals (the ledger's precision), none when whole, followed by the product's
+ * unit when it is known (`12.5 kg`).
+ */
+export function quantity(value: number | null | undefined, unit?: string | null): string {
   if (value === null || value === undefined) return '—'
-  return numberFormat({ maximumFractionDigits: 4 }).format(value)
+  const figure = numberFormat({ maximumFractionDigits: 4 }).format(value)
+  return unit?.trim() ? `${figure} ${unit.trim()}` : figure
 }
 
 /** The currency's minor units (2 for ZAR, 0 for JPY, 3 for KWD); 2 for an unknown code. */
@@ -80,6 +84,15 @@ export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '—'
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date)
+}
+
+const clockFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })
+
+/** The time of day of an instant (ISO 8601) in the browser's time zone: a planned arrival. */
+export function clock(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : clockFormat.format(date)
 }
 
 /** A calendar day (yyyy-mm-dd) as written, never shifted by a time zone. */

@@ -75,6 +75,11 @@ describe('dates for forms', () => {
     expect(isFuture(new Date(Date.now() + 3_600_000).toISOString())).toBe(true)
     expect(isFuture(new Date().toISOString())).toBe(false)
     expect(lastDays(7, new Date(2026, 0, 3))).toEqual({ from: '2025-12-28', to: '2026-01-03' })
+    // 22:30 UTC on 31 December is already 1 January in Johannesburg, and still 31 December in New York.
+    const lateEvening = new Date(Date.UTC(2026, 11, 31, 22, 30))
+    expect(lastDays(7, lateEvening, 'Africa/Johannesburg')).toEqual({ from: '2026-12-26', to: '2027-01-01' })
+    expect(lastDays(30, lateEvening, 'America/New_York')).toEqual({ from: '2026-12-02', to: '2026-12-31' })
+    expect(lastDays(1, lateEvening, 'Not/AZone').to).toBe(localDay(lateEvening))
     expect(localDay(new Date(2026, 10, 5))).toBe('2026-11-05')
   })
 })

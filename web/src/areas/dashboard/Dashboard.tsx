@@ -8,6 +8,7 @@ import {
   getTopCustomersOptions,
 } from '../../api/generated/core/@tanstack/react-query.gen'
 import type { VolumeSummaryResponse } from '../../api/generated/core/types.gen'
+import { useWorkspace } from '../../app/workspace-context'
 import { BarList, ColumnChart } from '../../components/Charts'
 import { DataTable } from '../../components/DataTable'
 import { ErrorNotice } from '../../components/ErrorNotice'
@@ -42,7 +43,9 @@ export default function Dashboard() {
   const [rangeIndex, setRangeIndex] = useState(1)
   const rangeId = useId()
   const range = RANGES[rangeIndex] ?? RANGES[1]
-  const query = lastDays(range.days)
+  // The business's days: near midnight the browser's today may be another day than the business's.
+  const { timeZone } = useWorkspace()
+  const query = lastDays(range.days, new Date(), timeZone)
   const summary = useQuery(getDashboardSummaryOptions({ query }))
   const shipments = useQuery(
     getShipmentVolumesOptions({ query: { ...query, granularity: range.granularity } }),

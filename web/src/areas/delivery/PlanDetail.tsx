@@ -14,6 +14,7 @@ import {
   planMoves,
   planTimelineKey,
   removeShipmentFromPlan,
+  reoptimisePlan,
 } from '../../api/plans'
 import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
@@ -21,9 +22,15 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { Loading, Progress } from '../../components/Loading'
 import { PageHeader } from '../../components/PageHeader'
 import { Status } from '../../components/Status'
-import { dateTime, day, integer, kilometres, quantity, words } from '../../lib/format'
+import { clock, dateTime, day, integer, kilometres, quantity, words } from '../../lib/format'
 import { type MapStop, type MapZone, PlanMap } from './LeafletMap'
-import { deliveryPoint, LEFT_OUT_WORDS, type LeftOutReason, leftOutReason, scheduledOn } from './left-out'
+import {
+  deliveryPoint,
+  LEFT_OUT_WORDS,
+  type LeftOutEntry,
+  leftOutFromMessages,
+  scheduledOn,
+} from './left-out'
 
 const MOVE_LABEL: Record<PlanMove, string> = {
   schedule: 'Schedule',
@@ -47,11 +54,23 @@ const toneOf = (status: string): MapStop['tone'] =>
       ? 'problem'
       : 'open'
 
+interface Named extends LeftOutEntry {
+  /** The shipment, when it is still unassigned on the plan's day (for its link and address). */
+  shipment: Shipment | null
+}
+
 interface AutobatchResult {
   before: number
   after: number
-  leftOut: { shipment: Shipment; reason: LeftOutReason }[]
-  more: boolean
+  leftOut: Named[]
+  notRouted: LeftOutEntry[]
+}
+
+interface ReoptimiseResult {
+  routed: number
+  first: string | null
+  last: string | null
+  notRouted: LeftOutEntry[]
 }
 
 /** One delivery plan: its stops in order on the map, autobatch, its state moves and its timeline. */
@@ -67,6 +86,7 @@ export default function PlanDetail() {
   const zones = useQuery(getAllDeliveryZonesOptions({ query: { Page: 1, PageSize: 100 } }))
   const [step, setStep] = useState(-1)
   const [result, setResult] = useState<AutobatchResult | null>(null)
+  const [reoptimised, setReoptimised] = useState<ReoptimiseResult | null>(null)
 
   const refresh = () =>
     Promise.all([
@@ -85,7 +105,8 @@ export default function PlanDetail() {
     mutationFn: async (current: Plan): Promise<AutobatchResult> => {
       setStep(0)
       setResult(null)
-      await autobatchPlan(id)
+      setReoptimised(null)
+      const { messages } = await autobatchPlan(id)
       setStep(1)
       const after = await queryClient.fetchQuery({
         queryKey: planKey(id),
@@ -93,7 +114,8 @@ export default function PlanDetail() {
         staleTime: 0,
       })
       setStep(2)
-      // What is still unassigned on the plan's day is what autobatch left out.
+      // The server says what it left out and why; the day's unassigned shipments give their links.
+      const { leftOut, notRouted } = leftOutFromMessages(messages)
       const { data } = await getUnassignedShipments({
         query: {
           Page: 1,
@@ -102,15 +124,12 @@ export default function PlanDetail() {
         },
         throwOnError: true,
       })
-      const all = zones.data?.data ?? []
+      const byCode = new Map(data.data.map((s) => [s.code, s as Shipment]))
       return {
         before: current.shipments.length,
         after: after.shipments.length,
-        leftOut: data.data.map((shipment) => ({
-          shipment,
-          reason: leftOutReason(shipment, all, after.deliveryZoneIds),
-        })),
-        more: data.hasMore,
+        leftOut: leftOut.map((entry) => ({ ...entry, shipment: byCode.get(entry.code) ?? null })),
+        notRouted,
       }
     },
     onSuccess: (outcome) => {
@@ -118,6 +137,29 @@ export default function PlanDetail() {
       void refresh()
     },
     onSettled: () => setStep(-1),
+  })
+
+  const reoptimise = useMutation({
+    mutationFn: async (): Promise<ReoptimiseResult> => {
+      setResult(null)
+      setReoptimised(null)
+      const { plan: after, messages } = await reoptimisePlan(id)
+      queryClient.setQueryData(planKey(id), after)
+      const arrivals = after.shipments
+        .map((s) => s.plannedArrival)
+        .filter((at): at is string => typeof at === 'string')
+        .sort()
+      return {
+        routed: arrivals.length,
+        first: arrivals[0] ?? null,
+        last: arrivals[arrivals.length - 1] ?? null,
+        notRouted: leftOutFromMessages(messages).notRouted,
+      }
+    },
+    onSuccess: (outcome) => {
+      setReoptimised(outcome)
+      void refresh()
+    },
   })
 
   const p = plan.data
@@ -160,8 +202,9 @@ export default function PlanDetail() {
   if (!p) return <Loading label="Loading the plan…" />
   const canModify = can('Shipments', 'Modify')
   const editable = p.status === 'Draft' || p.status === 'Scheduled'
+  const reoptimisable = editable || p.status === 'Dispatched'
   const moves = canModify ? planMoves(p.status) : []
-  const working = move.isPending || autobatch.isPending || remove.isPending
+  const working = move.isPending || autobatch.isPending || remove.isPending || reoptimise.isPending
 
   return (
     <>
@@ -173,6 +216,11 @@ export default function PlanDetail() {
         {canModify && editable && (
           <button type="button" disabled={working} onClick={() => autobatch.mutate(p)}>
             {autobatch.isPending ? 'Autobatching…' : 'Autobatch'}
+          </button>
+        )}
+        {canModify && reoptimisable && p.shipments.length > 0 && (
+          <button type="button" className="secondary" disabled={working} onClick={() => reoptimise.mutate()}>
+            {reoptimise.isPending ? 'Re-optimising…' : 'Re-optimise'}
           </button>
         )}
         {moves.map((m) => (
@@ -189,9 +237,11 @@ export default function PlanDetail() {
       </PageHeader>
       {step >= 0 && <Progress label="Autobatch" step={step} steps={AUTOBATCH_STEPS} />}
       {autobatch.error ? <ErrorNotice error={autobatch.error} what="Autobatch" /> : null}
+      {reoptimise.error ? <ErrorNotice error={reoptimise.error} what="Re-optimising the plan" /> : null}
       {move.error ? <ErrorNotice error={move.error} what="Changing the plan" /> : null}
       {remove.error ? <ErrorNotice error={remove.error} what="Taking the shipment off" /> : null}
       {result && <AutobatchOutcome result={result} />}
+      {reoptimised && <ReoptimiseOutcome result={reoptimised} />}
       <dl className="figures">
         <div className="figure">
           <dt>Day</dt>
@@ -262,6 +312,12 @@ export default function PlanDetail() {
               header: 'Deliver to',
               render: (row) => row.deliveryAddress?.fullAddress ?? '—',
             },
+            {
+              key: 'arrival',
+              header: 'Planned arrival',
+              nowrap: true,
+              render: (row) => clock(row.plannedArrival),
+            },
             { key: 'weight', header: 'Weight (kg)', number: true, render: (row) => quantity(row.weight) },
             { key: 'status', header: 'State', render: (row) => <Status value={row.status} /> },
             ...(canModify && editable
@@ -310,37 +366,66 @@ export default function PlanDetail() {
   )
 }
 
+function NotRoutedList({ entries }: { entries: LeftOutEntry[] }) {
+  if (entries.length === 0) return null
+  return (
+    <>
+      <p>On the plan but not routed (they come last, without a planned arrival):</p>
+      <ul>
+        {entries.map((entry) => (
+          <li key={entry.code}>
+            {entry.code}: {entry.detail}
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
+
 function AutobatchOutcome({ result }: { result: AutobatchResult }) {
   const added = result.after - result.before
+  const warn = result.leftOut.length > 0 || result.notRouted.length > 0
   return (
-    <section
-      className={`notice ${result.leftOut.length > 0 ? 'warn' : 'ok'}`}
-      role="status"
-      aria-labelledby="ab-result"
-    >
+    <section className={`notice ${warn ? 'warn' : 'ok'}`} role="status" aria-labelledby="ab-result">
       <p className="title" id="ab-result">
         Autobatch done: {integer(added)} shipment{added === 1 ? '' : 's'} added, {integer(result.after)} on
-        the plan, {integer(result.leftOut.length)}
-        {result.more ? '+' : ''} left out.
+        the plan, {integer(result.leftOut.length)} left out.
       </p>
       {result.leftOut.length > 0 && (
         <>
           <p>Left out (still unassigned on the plan's day):</p>
           <ul>
-            {result.leftOut.map(({ shipment, reason }) => (
-              <li key={shipment.id}>
-                <Link href={`/delivery/shipments/${shipment.id}`}>{shipment.code}</Link>
-                {shipment.deliveryAddress?.fullAddress ? `, ${shipment.deliveryAddress.fullAddress}` : ''}:{' '}
+            {result.leftOut.map(({ code, shipment, reason, detail }) => (
+              <li key={code} title={detail}>
+                {shipment ? <Link href={`/delivery/shipments/${shipment.id}`}>{code}</Link> : code}
+                {shipment?.deliveryAddress?.fullAddress ? `, ${shipment.deliveryAddress.fullAddress}` : ''}:{' '}
                 {LEFT_OUT_WORDS[reason]}
               </li>
             ))}
           </ul>
           <p>
-            Add the missing coordinates, widen the plan's zones, or use a larger vehicle or a second plan for
-            the rest.
+            Add the missing coordinates, widen the plan's zones or the shipments' delivery windows, or use a
+            larger vehicle, a longer shift or a second plan for the rest.
           </p>
         </>
       )}
+      <NotRoutedList entries={result.notRouted} />
+    </section>
+  )
+}
+
+function ReoptimiseOutcome({ result }: { result: ReoptimiseResult }) {
+  return (
+    <section
+      className={`notice ${result.notRouted.length > 0 ? 'warn' : 'ok'}`}
+      role="status"
+      aria-labelledby="ro-result"
+    >
+      <p className="title" id="ro-result">
+        Re-optimised: {integer(result.routed)} stop{result.routed === 1 ? '' : 's'} with a planned arrival
+        {result.first && result.last ? `, from ${clock(result.first)} to ${clock(result.last)}` : ''}.
+      </p>
+      <NotRoutedList entries={result.notRouted} />
     </section>
   )
 }

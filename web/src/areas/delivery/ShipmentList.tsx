@@ -56,6 +56,7 @@ export default function ShipmentList() {
             label="Shipments"
             result={result}
             list={list}
+            choosePageSize
             rowKey={(row) => row.id}
             empty="No shipment matches."
             columns={[

@@ -1,40 +1,63 @@
 import { describe, expect, it } from 'vitest'
-import { leftOutReason, scheduledOn } from './left-out'
+import { LEFT_OUT_WORDS, leftOutFromMessages, scheduledOn } from './left-out'
 
-const box = (x0: number, y0: number) => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [x0, y0],
-      [x0 + 1, y0],
-      [x0 + 1, y0 + 1],
-      [x0, y0 + 1],
-      [x0, y0],
-    ],
-  ],
-})
-const zones = [
-  { id: 'north', active: true, polygon: box(0, 0) },
-  { id: 'south', active: true, polygon: box(5, 5) },
-  { id: 'closed', active: false, polygon: box(10, 10) },
-]
-const at = (longitude: number | null, latitude: number | null) => ({
-  deliveryAddress: { latitude, longitude },
+const warning = (code: string, shipment: string, message = `Shipment ${shipment} …`) => ({
+  code,
+  level: 'Warning',
+  title: code.endsWith('not_routed') ? `Shipment ${shipment} not routed` : `Shipment ${shipment} left out`,
+  message,
 })
 
-describe('why autobatch left a shipment out', () => {
-  it('tests coordinates first, then the zones, and blames capacity for the rest', () => {
-    expect(leftOutReason(at(null, 0.5), zones, [])).toBe('noLocation')
-    expect(leftOutReason({ deliveryAddress: null }, zones, [])).toBe('noLocation')
-    expect(leftOutReason(at(3, 3), zones, [])).toBe('noZone')
-    expect(leftOutReason(at(0.5, 0.5), zones, [])).toBe('overCapacity')
+describe("why autobatch left a shipment out, in the server's words", () => {
+  it('names each shipment with the reason its message code gives, in the order the server answered', () => {
+    const { leftOut, notRouted } = leftOutFromMessages([
+      warning('autobatch_no_coordinates', 'SHP-000010'),
+      warning('autobatch_outside_zones', 'SHP-000011'),
+      warning(
+        'autobatch_over_capacity',
+        'SHP-000012',
+        'Shipment SHP-000012 does not fit the vehicle: its 90 kg…',
+      ),
+      warning('autobatch_outside_windows', 'SHP-000013'),
+      warning('autobatch_outside_shift', 'SHP-000014'),
+      warning('autobatch_unreachable', 'SHP-000015'),
+    ])
+    expect(leftOut.map((e) => [e.code, e.reason])).toEqual([
+      ['SHP-000010', 'noLocation'],
+      ['SHP-000011', 'noZone'],
+      ['SHP-000012', 'overCapacity'],
+      ['SHP-000013', 'outsideWindows'],
+      ['SHP-000014', 'outsideShift'],
+      ['SHP-000015', 'unreachable'],
+    ])
+    expect(leftOut[2]?.detail).toContain('90 kg')
+    expect(notRouted).toEqual([])
   })
 
-  it("uses the plan's own zones when it names some, and never an inactive zone", () => {
-    expect(leftOutReason(at(0.5, 0.5), zones, ['south'])).toBe('noZone')
-    expect(leftOutReason(at(5.5, 5.5), zones, ['south'])).toBe('overCapacity')
-    expect(leftOutReason(at(10.5, 10.5), zones, [])).toBe('noZone')
-    expect(leftOutReason(at(10.5, 10.5), zones, ['closed'])).toBe('noZone')
+  it('never calls a window, the shift or an unreachable point "over capacity"', () => {
+    const { leftOut } = leftOutFromMessages([
+      warning('autobatch_outside_windows', 'SHP-1'),
+      warning('autobatch_outside_shift', 'SHP-2'),
+      warning('autobatch_unreachable', 'SHP-3'),
+    ])
+    for (const entry of leftOut) expect(LEFT_OUT_WORDS[entry.reason]).not.toMatch(/capacity/)
+    expect(new Set(leftOut.map((e) => LEFT_OUT_WORDS[e.reason])).size).toBe(3)
+  })
+
+  it("keeps the plan's own unrouted stops apart, and ignores messages that are not about a shipment", () => {
+    const { leftOut, notRouted } = leftOutFromMessages([
+      {
+        code: 'plan_totals_stale',
+        level: 'Info',
+        title: 'Totals',
+        message: 'Shipment counts refreshed later',
+      },
+      warning('autobatch_stop_not_routed', 'SHP-000003'),
+      warning('reoptimise_stop_not_routed', 'SHP-000004'),
+      warning('autobatch_some_new_reason', 'SHP-000005'),
+    ])
+    expect(notRouted.map((e) => e.code)).toEqual(['SHP-000003', 'SHP-000004'])
+    expect(leftOut).toEqual([{ code: 'SHP-000005', reason: 'other', detail: 'Shipment SHP-000005 …' }])
   })
 })
 

@@ -1,11 +1,71 @@
-import { inZone, type Position, type ZonePolygon } from '../../lib/geo'
+import type { ApiMessage } from '../../api/plans'
+import type { Position } from '../../lib/geo'
 
-export type LeftOutReason = 'noLocation' | 'noZone' | 'overCapacity'
+/** Why autobatch did not route a shipment, as the server says it (its message codes). */
+export type LeftOutReason =
+  | 'noLocation'
+  | 'noZone'
+  | 'overCapacity'
+  | 'outsideWindows'
+  | 'outsideShift'
+  | 'unreachable'
+  | 'notRouted'
+  | 'other'
 
 export const LEFT_OUT_WORDS: Record<LeftOutReason, string> = {
   noLocation: 'no coordinates on its delivery address',
   noZone: "outside the plan's zones",
   overCapacity: "over the vehicle's capacity",
+  outsideWindows: 'none of its delivery windows can be met',
+  outsideShift: "its delivery windows cannot be met within the vehicle's shift",
+  unreachable: 'the road network has no route to it',
+  notRouted: 'on the plan, but not routed: it comes last, without a planned arrival',
+  other: 'left out',
+}
+
+/** The message codes autobatch and re-optimising answer with, and what each says of the shipment. */
+const BY_CODE: Record<string, LeftOutReason> = {
+  autobatch_no_coordinates: 'noLocation',
+  autobatch_outside_zones: 'noZone',
+  autobatch_over_capacity: 'overCapacity',
+  autobatch_outside_windows: 'outsideWindows',
+  autobatch_outside_shift: 'outsideShift',
+  autobatch_unreachable: 'unreachable',
+  autobatch_stop_not_routed: 'notRouted',
+  reoptimise_stop_not_routed: 'notRouted',
+}
+
+export interface LeftOutEntry {
+  /** The shipment's code, as the message names it. */
+  code: string
+  reason: LeftOutReason
+  /** The server's own sentence (it gives the figures for capacity). */
+  detail: string
+}
+
+const SHIPMENT_CODE = /\bShipment (\S+?)(?:'s)? /
+
+/**
+ * The shipments the server says it did not route, in its order, from the answer's messages: those
+ * left off the plan (`stays: false`) and those on the plan without a route (`stays: true`).
+ * Messages about anything else are not shipments and are left to the caller.
+ */
+export function leftOutFromMessages(messages: readonly ApiMessage[]): {
+  leftOut: LeftOutEntry[]
+  notRouted: LeftOutEntry[]
+} {
+  const leftOut: LeftOutEntry[] = []
+  const notRouted: LeftOutEntry[] = []
+  for (const m of messages) {
+    const isOurs = m.code.startsWith('autobatch_') || m.code.startsWith('reoptimise_')
+    if (!isOurs) continue
+    const code = SHIPMENT_CODE.exec(m.title)?.[1] ?? SHIPMENT_CODE.exec(m.message)?.[1]
+    if (!code) continue
+    const reason = BY_CODE[m.code] ?? 'other'
+    const entry = { code, reason, detail: m.message }
+    ;(reason === 'notRouted' ? notRouted : leftOut).push(entry)
+  }
+  return { leftOut, notRouted }
 }
 
 interface Candidate {
@@ -16,23 +76,6 @@ interface Candidate {
 export function deliveryPoint(shipment: Candidate): Position | null {
   const a = shipment.deliveryAddress
   return a && a.latitude !== null && a.longitude !== null ? [a.longitude, a.latitude] : null
-}
-
-/**
- * Why autobatch left an unassigned shipment of the plan's day off the plan, by the same tests it
- * makes in the same order: coordinates, then the plan's zones (its active ones; every active zone
- * when it names none), then the vehicle's capacity (what passes the first two was left out for room).
- */
-export function leftOutReason(
-  shipment: Candidate,
-  zones: readonly { id: string; active: boolean; polygon: ZonePolygon }[],
-  planZoneIds: readonly string[],
-): LeftOutReason {
-  const point = deliveryPoint(shipment)
-  if (!point) return 'noLocation'
-  const eligible = zones.filter((z) => z.active && (planZoneIds.length === 0 || planZoneIds.includes(z.id)))
-  if (!eligible.some((zone) => inZone(point, zone.polygon))) return 'noZone'
-  return 'overCapacity'
 }
 
 /** $filter for shipments scheduled on a delivery day (shipment days are UTC, as autobatch reads them). */

@@ -18,6 +18,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { Status } from '../../components/Status'
 import { endOfLocalDay, fromLocalInput, localDay } from '../../lib/dates'
 import { costPerUnit, dateTime, day, money, quantity, words } from '../../lib/format'
+import { useUnits } from '../stock/units'
 
 const invalidateBoms = (queryClient: ReturnType<typeof useQueryClient>) =>
   Promise.all(
@@ -42,6 +43,7 @@ export default function BomDetail() {
     },
   })
   const b = bom.data?.data
+  const unitOf = useUnits(b ? [b.product.sku] : [])
   if (bom.error)
     return (
       <>
@@ -99,7 +101,7 @@ export default function BomDetail() {
             </Link>
           </dd>
           <dt>Batch size</dt>
-          <dd>{quantity(b.outputQuantity)}</dd>
+          <dd>{quantity(b.outputQuantity, unitOf(b.product.sku))}</dd>
           <dt>Activated</dt>
           <dd>{dateTime(b.activatedAt)}</dd>
           {b.archivedAt && (
@@ -110,14 +112,14 @@ export default function BomDetail() {
           )}
         </dl>
       </section>
-      <Cost bomId={id} />
+      <Cost bomId={id} productUnit={unitOf(b.product.sku)} />
       {b.status === 'Active' && can('WorkOrders', 'Modify') && <NewWorkOrder bomId={id} />}
-      <BomWorkOrders bomId={id} />
+      <BomWorkOrders bomId={id} productUnit={unitOf(b.product.sku)} />
     </>
   )
 }
 
-function Cost({ bomId }: { bomId: string }) {
+function Cost({ bomId, productUnit }: { bomId: string; productUnit: string | null }) {
   const { currency } = useWorkspace()
   const [asOf, setAsOf] = useState(localDay())
   const instant = endOfLocalDay(asOf)
@@ -126,6 +128,7 @@ function Cost({ bomId }: { bomId: string }) {
     enabled: Boolean(instant),
   })
   const c = cost.data?.data
+  const unitOf = useUnits(c ? c.lineItems.map((line) => line.sku) : [])
   return (
     <section className="card" aria-labelledby="b-cost">
       <h2 id="b-cost">Structure and cost</h2>
@@ -153,7 +156,7 @@ function Cost({ bomId }: { bomId: string }) {
         <>
           <dl className="figures" aria-live="polite">
             <div className="figure">
-              <dt>Cost of a batch of {quantity(c.outputQuantity)}</dt>
+              <dt>Cost of a batch of {quantity(c.outputQuantity, productUnit)}</dt>
               <dd data-testid="bom-total-cost">{money(c.totalCost, currency)}</dd>
             </div>
             <div className="figure">
@@ -178,7 +181,12 @@ function Cost({ bomId }: { bomId: string }) {
                 ),
               },
               { key: 'level', header: 'Level', number: true, render: (row) => row.depth + 1 },
-              { key: 'qty', header: 'Quantity', number: true, render: (row) => quantity(row.quantity) },
+              {
+                key: 'qty',
+                header: 'Quantity',
+                number: true,
+                render: (row) => quantity(row.quantity, unitOf(row.sku)),
+              },
               {
                 key: 'scrap',
                 header: 'Scrap',
@@ -189,7 +197,7 @@ function Cost({ bomId }: { bomId: string }) {
                 key: 'eff',
                 header: 'With scrap',
                 number: true,
-                render: (row) => quantity(row.effectiveQuantity),
+                render: (row) => quantity(row.effectiveQuantity, unitOf(row.sku)),
               },
               {
                 key: 'unit',
@@ -293,7 +301,7 @@ function NewWorkOrder({ bomId }: { bomId: string }) {
   )
 }
 
-function BomWorkOrders({ bomId }: { bomId: string }) {
+function BomWorkOrders({ bomId, productUnit }: { bomId: string; productUnit: string | null }) {
   const orders = useQuery(getBomWorkOrdersOptions({ path: { bomId }, query: { Page: 1, PageSize: 20 } }))
   return (
     <section className="card" aria-labelledby="b-wos">
@@ -314,7 +322,12 @@ function BomWorkOrders({ bomId }: { bomId: string }) {
               header: 'Work order',
               render: (row) => <Link href={`/manufacturing/work-orders/${row.id}`}>{row.code}</Link>,
             },
-            { key: 'qty', header: 'Quantity', number: true, render: (row) => quantity(row.quantity) },
+            {
+              key: 'qty',
+              header: 'Quantity',
+              number: true,
+              render: (row) => quantity(row.quantity, productUnit),
+            },
             { key: 'status', header: 'State', render: (row) => <Status value={row.status} /> },
             { key: 'done', header: 'Completed', render: (row) => dateTime(row.completedAt) },
           ]}

@@ -9,6 +9,7 @@ import { Status } from '../../components/Status'
 import { day, quantity } from '../../lib/format'
 import { useListState } from '../../lib/list-state'
 import { quoted } from '../../lib/odata'
+import { useUnits } from '../stock/units'
 
 /** Bills of materials: what each product is made of, revision by revision. */
 export default function BomList() {
@@ -18,6 +19,7 @@ export default function BomList() {
     ...getBomsOptions({ query: list.parameters(status ? `status eq ${quoted(status)}` : undefined) }),
     placeholderData: keepPreviousData,
   })
+  const unitOf = useUnits(boms.data?.data.map((row) => row.product.sku) ?? [])
   return (
     <>
       <PageHeader title="Bills of materials" />
@@ -40,6 +42,7 @@ export default function BomList() {
             label="Bills of materials"
             result={result}
             list={list}
+            choosePageSize
             rowKey={(row) => row.id}
             empty="No bill of materials matches."
             columns={[
@@ -61,7 +64,12 @@ export default function BomList() {
                 header: 'Makes',
                 render: (row) => `${row.product.name} (${row.product.sku})`,
               },
-              { key: 'output', header: 'Batch', number: true, render: (row) => quantity(row.outputQuantity) },
+              {
+                key: 'output',
+                header: 'Batch',
+                number: true,
+                render: (row) => quantity(row.outputQuantity, unitOf(row.product.sku)),
+              },
               { key: 'lines', header: 'Lines', number: true, render: (row) => row.lineItems.length },
               {
                 key: 'status',

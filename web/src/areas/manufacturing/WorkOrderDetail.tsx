@@ -18,6 +18,7 @@ import { Status } from '../../components/Status'
 import { fromLocalInput, isFuture, toLocalInput } from '../../lib/dates'
 import { costPerUnit, dateTime, money, quantity } from '../../lib/format'
 import { shortfallOf } from '../stock/shortfall'
+import { useUnits } from '../stock/units'
 
 /** The moves a work order's state allows (the server decides; this only offers them). */
 export function workOrderMoves(status: string): ('release' | 'start' | 'complete' | 'cancel')[] {
@@ -59,6 +60,7 @@ export default function WorkOrderDetail() {
   const [produced, setProduced] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
   const w = order.data?.data
+  const unitOf = useUnits(w ? [w.product.sku] : [])
   const error = release.error ?? start.error ?? cancel.error ?? complete.error
   const busy = release.isPending || start.isPending || cancel.isPending || complete.isPending
   const shortfall = shortfallOf(error)
@@ -153,7 +155,7 @@ export default function WorkOrderDetail() {
               </Link>
             </dd>
             <dt>Quantity</dt>
-            <dd>{quantity(w.quantity)}</dd>
+            <dd>{quantity(w.quantity, unitOf(w.product.sku))}</dd>
             <dt>Planned</dt>
             <dd>
               {dateTime(w.plannedStart)} – {dateTime(w.plannedEnd)}
@@ -184,7 +186,7 @@ export default function WorkOrderDetail() {
             <dt>Standard, all</dt>
             <dd>{money(w.standardTotalCost, currency)}</dd>
             <dt>Made</dt>
-            <dd>{quantity(w.quantityProduced)}</dd>
+            <dd>{quantity(w.quantityProduced, unitOf(w.product.sku))}</dd>
             <dt>Actual, one</dt>
             <dd>{costPerUnit(w.actualUnitCost, currency)}</dd>
             <dt>Actual, all</dt>
@@ -213,7 +215,10 @@ export default function WorkOrderDetail() {
                   />
                 )}
               </Field>
-              <Field label="Quantity made" hint={`Empty = the planned ${quantity(w.quantity)}`}>
+              <Field
+                label="Quantity made"
+                hint={`Empty = the planned ${quantity(w.quantity, unitOf(w.product.sku))}`}
+              >
                 {(control) => (
                   <input
                     {...control}

@@ -9,6 +9,7 @@ import { Status } from '../../components/Status'
 import { dateTime, quantity } from '../../lib/format'
 import { useListState } from '../../lib/list-state'
 import { quoted } from '../../lib/odata'
+import { useUnits } from '../stock/units'
 
 export const WORK_ORDER_STATES = ['Draft', 'Released', 'InProgress', 'Completed', 'Cancelled'] as const
 
@@ -20,6 +21,7 @@ export default function WorkOrderList() {
     ...getWorkOrdersOptions({ query: list.parameters(status ? `status eq ${quoted(status)}` : undefined) }),
     placeholderData: keepPreviousData,
   })
+  const unitOf = useUnits(orders.data?.data.map((row) => row.product.sku) ?? [])
   return (
     <>
       <PageHeader title="Work orders">
@@ -46,6 +48,7 @@ export default function WorkOrderList() {
             label="Work orders"
             result={result}
             list={list}
+            choosePageSize
             rowKey={(row) => row.id}
             empty="No work order matches."
             columns={[
@@ -66,7 +69,7 @@ export default function WorkOrderList() {
                 header: 'Quantity',
                 sortField: 'quantity',
                 number: true,
-                render: (row) => quantity(row.quantity),
+                render: (row) => quantity(row.quantity, unitOf(row.product.sku)),
               },
               {
                 key: 'status',

@@ -21,6 +21,7 @@ import { Status } from '../../components/Status'
 import { fromLocalInput, isFuture, toLocalInput } from '../../lib/dates'
 import { mergedProblems } from '../../lib/form-errors'
 import { costPerUnit, dateTime, day, money, quantity } from '../../lib/format'
+import { useUnits } from '../stock/units'
 
 type Order = PurchaseOrderResponse
 
@@ -58,6 +59,7 @@ export default function PurchaseOrderDetail() {
   const cancel = useMutation({ ...cancelPurchaseOrderMutation(), onSuccess: refresh })
   const close = useMutation({ ...closePurchaseOrderMutation(), onSuccess: refresh })
   const o = order.data?.data
+  const unitOf = useUnits(o ? o.lines.map((line) => line.product.sku) : [])
   if (order.error)
     return (
       <>
@@ -141,13 +143,23 @@ export default function PurchaseOrderDetail() {
                 </Link>
               ),
             },
-            { key: 'qty', header: 'Ordered', number: true, render: (row) => quantity(row.quantity) },
-            { key: 'got', header: 'Received', number: true, render: (row) => quantity(row.receivedQuantity) },
+            {
+              key: 'qty',
+              header: 'Ordered',
+              number: true,
+              render: (row) => quantity(row.quantity, unitOf(row.product.sku)),
+            },
+            {
+              key: 'got',
+              header: 'Received',
+              number: true,
+              render: (row) => quantity(row.receivedQuantity, unitOf(row.product.sku)),
+            },
             {
               key: 'open',
               header: 'Outstanding',
               number: true,
-              render: (row) => quantity(row.outstandingQuantity),
+              render: (row) => quantity(row.outstandingQuantity, unitOf(row.product.sku)),
             },
             {
               key: 'cost',
@@ -173,6 +185,7 @@ export default function PurchaseOrderDetail() {
 function Receive({ order, onDone }: { order: Order; onDone: () => unknown }) {
   const receive = useMutation({ ...receivePurchaseOrderMutation(), onSuccess: onDone })
   const open = order.lines.filter((l) => l.outstandingQuantity > 0)
+  const unitOf = useUnits(order.lines.map((line) => line.product.sku))
   const [amounts, setAmounts] = useState<Record<string, string>>({})
   const [when, setWhen] = useState(toLocalInput())
   const [notes, setNotes] = useState('')
@@ -189,7 +202,8 @@ function Receive({ order, onDone }: { order: Order; onDone: () => unknown }) {
       const q = Number(text)
       if (!Number.isFinite(q) || q <= 0) found[`lines.${index}.quantity`] = 'More than 0, or empty.'
       else if (q > line.outstandingQuantity)
-        found[`lines.${index}.quantity`] = `At most the ${quantity(line.outstandingQuantity)} outstanding.`
+        found[`lines.${index}.quantity`] =
+          `At most the ${quantity(line.outstandingQuantity, unitOf(line.product.sku))} outstanding.`
       else lines.push({ lineId: line.id, quantity: q })
     })
     if (lines.length === 0 && Object.keys(found).length === 0)
@@ -233,7 +247,7 @@ function Receive({ order, onDone }: { order: Order; onDone: () => unknown }) {
               <Field
                 key={line.id}
                 label={`${line.product.sku} received`}
-                hint={`${quantity(line.outstandingQuantity)} outstanding`}
+                hint={`${quantity(line.outstandingQuantity, unitOf(line.product.sku))} outstanding`}
                 problem={problems[`lines.${index}.quantity`] ?? problems[`lines.${index}`]}
               >
                 {(control) => (
@@ -293,6 +307,7 @@ function Receipts({ order, canModify, onDone }: { order: Order; canModify: boole
   )
   const reverse = useMutation({ ...reversePurchaseReceiptMutation(), onSuccess: onDone })
   const sku = (lineId: string) => order.lines.find((l) => l.id === lineId)?.product.sku ?? ''
+  const unitOf = useUnits(order.lines.map((line) => line.product.sku))
   return (
     <section className="card" aria-labelledby="po-receipts">
       <h2 id="po-receipts">Receipts</h2>
@@ -317,7 +332,10 @@ function Receipts({ order, canModify, onDone }: { order: Order; canModify: boole
             {
               key: 'what',
               header: 'Goods',
-              render: (row) => row.lines.map((l) => `${quantity(l.quantity)} ${sku(l.lineId)}`).join(', '),
+              render: (row) =>
+                row.lines
+                  .map((l) => `${quantity(l.quantity, unitOf(sku(l.lineId)))} ${sku(l.lineId)}`)
+                  .join(', '),
             },
             { key: 'notes', header: 'Notes', render: (row) => row.notes ?? '—' },
             {

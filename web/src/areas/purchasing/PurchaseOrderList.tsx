@@ -155,19 +155,19 @@ function ReorderSuggestions() {
               key: 'onHand',
               header: 'On hand',
               number: true,
-              render: (row) => `${quantity(row.onHand)} ${row.unitOfMeasure}`,
+              render: (row) => quantity(row.onHand, row.unitOfMeasure),
             },
             {
               key: 'level',
               header: 'Reorder level',
               number: true,
-              render: (row) => quantity(row.reorderLevel),
+              render: (row) => quantity(row.reorderLevel, row.unitOfMeasure),
             },
             {
               key: 'suggested',
               header: 'Suggested',
               number: true,
-              render: (row) => `${quantity(row.suggestedQuantity)} ${row.unitOfMeasure}`,
+              render: (row) => quantity(row.suggestedQuantity, row.unitOfMeasure),
             },
             {
               key: 'supplier',

@@ -16,6 +16,7 @@ import { Loading } from '../../components/Loading'
 import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 import { costPerUnit, quantity, words } from '../../lib/format'
+import { useUnits } from '../stock/units'
 import { SupplierForm } from './SupplierList'
 
 /** One supplier: who they are, their terms, and what they sell us at what cost. */
@@ -92,6 +93,7 @@ function SupplierProducts({ supplierId, currency }: { supplierId: string; curren
     getSupplierProductsOptions({ path: { supplierId }, query: { Page: 1, PageSize: 100 } }),
   )
   const products = useQuery(getProductsOptions({ query: { Page: 1, PageSize: 100, $orderby: 'sku' } }))
+  const unitOf = useUnits(terms.data?.data.map((row) => row.productSku) ?? [])
   const refresh = () => queryClient.invalidateQueries({ queryKey: [{ _id: 'getSupplierProducts' }] })
   const put = useMutation({ ...putSupplierProductMutation(), onSuccess: refresh })
   const remove = useMutation({ ...deleteSupplierProductMutation(), onSuccess: refresh })
@@ -175,7 +177,7 @@ function SupplierProducts({ supplierId, currency }: { supplierId: string; curren
               key: 'moq',
               header: 'Minimum order',
               number: true,
-              render: (row) => quantity(row.minimumOrderQuantity),
+              render: (row) => quantity(row.minimumOrderQuantity, unitOf(row.productSku)),
             },
             {
               key: 'lead',

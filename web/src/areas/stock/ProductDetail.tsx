@@ -56,13 +56,13 @@ export default function ProductDetail() {
             <dd>{p.unitOfMeasure}</dd>
             <dt>On hand now</dt>
             <dd>
-              {stocked ? `${quantity(p.onHand)} ${p.unitOfMeasure}` : 'holds no stock'}
+              {stocked ? quantity(p.onHand, p.unitOfMeasure) : 'holds no stock'}
               {stocked && p.reorderLevel !== null && p.onHand <= p.reorderLevel
                 ? ' (at or below reorder level)'
                 : ''}
             </dd>
             <dt>Reorder level</dt>
-            <dd>{quantity(p.reorderLevel)}</dd>
+            <dd>{quantity(p.reorderLevel, p.unitOfMeasure)}</dd>
             <dt>Average cost now</dt>
             <dd>{stocked ? costPerUnit(p.averageCost, currency) : '—'}</dd>
             <dt>Price</dt>
@@ -107,9 +107,7 @@ function StockAsOf({ productId, unit }: { productId: string; unit: string }) {
       ) : (
         <dl className="facts" aria-live="polite">
           <dt>On hand</dt>
-          <dd data-testid="stock-on-hand">
-            {quantity(s.onHand)} {unit}
-          </dd>
+          <dd data-testid="stock-on-hand">{quantity(s.onHand, unit)}</dd>
           <dt>Average cost</dt>
           <dd>{costPerUnit(s.unitCost, currency)}</dd>
           <dt>Value</dt>
@@ -264,10 +262,7 @@ function Movement({ productId, unit }: { productId: string; unit: string }) {
             <p>
               This movement would take the stock below zero on{' '}
               <strong>{dateTime(shortfall.date.toISOString())}</strong>, short by{' '}
-              <strong>
-                {quantity(shortfall.shortfall)} {unit}
-              </strong>
-              .
+              <strong>{quantity(shortfall.shortfall, unit)}</strong>.
             </p>
             <p>
               Receive at least that much on or before that moment, take out less, or date the movement after
@@ -278,9 +273,9 @@ function Movement({ productId, unit }: { productId: string; unit: string }) {
           <ErrorNotice error={post.error} what="Posting the movement" />
         ) : post.data ? (
           <div className="notice ok" role="status">
-            Posted: {words(post.data.data.type)} of {quantity(post.data.data.quantity)} {unit} on{' '}
-            {dateTime(post.data.data.effectiveDate)}; balance after it {quantity(post.data.data.balance)}{' '}
-            {unit}.
+            Posted: {words(post.data.data.type)} of {quantity(post.data.data.quantity, unit)} on{' '}
+            {dateTime(post.data.data.effectiveDate)}; balance after it{' '}
+            {quantity(post.data.data.balance, unit)}.
           </div>
         ) : null}
         <button type="submit" disabled={post.isPending}>
@@ -331,7 +326,12 @@ function Ledger({ productId, unit }: { productId: string; unit: string }) {
                 render: (row) => costPerUnit(row.unitCost, currency),
               },
               { key: 'value', header: 'Value', number: true, render: (row) => money(row.value, currency) },
-              { key: 'balance', header: 'Balance', number: true, render: (row) => quantity(row.balance) },
+              {
+                key: 'balance',
+                header: `Balance (${unit})`,
+                number: true,
+                render: (row) => quantity(row.balance),
+              },
               {
                 key: 'avg',
                 header: 'Average cost',

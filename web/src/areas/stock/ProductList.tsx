@@ -43,6 +43,7 @@ export default function ProductList() {
               label="Products"
               result={result}
               list={list}
+              choosePageSize
               rowKey={(row) => row.id}
               empty="No products match."
               rowClass={(row) => (isLow(row) ? 'negative' : undefined)}
@@ -63,14 +64,14 @@ export default function ProductList() {
                   render: (row) =>
                     row.type === 'Service'
                       ? '—'
-                      : `${quantity(row.onHand)} ${row.unitOfMeasure}${isLow(row) ? ' (low)' : ''}`,
+                      : `${quantity(row.onHand, row.unitOfMeasure)}${isLow(row) ? ' (low)' : ''}`,
                 },
                 {
                   key: 'reorder',
                   header: 'Reorder level',
                   sortField: 'reorderLevel',
                   number: true,
-                  render: (row) => quantity(row.reorderLevel),
+                  render: (row) => quantity(row.reorderLevel, row.unitOfMeasure),
                 },
                 {
                   key: 'cost',

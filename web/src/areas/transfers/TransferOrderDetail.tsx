@@ -18,6 +18,7 @@ import { Status } from '../../components/Status'
 import { fromLocalInput, isFuture, toLocalInput } from '../../lib/dates'
 import { mergedProblems } from '../../lib/form-errors'
 import { dateTime, money, quantity } from '../../lib/format'
+import { useUnits } from '../stock/units'
 
 type Transfer = TransferOrderResponse
 const INVALIDATE = ['getTransferOrder', 'getTransferOrders', 'getProduct', 'getProducts']
@@ -34,6 +35,10 @@ export default function TransferOrderDetail() {
   const cancel = useMutation({ ...cancelTransferOrderMutation(), onSuccess: refresh })
   const [when, setWhen] = useState(toLocalInput())
   const t = transfer.data?.data
+  // Units are the current business's: the source product when sending, the destination's when receiving.
+  const ours = (line: Transfer['lines'][number]) =>
+    t?.direction === 'Outgoing' ? line.product.sku : line.destinationProduct.sku
+  const unitOf = useUnits(t ? t.lines.map(ours) : [])
   if (transfer.error)
     return (
       <>
@@ -127,19 +132,29 @@ export default function TransferOrderDetail() {
               render: (row) =>
                 `${(outgoing ? row.product : row.destinationProduct).sku} ${(outgoing ? row.product : row.destinationProduct).name}`,
             },
-            { key: 'qty', header: 'Quantity', number: true, render: (row) => quantity(row.quantity) },
+            {
+              key: 'qty',
+              header: 'Quantity',
+              number: true,
+              render: (row) => quantity(row.quantity, unitOf(ours(row))),
+            },
             {
               key: 'shipped',
               header: 'Shipped',
               number: true,
-              render: (row) => quantity(row.quantityShipped),
+              render: (row) => quantity(row.quantityShipped, unitOf(ours(row))),
             },
-            { key: 'got', header: 'Received', number: true, render: (row) => quantity(row.quantityReceived) },
+            {
+              key: 'got',
+              header: 'Received',
+              number: true,
+              render: (row) => quantity(row.quantityReceived, unitOf(ours(row))),
+            },
             {
               key: 'transit',
               header: 'In transit',
               number: true,
-              render: (row) => quantity(row.quantityInTransit),
+              render: (row) => quantity(row.quantityInTransit, unitOf(ours(row))),
             },
           ]}
         />
@@ -154,6 +169,7 @@ export default function TransferOrderDetail() {
 function ReceiveTransfer({ transfer, onDone }: { transfer: Transfer; onDone: () => unknown }) {
   const receive = useMutation({ ...receiveTransferOrderMutation(), onSuccess: onDone })
   const [amounts, setAmounts] = useState<Record<string, string>>({})
+  const unitOf = useUnits(transfer.lines.map((line) => line.destinationProduct.sku))
   const [when, setWhen] = useState(toLocalInput())
   const [local, setLocal] = useState<Record<string, string>>({})
   const problems = mergedProblems(local, receive.error)
@@ -167,7 +183,8 @@ function ReceiveTransfer({ transfer, onDone }: { transfer: Transfer; onDone: () 
       const q = Number(text)
       if (!Number.isFinite(q) || q <= 0) found[`lines.${index}.quantity`] = 'More than 0, or empty.'
       else if (q > line.quantityInTransit)
-        found[`lines.${index}.quantity`] = `At most the ${quantity(line.quantityInTransit)} in transit.`
+        found[`lines.${index}.quantity`] =
+          `At most the ${quantity(line.quantityInTransit, unitOf(line.destinationProduct.sku))} in transit.`
       else lines.push({ lineId: line.id, quantity: q })
     })
     const effectiveDate = fromLocalInput(when)
@@ -201,7 +218,7 @@ function ReceiveTransfer({ transfer, onDone }: { transfer: Transfer; onDone: () 
               <Field
                 key={line.id}
                 label={`${line.destinationProduct.sku} arrived`}
-                hint={`${quantity(line.quantityInTransit)} in transit`}
+                hint={`${quantity(line.quantityInTransit, unitOf(line.destinationProduct.sku))} in transit`}
                 problem={problems[`lines.${index}.quantity`] ?? problems[`lines.${index}`]}
               >
                 {(control) => (

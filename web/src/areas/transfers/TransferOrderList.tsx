@@ -40,6 +40,7 @@ export default function TransferOrderList() {
             label="Transfer orders"
             result={result}
             list={list}
+            choosePageSize
             rowKey={(row) => row.id}
             empty={list.term || filter ? 'No transfer order matches.' : 'No transfer orders yet.'}
             columns={[
