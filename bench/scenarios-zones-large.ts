@@ -79,12 +79,12 @@ const IN_HOLES = { longitude: CENTRE.longitude + 0.005, latitude: CENTRE.latitud
 /** In the west hole of zones 1 to 9, inside zone 0 (whose west hole is elsewhere). */
 const IN_ONE = { longitude: CENTRE.longitude - 0.495, latitude: CENTRE.latitude }
 
-const quantile = (values: number[], q: number) => {
+export const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
 }
 
-async function organisation(core: HttpApp, global: HttpApp, label: string) {
+export async function organisation(core: HttpApp, global: HttpApp, label: string) {
   const email = `bench-zones-${label}-${Date.now()}@example.com`
   const password = 'correct-horse-battery'
   const registered = await global.inject({
