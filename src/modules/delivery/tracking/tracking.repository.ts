@@ -58,6 +58,28 @@ export async function saveLink(
   return (await linkOfShipment(db, schema, shipmentId))!
 }
 
+/**
+ * `saveLink` for many shipments in one statement (a plan's dispatch): each shipment's link, made
+ * if it has none; one given an address is due to be mailed there, again if it was before (a
+ * replanned shipment dispatched anew); one without keeps its link as it was.
+ */
+export async function saveLinks(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  links: readonly { shipmentId: string; mailTo: string | null }[],
+) {
+  if (links.length === 0) return
+  await sql`
+    INSERT INTO global.tracking_links AS t (token, schema_name, business_id, shipment_id, email_to, mail_due)
+    SELECT x.token, ${schema}, ${businessId}, x.shipment_id, x.email_to, x.email_to IS NOT NULL
+    FROM unnest(${sql.val(links.map(() => newToken()))}::text[], ${sql.val(links.map((l) => l.shipmentId))}::uuid[],
+                ${sql.val(links.map((l) => l.mailTo))}::text[]) AS x(token, shipment_id, email_to)
+    ON CONFLICT (schema_name, shipment_id) DO UPDATE
+      SET email_to = excluded.email_to, mail_due = true, mail_attempts = 0
+      WHERE excluded.email_to IS NOT NULL`.execute(db)
+}
+
 /** The shipments a plan's dispatch put on their way, with their customer's contact address. */
 export function dispatchedWithContacts(db: Executor, schema: string, businessId: string, planId: string) {
   return db
