@@ -99,8 +99,8 @@ const lockOrders = statement(
   'lock-orders',
   (s) =>
     `SELECT o.id, o.code, o.customer_id, o.status FROM "${s}".orders o
-     WHERE o.business_id = $1 AND o.status IN ('Confirmed', 'PartiallyFulfilled')
-       AND o.id IN (SELECT l.order_id FROM "${s}".order_lines l WHERE l.id = ANY($2::uuid[]))
+     WHERE o.id = ANY(ARRAY(SELECT l.order_id FROM "${s}".order_lines l WHERE l.id = ANY($2::uuid[])))
+       AND o.business_id = $1 AND o.status IN ('Confirmed', 'PartiallyFulfilled')
      ORDER BY o.id FOR UPDATE`,
   (seed, fresh) => [seed.businessId, lines(fresh).flatMap((l) => (l.order_line_id ? [l.order_line_id] : []))],
 )
