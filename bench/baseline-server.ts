@@ -54,16 +54,23 @@ for (const scenario of selectedScenarios()) {
   const steps = scenario.baseline.steps.map((step) => step.map((s) => ({ ...s, text: sqlOf(s, seed) })))
   // On one connection Kysely queues a step's statements (SingleConnectionProvider): one after another.
   const together = !scenario.baseline.oneConnection
+  let served = 0
   const run = async (client: Queryable) => {
     const ids: string[] = []
-    const fresh: Fresh = { id: (n) => (ids[n] ??= randomUUID()), now: new Date(), previous: [] }
+    const results: Record<string, unknown>[][] = []
+    const fresh: Fresh = {
+      id: (n) => (ids[n] ??= randomUUID()),
+      now: new Date(),
+      previous: [],
+      results,
+      serial: served++,
+    }
     const send = (s: (typeof steps)[number][number]) =>
       (s.relaxed ? relaxed : client).query<Record<string, unknown>>(
         s.name
           ? { name: s.name, text: s.text, values: s.params(seed, fresh) }
           : { text: s.text, values: s.params(seed, fresh) },
       )
-    const results: Record<string, unknown>[][] = []
     for (const step of steps) {
       const done = together ? await Promise.all(step.map(send)) : []
       if (!together) for (const statement of step) done.push(await send(statement))
@@ -79,6 +86,7 @@ for (const scenario of selectedScenarios()) {
       // Row counts per statement in a header, so bench/run.ts can check a wrong parameter (a 0).
       const answer = (done: Awaited<ReturnType<typeof run>>) => {
         reply.header('x-bench-rows', JSON.stringify(done.results.map((rows) => rows.length)))
+        if (scenario.baseline.contentType) reply.type(scenario.baseline.contentType)
         return done.body
       }
       if (together) return answer(await run(pool))

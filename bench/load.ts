@@ -5,6 +5,8 @@ export interface Target {
   method: string
   headers: Record<string, string>
   body?: string
+  /** A sequential scenario's path for each next request (the url's path is then only the first). */
+  nextPath?: () => string
 }
 
 export interface Sample {
@@ -24,7 +26,24 @@ const percentile = (sorted: Float64Array, p: number): number =>
 export async function measure(target: Target, seconds: number, connections: number): Promise<Sample> {
   // autocannon's own percentiles are whole milliseconds; sub-millisecond routes need the raw times.
   const times: number[] = []
-  const instance = autocannon({ ...target, duration: seconds, connections })
+  const { nextPath, ...request } = target
+  const instance = autocannon({
+    ...request,
+    duration: seconds,
+    connections,
+    ...(nextPath
+      ? {
+          requests: [
+            {
+              setupRequest: (built: { path: string }) => {
+                built.path = nextPath()
+                return built
+              },
+            },
+          ],
+        }
+      : {}),
+  })
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) times.push(ms)
   })

@@ -44,6 +44,7 @@ import { runStockWrites, stockWriteDatabases, stockWritesMarkdown } from './scen
 import { seedTransfers } from './scenarios-transfers.js'
 import { benchSchemas } from './schemas.js'
 import { seed } from './seed.js'
+import { seedConfirmations, seedDispatches, seedTracking } from './seed-order-to-door.js'
 import { targets } from './targets.js'
 
 function envInt(name: string, fallback: number): number {
@@ -86,9 +87,16 @@ const loadAverage = () =>
 
 /** One request to each side first, so a wrong path or missing seed is an error, not a fast 404. */
 async function check(scenario: Scenario, cartage: Target, baseline: Target) {
-  const send = (t: Target) => fetch(t.url, { method: t.method, headers: t.headers, body: t.body ?? null })
+  const send = (t: Target) =>
+    fetch(t.nextPath ? new URL(t.nextPath(), t.url) : t.url, {
+      method: t.method,
+      headers: t.headers,
+      body: t.body ?? null,
+    })
+  // JSON, or the text of anything else (a page).
+  const read = (r: Response) => (r.headers.get('content-type')?.includes('json') ? r.json() : r.text())
   const [c, b] = await Promise.all([send(cartage), send(baseline)])
-  const [cJson, bJson] = await Promise.all([c.json(), b.json()])
+  const [cJson, bJson] = await Promise.all([read(c), read(b)])
   if (c.status !== 200 || !scenario.cartage.check(cJson))
     throw new Error(`${scenario.name}: Cartage answered ${c.status} ${JSON.stringify(cJson)}`)
   if (against) {
@@ -118,7 +126,8 @@ function shapeOf(json: unknown): string {
 
 async function runScenario(scenario: Scenario, cartage: Target, baseline: Target): Promise<ScenarioResult> {
   await check(scenario, cartage, baseline)
-  const { rounds, warmup, connections } = settings
+  const { rounds, warmup } = settings
+  const connections = scenario.connections ?? settings.connections
   const seconds = Math.max(settings.seconds, scenario.minRoundSeconds ?? 0)
   // One request each in check().
   const served = { cartage: 1, baseline: 1 }
@@ -190,6 +199,9 @@ async function seedVolumes(env: NodeJS.ProcessEnv, seedData: Seed): Promise<void
     await seedPurchasing(database.pool, resolved)
     await seedTransfers(database.pool, resolved)
     await seedPurchaseOrders(database.pool, resolved)
+    await seedConfirmations(database.pool, resolved)
+    await seedDispatches(database.pool, resolved)
+    await seedTracking(database.pool, resolved)
   } finally {
     await database.close()
   }
@@ -332,7 +344,7 @@ const summary =
   (against
     ? `Cartage vs Cartage with ${process.env.BENCH_AGAINST?.trim()} (in the baseline's column); `
     : `Cartage vs a bare Fastify + pg route (hand-written, prepared, one statement per item or page, same JSON); `) +
-  `${settings.rounds} interleaved round(s) of ${settings.seconds} s each (longer where a scenario says so), order alternating, ${settings.connections} connections; ` +
+  `${settings.rounds} interleaved round(s) of ${settings.seconds} s each (longer where a scenario says so), order alternating, ${settings.connections} connections (fewer where a scenario says so); ` +
   `req/s and latencies are medians over the rounds, the ratio is the median of the per-round ratios\n`
 process.stdout.write(`\n${summary}`)
 for (const result of results) printDatabase(result)

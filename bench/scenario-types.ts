@@ -31,6 +31,10 @@ export interface Fresh {
   now: Date
   /** Rows of the last statement of the previous step (e.g. a RETURNING value used next). */
   previous: readonly Record<string, unknown>[]
+  /** Rows of every statement sent so far in this request, in order. */
+  results: readonly (readonly Record<string, unknown>[])[]
+  /** How many requests this route answered before this one (a sequential scenario's next record). */
+  serial: number
 }
 
 export interface Statement {
@@ -52,6 +56,11 @@ export interface Scenario {
    * one row answers about ten a second, too few in a 2 s round for a ratio that means anything.
    */
   minRoundSeconds?: number
+  /**
+   * Connections for this scenario (BENCH_CONNECTIONS otherwise): a write whose requests queue on
+   * the same row locks gains nothing from more, and a long queue would pass the client's timeout.
+   */
+  connections?: number
   /** A p50 goal for one request at a time (latency, not throughput): measured at 1 connection too. */
   latencyGoalMs?: number
   /** Reads are held to READ_GOAL, writes to WRITE_GOAL (bench/report.ts). */
@@ -59,10 +68,16 @@ export interface Scenario {
   cartage: {
     api: 'core' | 'global'
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-    path: (seed: Seed) => string
+    /** With `sequential`, the n-th request's path (n from 0); otherwise every request's. */
+    path: (seed: Seed, n: number) => string
+    /**
+     * Each request acts on a record of its own (a write that can happen once per record, such as
+     * confirming a draft order): the load generator asks `path` for the next one per request.
+     */
+    sequential?: true
     headers?: (seed: Seed) => Record<string, string>
     body?: (seed: Seed) => unknown
-    /** Sanity check on one response before measuring, so a 404 is never benchmarked. */
+    /** Sanity check on one response before measuring, so a 404 is never benchmarked (JSON parsed, else the text). */
     check: (json: unknown) => boolean
   }
   /**
@@ -81,6 +96,8 @@ export interface Scenario {
     rows: number[]
     /** The JSON the bare route answers, built from every statement's rows; `{ results }` without. */
     respond?: (results: Record<string, unknown>[][]) => unknown
+    /** The answer's media type when `respond` gives text that is not JSON (a page). */
+    contentType?: string
   }
 }
 

@@ -4,13 +4,16 @@
  * scenario adds customers, which would change the list page the reads were seeded with.
  */
 import type { Scenario } from './scenario-types.js'
+import { confirmScenarios } from './scenarios-confirm.js'
 import { deliveryScenarios } from './scenarios-delivery.js'
+import { dispatchScenarios } from './scenarios-dispatch.js'
 import { manufacturingScenarios } from './scenarios-manufacturing.js'
 import { publicScenarios } from './scenarios-public.js'
 import { purchaseOrderScenarios } from './scenarios-purchase-orders.js'
 import { purchasingScenarios } from './scenarios-purchasing.js'
 import { salesScenarios } from './scenarios-sales.js'
 import { tenantScenarios } from './scenarios-tenant.js'
+import { trackingScenarios } from './scenarios-tracking.js'
 import { transferScenarios } from './scenarios-transfers.js'
 
 export type { ResolvedSeed, Scenario, Seed, Statement } from './scenario-types.js'
@@ -28,6 +31,9 @@ export const scenarios: Scenario[] = [
   ...transferScenarios,
   ...purchaseOrderScenarios,
   ...salesScenarios,
+  ...confirmScenarios,
+  ...dispatchScenarios,
+  ...trackingScenarios,
 ].sort((a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'))
 
 /** BENCH_ONLY=a,b runs only the scenarios so named (e.g. to profile one route). */

@@ -6,6 +6,9 @@ const base = (port: number | undefined) => {
   return `http://127.0.0.1:${port}`
 }
 
+/** Per sequential scenario, the requests handed out so far: every target made for it draws from one count. */
+const handedOut = new Map<string, number>()
+
 /** The request for a scenario on Cartage and on the baseline (same method, headers and body). */
 export function targets(
   scenario: Scenario,
@@ -18,8 +21,17 @@ export function targets(
   const given = headers?.(seed) ?? {}
   const allHeaders = payload ? { 'content-type': 'application/json', ...given } : given
   const common = { method, headers: allHeaders, ...(payload ? { body: payload } : {}) }
+  const nextPath = () => {
+    const n = handedOut.get(scenario.name) ?? 0
+    handedOut.set(scenario.name, n + 1)
+    return path(seed, n)
+  }
   return {
-    cartage: { ...common, url: `${base(cartagePorts[api])}${path(seed)}` },
+    cartage: {
+      ...common,
+      url: `${base(cartagePorts[api])}${path(seed, 0)}`,
+      ...(scenario.cartage.sequential ? { nextPath } : {}),
+    },
     baseline: { ...common, url: `${base(baselinePort)}/bench/${scenario.name}` },
   }
 }

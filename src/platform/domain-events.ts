@@ -85,17 +85,35 @@ export const defineEvents = <const D extends DomainEventDeclarations>(events: D)
 /** One declared event with its type, as the process knows it. */
 export type DeclaredEvent = DomainEventDeclaration & { type: DomainEventType }
 
-export type DomainEventHandler = (
+/** An event with its publishing module's declaration, as handlers receive it. */
+export interface PublishedEvent {
+  event: DomainEvent
+  declared: DeclaredEvent
+}
+
+export type DomainEventHandler = ((
   db: Executor,
   schemaName: string,
   event: DomainEvent,
   /** The publishing module's declaration of the event. */
   declared: DeclaredEvent,
-) => Promise<void>
+) => Promise<void>) & {
+  /**
+   * Handles the events of one `publishAll` together, in their order (one statement for all of
+   * them, say); without it each is handled alone, in order.
+   */
+  many?: (db: Executor, schemaName: string, events: readonly PublishedEvent[]) => Promise<void>
+}
 
 /** What a service that publishes events is given. */
 export interface DomainEventPublisher {
   publish(db: Executor, schemaName: string, event: DomainEvent): Promise<void>
+  /**
+   * Several events of one change (a plan's dispatch: one per shipment), in order: each handler
+   * takes them all at once where it can (`many`), so a batch costs a statement per handler rather
+   * than one per event.
+   */
+  publishAll(db: Executor, schemaName: string, events: readonly DomainEvent[]): Promise<void>
 }
 
 /** What a process's events are built from: every module's handlers and declared events. */
@@ -167,6 +185,25 @@ export class DomainEvents implements DomainEventPublisher {
    * publisher's transaction rolls back).
    */
   async publish(db: Executor, schemaName: string, event: DomainEvent): Promise<void> {
+    const declared = this.checked(event)
+    for (const handler of this.handlers.values()) await handler(db, schemaName, event, declared)
+  }
+
+  /**
+   * The events in order, each checked as `publish` checks it before any handler runs; then each
+   * handler in registration order takes them all (`many`) or one after another.
+   */
+  async publishAll(db: Executor, schemaName: string, events: readonly DomainEvent[]): Promise<void> {
+    const published = events.map((event) => ({ event, declared: this.checked(event) }))
+    if (published.length === 0) return
+    for (const handler of this.handlers.values()) {
+      if (handler.many) await handler.many(db, schemaName, published)
+      else for (const { event, declared } of published) await handler(db, schemaName, event, declared)
+    }
+  }
+
+  /** The event's declaration, once its payload is checked against it. */
+  private checked(event: DomainEvent): DeclaredEvent {
     const declared = this.declarations.get(event.type)
     if (!declared) throw new Error(`domain event ${event.type} is published but no module declares it`)
     const check = this.checkers.get(event.type)
@@ -177,6 +214,6 @@ export class DomainEvents implements DomainEventPublisher {
         `${first?.instancePath || '(payload)'} ${first?.message ?? ''}`,
       )
     }
-    for (const handler of this.handlers.values()) await handler(db, schemaName, event, declared)
+    return declared
   }
 }

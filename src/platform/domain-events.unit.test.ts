@@ -73,3 +73,42 @@ describe('DomainEvents.publish', () => {
     expect(() => new DomainEvents({ declared: [declared, declared], handlers: [] })).toThrow(/declared twice/)
   })
 })
+
+describe('DomainEvents.publishAll', () => {
+  it('hands the events in order to each handler, all at once to one that takes many', async () => {
+    const seen: string[] = []
+    const one = async (_db: Executor, _s: string, e: DomainEvent) =>
+      void seen.push(`one ${(e.payload as { code: string }).code}`)
+    const many = Object.assign(async () => void seen.push('many alone'), {
+      many: async (_db: Executor, _s: string, all: readonly { event: DomainEvent }[]) =>
+        void seen.push(`many ${all.map((p) => (p.event.payload as { code: string }).code).join(',')}`),
+    })
+    const events = new DomainEvents({
+      declared: [declared],
+      handlers: [
+        ['one', one],
+        ['many', many],
+      ],
+    })
+    await events.publishAll(db, 'org_x', [
+      event({ ...payload, code: 'SO-1' }),
+      event({ ...payload, code: 'SO-2' }),
+    ])
+    expect(seen).toEqual(['one SO-1', 'one SO-2', 'many SO-1,SO-2'])
+    seen.length = 0
+    await events.publishAll(db, 'org_x', [])
+    expect(seen).toEqual([])
+  })
+
+  it('refuses the whole batch, before any handler runs, when one payload is refused', async () => {
+    const seen: string[] = []
+    const events = new DomainEvents({
+      declared: [declared],
+      handlers: [['notifications', async () => void seen.push('ran')]],
+    })
+    await expect(
+      events.publishAll(db, 'org_x', [event(payload), event({ ...payload, total: 'x' })]),
+    ).rejects.toBeInstanceOf(InvalidEventPayloadError)
+    expect(seen).toEqual([])
+  })
+})

@@ -28,6 +28,8 @@ export {
 export {
   /** The running values and exact unit cost (10 places) of entries of one product, by entry id. */
   entryValues,
+  /** The same for entries of several products, in one statement. */
+  entryValuesOfMany,
   /** What postProductMovements re-valued of a product, and its stock after its last entry. */
   type Revaluation,
   /** A product's balance, moving-average cost and value as of an instant (undefined: not the business's product). */

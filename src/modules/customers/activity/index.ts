@@ -2,4 +2,4 @@
  * What the other modules of the customers area may use of customers/activity; everything else in its
  * folder is its own. The dependency test (test/architecture) holds them to it.
  */
-export { addTrace, type SystemTraceType } from './traces.js'
+export { addTrace, addTraces, type SystemTraceType } from './traces.js'

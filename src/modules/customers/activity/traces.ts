@@ -29,23 +29,31 @@ export interface TraceInput {
   occurredAt?: Date
 }
 
+const rowOf = (id: string, trace: TraceInput) => ({
+  id,
+  business_id: trace.businessId,
+  customer_id: trace.customerId,
+  order_id: trace.orderId ?? null,
+  type: trace.type,
+  note: trace.note ?? null,
+  source: trace.source,
+  created_by_user_id: trace.userId,
+  occurred_at: trace.occurredAt ?? new Date(),
+})
+
 /** Appends an entry to a customer's activity timeline (in the caller's transaction, if any). */
 export async function addTrace(db: Executor, schemaName: string, trace: TraceInput): Promise<string> {
   const id = newId()
+  await db.withSchema(schemaName).insertInto('activity_traces').values(rowOf(id, trace)).execute()
+  return id
+}
+
+/** Appends several entries (one change touching many customers' orders) in one statement. */
+export async function addTraces(db: Executor, schemaName: string, traces: readonly TraceInput[]) {
+  if (traces.length === 0) return
   await db
     .withSchema(schemaName)
     .insertInto('activity_traces')
-    .values({
-      id,
-      business_id: trace.businessId,
-      customer_id: trace.customerId,
-      order_id: trace.orderId ?? null,
-      type: trace.type,
-      note: trace.note ?? null,
-      source: trace.source,
-      created_by_user_id: trace.userId,
-      occurred_at: trace.occurredAt ?? new Date(),
-    })
+    .values(traces.map((trace) => rowOf(newId(), trace)))
     .execute()
-  return id
 }

@@ -5,6 +5,7 @@ import { runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { SHIPMENT_LIST, scopedUnassignedShipments, toShipment } from '../shipments/index.js'
 import { unassignedShipmentCount } from './plan-shipments.repository.js'
+import { findPlanTimeline } from './plan-timeline.repository.js'
 import { planNotFound } from './plans.errors.js'
 import * as repository from './plans.repository.js'
 import {
@@ -59,46 +60,72 @@ const SHIPMENT_MILESTONES = [
   ['failed_at', 'Failed'],
   ['returned_at', 'Returned'],
 ] as const
+/** A shipment's milestones at one instant keep the order they happen in. */
+const MILESTONE_ORDER = ['Assigned', 'InTransit', 'Arrived', 'Delivered', 'Failed', 'Replanned', 'Returned']
 
-/** Every milestone of the plan and of each of its shipments, in time order (plan before shipment on a tie). */
+type Entry = DeliveryPlanTimelineResponse['entries'][number]
+
+/**
+ * Every milestone of the plan and of each shipment that was one of its stops, in time order (plan
+ * before shipment on a tie). A shipment on the plan now brings its own stamps and its arrival; one
+ * that has left it (a failed delivery replanned at completion) brings what its stop records on this
+ * plan say: arrived, delivered or failed (with the reason), and Replanned as of the plan's completion.
+ */
 export async function timeline(
   database: Database,
   auth: BusinessAuth,
   id: string,
 ): Promise<DeliveryPlanTimelineResponse> {
-  const found = await repository.findPlanWithShipments(database.db, auth.schemaName, auth.businessId, id)
+  const found = await findPlanTimeline(database.db, auth.schemaName, auth.businessId, id)
   if (!found) throw planNotFound()
-  const { plan, shipments } = found
-  const entries: (DeliveryPlanTimelineResponse['entries'][number] & { rank: number })[] = []
+  const { plan, shipments, stops } = found
+  const entries: (Entry & { rank: number })[] = []
+  const add = (
+    at: Date,
+    subject: 'Plan' | 'Shipment',
+    of: { id: string; code: string },
+    milestone: string,
+    note: string | null = null,
+  ) =>
+    entries.push({
+      at: at.toISOString(),
+      subject,
+      id: of.id,
+      code: of.code,
+      milestone,
+      note,
+      rank: subject === 'Plan' ? 0 : 1,
+    })
   for (const [column, milestone] of PLAN_MILESTONES) {
     const at = plan[column]
-    if (at)
-      entries.push({
-        at: at.toISOString(),
-        subject: 'Plan',
-        id: plan.id,
-        code: plan.code,
-        milestone,
-        note: null,
-        rank: 0,
-      })
+    if (at) add(at, 'Plan', plan, milestone)
   }
   for (const shipment of shipments) {
     for (const [column, milestone] of SHIPMENT_MILESTONES) {
       const at = shipment[column]
-      if (!at) continue
-      const note = milestone === 'Failed' ? shipment.fail_reason : null
-      entries.push({
-        at: at.toISOString(),
-        subject: 'Shipment',
-        id: shipment.id,
-        code: shipment.code,
-        milestone,
-        note,
-        rank: 1,
-      })
+      // A shipment replanned after failing keeps that failure's stamp until it fails again: it
+      // belongs to this plan only once the shipment has been dispatched on it.
+      const earlier =
+        milestone === 'Failed' && !(shipment.dispatched_at && at && at >= shipment.dispatched_at)
+      if (at && !earlier)
+        add(at, 'Shipment', shipment, milestone, milestone === 'Failed' ? shipment.fail_reason : null)
     }
   }
-  entries.sort((a, b) => a.at.localeCompare(b.at) || a.rank - b.rank || a.code.localeCompare(b.code))
+  for (const stop of stops) {
+    const shipment = { id: stop.shipment_id, code: stop.code }
+    // On the plan, its own stamps say when it was delivered or failed; the stop adds the arrival.
+    if (stop.on_plan && stop.kind !== 'Arrived') continue
+    add(stop.occurred_at, 'Shipment', shipment, stop.kind, stop.kind === 'Failed' ? stop.reason : null)
+    if (!stop.on_plan && stop.resolution)
+      add(plan.completed_at ?? stop.occurred_at, 'Shipment', shipment, stop.resolution)
+  }
+  const order = (milestone: string) => MILESTONE_ORDER.indexOf(milestone)
+  entries.sort(
+    (a, b) =>
+      a.at.localeCompare(b.at) ||
+      a.rank - b.rank ||
+      a.code.localeCompare(b.code) ||
+      order(a.milestone) - order(b.milestone),
+  )
   return { deliveryPlanId: plan.id, code: plan.code, entries: entries.map(({ rank: _, ...entry }) => entry) }
 }

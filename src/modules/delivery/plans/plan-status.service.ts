@@ -1,5 +1,6 @@
 import { lockedAt } from '../../../db/applied-at.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import type { DomainEvent } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { issueDispatchedLines } from '../shipment-lines/index.js'
 import { dispatchShipments, openShipmentCodes, releaseShipments } from './plan-shipments.repository.js'
@@ -47,29 +48,28 @@ export async function movePlan(
     }
     if (to === 'Cancelled') await releaseShipments(trx, schema, id)
     await repository.setPlanStatus(trx, schema, id, to, at)
-    // Each shipment's move is announced as its own status routes announce it (webhooks, for one).
-    for (const shipment of dispatched) {
-      await services.events.publish(trx, schema, {
-        type: 'ShipmentStatusChanged',
-        businessId,
-        userId: auth.userId,
-        payload: {
-          shipmentId: shipment.id,
-          code: shipment.code,
-          deliveryPlanId: id,
-          from: shipment.from,
-          to: 'InTransit',
-        },
-      })
-    }
-    if (to === 'Dispatched' || to === 'Completed') {
-      await services.events.publish(trx, schema, {
+    // Each shipment's move is announced as its own status routes announce it (webhooks, for one),
+    // then the plan's: all together, so each handler writes them in one go.
+    const announced: DomainEvent[] = dispatched.map((shipment) => ({
+      type: 'ShipmentStatusChanged',
+      businessId,
+      userId: auth.userId,
+      payload: {
+        shipmentId: shipment.id,
+        code: shipment.code,
+        deliveryPlanId: id,
+        from: shipment.from,
+        to: 'InTransit',
+      },
+    }))
+    if (to === 'Dispatched' || to === 'Completed')
+      announced.push({
         type: to === 'Dispatched' ? 'PlanDispatched' : 'PlanCompleted',
         businessId,
         userId: auth.userId,
         payload: { deliveryPlanId: id, code: plan.code },
       })
-    }
+    await services.events.publishAll(trx, schema, announced)
     return loadPlan(trx, auth, id)
   })
 }

@@ -165,9 +165,9 @@ export const TimelineEntry = Type.Object({
   code: Type.String(),
   milestone: Type.String({
     description:
-      'Created, Scheduled, Autobatched, Dispatched, Completed, Cancelled; Assigned, InTransit, Delivered, Failed, Returned',
+      'Plan: Created, Scheduled, Autobatched, Dispatched, Completed, Cancelled. Shipment: Assigned, InTransit, Arrived, Delivered, Failed, Returned; and Replanned (as of the completion) for a failed delivery that went back to Pending off the plan, which keeps its Arrived and Failed from its stop records',
   }),
-  note: Nullable(Type.String()),
+  note: Nullable(Type.String({ description: 'the reason of a Failed milestone' })),
 })
 export const DeliveryPlanTimelineResponse = Type.Object({
   deliveryPlanId: Uuid(),

@@ -1,6 +1,7 @@
 import { defineModule } from '../../../platform/module.js'
 import { resolveFailedDeliveries } from './failed-deliveries.js'
 import * as stopOperations from './migrations/20261213090000-stop-operations.js'
+import * as stopOperationsByPlan from './migrations/20261222140000-stop-operations-by-plan.js'
 import { registerProofRoutes } from './proof-of-delivery.routes.js'
 
 /** Stop operations (arrived, delivered with proof, failed) and what a plan's completion does with failures. */
@@ -16,7 +17,12 @@ export const proofOfDeliveryModule = defineModule({
     ],
     routes: registerProofRoutes,
   },
-  migrations: { tenant: [{ name: '20261213090000-stop-operations', sql: stopOperations.sql }] },
+  migrations: {
+    tenant: [
+      { name: '20261213090000-stop-operations', sql: stopOperations.sql },
+      { name: '20261222140000-stop-operations-by-plan', sql: stopOperationsByPlan.sql },
+    ],
+  },
   eventHandlers: { 'failed deliveries': resolveFailedDeliveries },
   // What the SQL console may read of its tables (docs/sql-console.md): these columns, these rows.
   consoleViews: {

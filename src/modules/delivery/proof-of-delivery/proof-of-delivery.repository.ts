@@ -1,4 +1,5 @@
 import { type Insertable, sql } from 'kysely'
+import { newId } from '../../../db/ids.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 
 /** The shipment a stop operation is about, its row locked so its operations are recorded in turn. */
@@ -68,26 +69,60 @@ export function shipmentWithOperations(db: Executor, schema: string, businessId:
 }
 export type OperationRow = Awaited<ReturnType<typeof shipmentWithOperations>>[number]
 
-/** The plan's failed shipments with the choice their latest failure report made (null: the setting's). */
+/**
+ * The plan's failed shipments with the choice their failure report on this plan made (null: the
+ * setting's), and whether a stop reported it at all (a failure may come from the shipment's own
+ * status move, which records no stop).
+ */
 export function failedOnPlan(db: Executor, schema: string, businessId: string, planId: string) {
   return db
     .withSchema(schema)
     .selectFrom('shipments as s')
-    .select(['s.id'])
-    .select((eb) =>
-      eb
-        .selectFrom('stop_operations as o')
-        .select('o.after_failure')
-        .whereRef('o.shipment_id', '=', 's.id')
-        .where('o.kind', '=', 'Failed')
-        .orderBy('o.date_created', 'desc')
-        .limit(1)
-        .as('after_failure'),
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('stop_operations as o')
+          .select(['o.id', 'o.after_failure'])
+          .whereRef('o.shipment_id', '=', 's.id')
+          .where('o.delivery_plan_id', '=', planId)
+          .where('o.kind', '=', 'Failed')
+          .orderBy('o.date_created', 'desc')
+          .limit(1)
+          .as('o'),
+      (join) => join.onTrue(),
     )
+    .select(['s.id', 's.failed_at', 's.fail_reason', 'o.after_failure', 'o.id as operation_id'])
     .where('s.business_id', '=', businessId)
     .where('s.delivery_plan_id', '=', planId)
     .where('s.status', '=', 'Failed')
     .execute()
+}
+export type FailedOnPlan = Awaited<ReturnType<typeof failedOnPlan>>[number]
+
+/**
+ * The stop record of each failure no stop reported (the shipment's own status move failed it),
+ * from the shipment's failure time and reason: the plan keeps it once the shipment leaves.
+ */
+export async function recordUnreportedFailures(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  planId: string,
+  failed: readonly FailedOnPlan[],
+) {
+  const rows: NewStopOperation[] = failed
+    .filter((s) => s.operation_id === null)
+    .map((s) => ({
+      id: newId(),
+      business_id: businessId,
+      shipment_id: s.id,
+      delivery_plan_id: planId,
+      kind: 'Failed',
+      // A Failed shipment always has its failed_at; the fallback only satisfies the type.
+      occurred_at: s.failed_at ?? new Date(),
+      reason: s.fail_reason,
+    }))
+  if (rows.length > 0) await db.withSchema(schema).insertInto('stop_operations').values(rows).execute()
 }
 
 /**

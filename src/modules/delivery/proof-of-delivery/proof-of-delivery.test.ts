@@ -4,7 +4,7 @@ import { fieldsOf } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { GIF, JPEG, PDF, PNG } from '../../organisation/files/files.fixtures.js'
-import { deliverySetup } from '../delivery.fixtures.js'
+import { deliverySetup, post } from '../delivery.fixtures.js'
 import { movePlan, shipment } from '../plans/plans.fixtures.js'
 import { dispatchedPlan, stop, uploaded } from './proof-of-delivery.fixtures.js'
 
@@ -217,5 +217,27 @@ describe('failed deliveries', () => {
     for (const s of shipments)
       statuses.push((await core({ url: `/api/v1/shipments/${s.id}` })).json().data.status)
     expect(statuses).toEqual(['Returned', 'Pending'])
+    // Failed again on a later plan by its status move alone: that failure made no choice, so the
+    // setting decides, not the Replan its earlier stop chose.
+    const again = shipments[1]!.id
+    const later = await core({
+      method: 'POST',
+      url: '/api/v1/plans',
+      payload: { scheduledDate: '2026-12-02', shipmentIds: [again] },
+    })
+    expect(later.statusCode, later.body).toBe(200)
+    for (const move of ['schedule', 'dispatch', 'complete']) {
+      if (move === 'complete')
+        expect((await post(core, `/api/v1/shipments/${again}/fail`, { reason: 'Closed' })).statusCode).toBe(
+          200,
+        )
+      expect((await movePlan(core, later.json().data.id, move)).statusCode).toBe(200)
+    }
+    const proof = (await core({ url: `/api/v1/shipments/${again}/proof` })).json().data
+    expect(proof.status).toBe('Returned')
+    expect(proof.operations).toMatchObject([
+      { kind: 'Failed', reason: 'Wrong address', afterFailure: 'Replan', resolution: 'Replanned' },
+      { kind: 'Failed', reason: 'Closed', afterFailure: null, resolution: 'Returned' },
+    ])
   })
 })

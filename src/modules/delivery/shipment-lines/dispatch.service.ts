@@ -4,31 +4,14 @@ import { conflict } from '../../../errors.js'
 import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import {
-  entryValues,
+  entryValuesOfMany,
   lockProducts,
   type Movement,
-  type PostingScope,
   postingScopeOf,
   postProductMovements,
 } from '../../manufacturing/index.js'
 import { lockOrdersToShip, recordShipped } from '../../sales/index.js'
 import * as repository from './shipment-lines.repository.js'
-
-/** Exact unit costs of posted entries, one query per product. */
-async function unitCosts(
-  trx: Transaction<Tables>,
-  scope: PostingScope,
-  entries: readonly { productId: string; entryId: string }[],
-) {
-  const byProduct = new Map<string, string[]>()
-  for (const e of entries) byProduct.set(e.productId, [...(byProduct.get(e.productId) ?? []), e.entryId])
-  const costs = new Map<string, string>()
-  for (const [productId, ids] of byProduct) {
-    for (const [id, values] of await entryValues(trx, scope.schemaName, productId, ids))
-      costs.set(id, values.unit_cost)
-  }
-  return costs
-}
 
 /**
  * Issues the lines of shipments a plan has just dispatched, in the dispatch's transaction: orders
@@ -85,37 +68,48 @@ export async function issueDispatchedLines(
           lines.map((l) => ({ product: products.get(l.product_id)!, movement: movement(l) })),
           (index) => `${lines[index]!.code}.lines.${lines[index]!.line_number - 1}`,
         )
-  const costs = await unitCosts(
+  // The exact cost each line left with, for all products in one statement.
+  const values = await entryValuesOfMany(
     trx,
-    scope,
+    auth.schemaName,
     lines.map((l, i) => ({ productId: l.product_id, entryId: entryIds[i]! })),
   )
   const issued = lines.map((l, i) => ({
     id: l.id,
     entryId: entryIds[i]!,
-    unitCost: costs.get(entryIds[i]!) ?? '0',
+    unitCost: values.get(entryIds[i]!)?.unit_cost ?? '0',
   }))
   await repository.setIssued(trx, auth.schemaName, issued)
   await recordShipped(trx, auth, events, shipped)
-  for (const shipment of dispatched) {
-    const carried = lines.flatMap((l, i) =>
-      l.shipment_id === shipment.id
-        ? [{ productId: l.product_id, quantity: Number(l.quantity), unitCost: Number(issued[i]!.unitCost) }]
-        : [],
-    )
-    await events.publish(trx, auth.schemaName, {
-      type: 'ShipmentDispatched',
-      businessId: auth.businessId,
-      userId: auth.userId,
-      payload: {
-        shipmentId: shipment.id,
-        code: shipment.code,
-        deliveryPlanId,
-        orderId: lines.find((l) => l.shipment_id === shipment.id)?.order_id ?? null,
-        lines: carried,
-      },
-    })
+  const byShipment = new Map<string, { line: (typeof lines)[number]; unitCost: string }[]>()
+  for (const [i, line] of lines.entries()) {
+    const carried = byShipment.get(line.shipment_id) ?? []
+    carried.push({ line, unitCost: issued[i]!.unitCost })
+    byShipment.set(line.shipment_id, carried)
   }
+  await events.publishAll(
+    trx,
+    auth.schemaName,
+    dispatched.map((shipment) => {
+      const carried = byShipment.get(shipment.id) ?? []
+      return {
+        type: 'ShipmentDispatched' as const,
+        businessId: auth.businessId,
+        userId: auth.userId,
+        payload: {
+          shipmentId: shipment.id,
+          code: shipment.code,
+          deliveryPlanId,
+          orderId: carried[0]?.line.order_id ?? null,
+          lines: carried.map(({ line, unitCost }) => ({
+            productId: line.product_id,
+            quantity: Number(line.quantity),
+            unitCost: Number(unitCost),
+          })),
+        },
+      }
+    }),
+  )
 }
 
 /**

@@ -1,18 +1,23 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
+import { SchemaStatement } from '../../../db/schema-statements.js'
 import type { Executor } from '../../../db/tables.js'
 
 /** 32 random bytes, URL-safe: the link cannot be guessed or walked. */
 export const newToken = () => randomBytes(32).toString('base64url')
 
-/** The link a token opens. */
-export function linkByToken(db: Executor, token: string) {
-  return db
+/**
+ * The link a token opens. The page is public and read on every visit: its two statements are
+ * compiled once and run prepared (db/schema-statements.ts); the links live in the global schema,
+ * so this one has one text.
+ */
+const linkStatement = new SchemaStatement((db, _global, v: { token: string }) =>
+  db
     .selectFrom('global.tracking_links')
     .select(['schema_name', 'business_id', 'shipment_id'])
-    .where('token', '=', token)
-    .executeTakeFirst()
-}
+    .where('token', '=', v.token),
+)
+export const linkByToken = (db: Executor, token: string) => linkStatement.takeFirst(db, 'global', { token })
 
 export function linkOfShipment(db: Executor, schema: string, shipmentId: string) {
   return db
@@ -53,6 +58,28 @@ export async function saveLink(
   return (await linkOfShipment(db, schema, shipmentId))!
 }
 
+/**
+ * `saveLink` for many shipments in one statement (a plan's dispatch): each shipment's link, made
+ * if it has none; one given an address is due to be mailed there, again if it was before (a
+ * replanned shipment dispatched anew); one without keeps its link as it was.
+ */
+export async function saveLinks(
+  db: Executor,
+  schema: string,
+  businessId: string,
+  links: readonly { shipmentId: string; mailTo: string | null }[],
+) {
+  if (links.length === 0) return
+  await sql`
+    INSERT INTO global.tracking_links AS t (token, schema_name, business_id, shipment_id, email_to, mail_due)
+    SELECT x.token, ${schema}, ${businessId}, x.shipment_id, x.email_to, x.email_to IS NOT NULL
+    FROM unnest(${sql.val(links.map(() => newToken()))}::text[], ${sql.val(links.map((l) => l.shipmentId))}::uuid[],
+                ${sql.val(links.map((l) => l.mailTo))}::text[]) AS x(token, shipment_id, email_to)
+    ON CONFLICT (schema_name, shipment_id) DO UPDATE
+      SET email_to = excluded.email_to, mail_due = true, mail_attempts = 0
+      WHERE excluded.email_to IS NOT NULL`.execute(db)
+}
+
 /** The shipments a plan's dispatch put on their way, with their customer's contact address. */
 export function dispatchedWithContacts(db: Executor, schema: string, businessId: string, planId: string) {
   return db
@@ -84,8 +111,8 @@ export function dispatchedWithContacts(db: Executor, schema: string, businessId:
 }
 
 /** What the public page shows of a shipment: status, stamps, the expected day, its windows and planned arrival; nothing else. */
-export function trackedShipment(db: Executor, schema: string, businessId: string, id: string) {
-  return db
+const trackedStatement = new SchemaStatement((db, schema, v: { businessId: string; id: string }) =>
+  db
     .withSchema(schema)
     .selectFrom('shipments as s')
     .leftJoin('delivery_plans as p', 'p.id', 's.delivery_plan_id')
@@ -113,10 +140,11 @@ export function trackedShipment(db: Executor, schema: string, businessId: string
         .where(sql<boolean>`o.delivery_plan_id IS NOT DISTINCT FROM s.delivery_plan_id`)
         .as('arrived_at'),
     )
-    .where('s.business_id', '=', businessId)
-    .where('s.id', '=', id)
-    .executeTakeFirst()
-}
+    .where('s.business_id', '=', v.businessId)
+    .where('s.id', '=', v.id),
+)
+export const trackedShipment = (db: Executor, schema: string, businessId: string, id: string) =>
+  trackedStatement.takeFirst(db, schema, { businessId, id })
 
 /** Claims up to `limit` due mails (several processes may send: each is claimed once). */
 export function claimDueMails(db: Executor, limit: number) {

@@ -93,8 +93,12 @@ export const linkDispatchedShipments: DomainEventHandler = async (db, schemaName
     event.businessId,
     event.payload.deliveryPlanId,
   )
-  for (const shipment of shipments)
-    await repository.saveLink(db, schemaName, event.businessId, shipment.id, shipment.email)
+  await repository.saveLinks(
+    db,
+    schemaName,
+    event.businessId,
+    shipments.map((s) => ({ shipmentId: s.id, mailTo: s.email })),
+  )
 }
 
 /** One round of the tracking mail worker: sends the due mails; answers how many were sent. */

@@ -30,6 +30,39 @@ export async function insertOutboxEvent(
     FROM written CROSS JOIN targets`.execute(db)
 }
 
+/**
+ * `insertOutboxEvent` for several events of one transaction in one statement, in order (so each
+ * resource's events keep their order): the events any enabled endpoint wants and their deliveries.
+ */
+export async function insertOutboxEvents(
+  db: Executor,
+  schema: string,
+  events: readonly { businessId: string; type: string; resourceKey: string; data: Record<string, unknown> }[],
+) {
+  if (events.length === 0) return
+  const column = <T>(value: (e: (typeof events)[number]) => T) => sql.val(events.map(value))
+  await sql`
+    WITH ev AS MATERIALIZED (
+      SELECT e.* FROM unnest(${column(() => newId())}::uuid[], ${column((e) => e.businessId)}::uuid[],
+        ${column((e) => e.type)}::text[], ${column((e) => e.resourceKey)}::text[],
+        ${column((e) => JSON.stringify(e.data))}::jsonb[])
+        WITH ORDINALITY AS e(id, business_id, type, resource_key, payload, n)
+    ), targets AS (
+      SELECT ev.id AS event_id, w.id AS endpoint_id FROM ev
+      JOIN ${table(schema, 'webhook_endpoints')} w
+        ON w.business_id = ev.business_id AND w.enabled AND ev.type = ANY (w.event_types)
+    ), written AS (
+      INSERT INTO ${table(schema, 'webhook_events')} (id, business_id, type, resource_key, payload)
+      SELECT ev.id, ev.business_id, ev.type, ev.resource_key, ev.payload FROM ev
+      WHERE EXISTS (SELECT 1 FROM targets WHERE targets.event_id = ev.id)
+      ORDER BY ev.n
+      RETURNING id, seq, business_id, resource_key
+    )
+    INSERT INTO ${table(schema, 'webhook_deliveries')} (id, business_id, event_id, endpoint_id, event_seq, resource_key)
+    SELECT gen_random_uuid(), written.business_id, written.id, targets.endpoint_id, written.seq, written.resource_key
+    FROM written JOIN targets ON targets.event_id = written.id`.execute(db)
+}
+
 /** The organisation schemas that have (or had) webhook endpoints. */
 export async function schemasWithEndpoints(db: Executor): Promise<string[]> {
   const rows = await db

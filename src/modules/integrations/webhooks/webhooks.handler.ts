@@ -1,5 +1,11 @@
-import type { DeclaredEvent, DomainEvent, DomainEventHandler } from '../../../platform/domain-events.js'
-import { insertOutboxEvent } from './outbox.repository.js'
+import type { Executor } from '../../../db/tables.js'
+import type {
+  DeclaredEvent,
+  DomainEvent,
+  DomainEventHandler,
+  PublishedEvent,
+} from '../../../platform/domain-events.js'
+import { insertOutboxEvent, insertOutboxEvents } from './outbox.repository.js'
 
 /** The event type a test-send carries; never written to the outbox. */
 export const TEST_EVENT_TYPE = 'webhook.test'
@@ -26,8 +32,22 @@ function webhookEventOf(event: DomainEvent, { webhook }: DeclaredEvent) {
  * event commits with its change or not at all. Fanned out at once to the subscribed endpoints'
  * deliveries; nothing is written when no enabled endpoint of the business wants the type.
  */
-export const writeWebhookOutbox: DomainEventHandler = async (db, schema, event, declared) => {
-  const webhookEvent = webhookEventOf(event, declared)
-  if (!webhookEvent) return
-  await insertOutboxEvent(db, schema, { businessId: event.businessId, ...webhookEvent })
-}
+export const writeWebhookOutbox: DomainEventHandler = Object.assign(
+  async (...[db, schema, event, declared]: Parameters<DomainEventHandler>) => {
+    const webhookEvent = webhookEventOf(event, declared)
+    if (!webhookEvent) return
+    await insertOutboxEvent(db, schema, { businessId: event.businessId, ...webhookEvent })
+  },
+  {
+    /** The events of one publishAll in one statement. */
+    many: async (db: Executor, schema: string, events: readonly PublishedEvent[]) =>
+      insertOutboxEvents(
+        db,
+        schema,
+        events.flatMap(({ event, declared }) => {
+          const webhookEvent = webhookEventOf(event, declared)
+          return webhookEvent ? [{ businessId: event.businessId, ...webhookEvent }] : []
+        }),
+      ),
+  },
+)

@@ -228,22 +228,44 @@ describe('the outbox', () => {
     expect(events[0]).toMatchObject({ type: 'shipment.status_changed', resource: `shipmentId:${shipmentId}` })
   })
 
-  it('writes shipment.status_changed for each shipment a plan’s dispatch puts in transit', async () => {
+  it('writes shipment.status_changed for each shipment a plan’s dispatch puts in transit, and the plan’s event', async () => {
     const { core } = await webhookSetup(ctx)
-    await createEndpoint(ctx, core, { ...hook, eventTypes: ['shipment.status_changed'] })
+    const both = await createEndpoint(ctx, core, {
+      ...hook,
+      eventTypes: ['shipment.status_changed', 'delivery_plan.dispatched'],
+    })
+    const planOnly = await createEndpoint(ctx, core, { ...hook, eventTypes: ['delivery_plan.dispatched'] })
     const first = await shipment(core)
     const second = await shipment(core)
     const planned = await plan(core, { shipmentIds: [first.id, second.id] })
     expect((await movePlan(core, planned.id, 'schedule')).statusCode).toBe(200)
     expect((await movePlan(core, planned.id, 'dispatch')).statusCode).toBe(200)
     const events = (await core({ url: '/api/v1/webhooks/events?$orderby=dateCreated asc' })).json().data
-    const moves = events.map((e: { resource: string; data: { from: string; to: string } }) => [
-      e.resource,
-      e.data.from,
-      e.data.to,
-    ])
+    const moves = events
+      .filter((e: { type: string }) => e.type === 'shipment.status_changed')
+      .map((e: { resource: string; data: { from: string; to: string } }) => [
+        e.resource,
+        e.data.from,
+        e.data.to,
+      ])
     expect(moves).toHaveLength(2)
     for (const s of [first, second])
       expect(moves).toContainEqual([`shipmentId:${s.id}`, 'Assigned', 'InTransit'])
+    // Only the types some endpoint wants (shipment.dispatched is published too), each to its endpoints.
+    expect(events.map((e: { type: string }) => e.type).sort()).toEqual([
+      'delivery_plan.dispatched',
+      'shipment.status_changed',
+      'shipment.status_changed',
+    ])
+    const deliveredTo = (e: { deliveries: { endpointId: string }[] }) =>
+      e.deliveries.map((d) => d.endpointId).sort()
+    const planEvent = events.find((e: { type: string }) => e.type === 'delivery_plan.dispatched')
+    expect(planEvent).toMatchObject({
+      resource: `deliveryPlanId:${planned.id}`,
+      data: { code: planned.code },
+    })
+    expect(deliveredTo(planEvent)).toEqual([both.id, planOnly.id].sort())
+    for (const e of events.filter((e: { type: string }) => e.type === 'shipment.status_changed'))
+      expect(deliveredTo(e)).toEqual([both.id])
   })
 })

@@ -244,3 +244,21 @@ export async function entryValues(
   )
   return new Map(rows.map(({ id, ...values }) => [id, values]))
 }
+
+/** `entryValues` of entries of several products in one statement (stock_entry_values once per product). */
+export async function entryValuesOfMany(
+  db: Executor,
+  schema: string,
+  entries: readonly { productId: string; entryId: string }[],
+): Promise<Map<string, EntryValues>> {
+  if (entries.length === 0) return new Map()
+  const { rows } = await sql<EntryValues & { id: string }>`
+    SELECT v.id, v.balance, round(v.average_cost, 10) AS average_cost, round(v.unit_cost, 10) AS unit_cost,
+      round(v.entry_value, 4) AS value
+    FROM (SELECT e.product_id, array_agg(e.entry_id) AS ids
+          FROM unnest(${sql.val(entries.map((e) => e.productId))}::uuid[],
+                      ${sql.val(entries.map((e) => e.entryId))}::uuid[]) AS e(product_id, entry_id)
+          GROUP BY e.product_id) g
+    CROSS JOIN LATERAL ${sql.table(`${schema}.stock_entry_values`)}(g.product_id, g.ids) v`.execute(db)
+  return new Map(rows.map(({ id, ...values }) => [id, values]))
+}

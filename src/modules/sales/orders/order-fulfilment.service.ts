@@ -2,9 +2,9 @@ import type { Transaction } from 'kysely'
 import type { Tables } from '../../../db/tables.js'
 import type { DomainEventPublisher } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { addTraces } from '../../customers/index.js'
 import { consumeReservations, lockShippingOrders, shippedInFull } from '../reservations/index.js'
 import * as repository from './orders.repository.js'
-import { trace } from './orders.service.js'
 
 /** One order line's quantity on a dispatched shipment. */
 export interface ShippedLine {
@@ -48,17 +48,38 @@ export async function recordShipped(
     schema,
     orders.map((o) => o.id),
   )
-  for (const order of orders) {
-    const to = complete.get(order.id) ? 'Fulfilled' : 'PartiallyFulfilled'
-    if (to === order.status) continue
-    await repository.setFulfilment(trx, schema, order.id, to)
-    const note = to === 'Fulfilled' ? `Order ${order.code} fulfilled` : `Order ${order.code} partly shipped`
-    await trace(trx, auth, order.customer_id, order.id, 'OrderFulfilled', note)
-    await events.publish(trx, schema, {
-      type: 'OrderStatusChanged',
+  // The orders that move, each with its trace and event, all written together (a plan's dispatch
+  // moves one order per stop).
+  const moved = orders.flatMap((order) => {
+    const to = complete.get(order.id) ? ('Fulfilled' as const) : ('PartiallyFulfilled' as const)
+    return to === order.status ? [] : [{ order, to }]
+  })
+  await repository.setFulfilments(
+    trx,
+    schema,
+    moved.map(({ order, to }) => ({ orderId: order.id, to })),
+  )
+  await addTraces(
+    trx,
+    schema,
+    moved.map(({ order, to }) => ({
+      businessId,
+      customerId: order.customer_id,
+      orderId: order.id,
+      type: 'OrderFulfilled',
+      note: to === 'Fulfilled' ? `Order ${order.code} fulfilled` : `Order ${order.code} partly shipped`,
+      source: 'System' as const,
+      userId: auth.userId,
+    })),
+  )
+  await events.publishAll(
+    trx,
+    schema,
+    moved.map(({ order, to }) => ({
+      type: 'OrderStatusChanged' as const,
       businessId,
       userId: auth.userId,
       payload: { orderId: order.id, code: order.code, customerId: order.customer_id, from: order.status, to },
-    })
-  }
+    })),
+  )
 }

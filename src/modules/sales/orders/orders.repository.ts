@@ -201,21 +201,22 @@ export async function statusOf(
   return row?.status as OrderStatus | undefined
 }
 
-/** A dispatch's move of a Confirmed or PartiallyFulfilled order (fulfilledAt stamped when in full). */
-export async function setFulfilment(
+/**
+ * A dispatch's moves of Confirmed or PartiallyFulfilled orders, in one statement (fulfilledAt
+ * stamped on those shipped in full).
+ */
+export async function setFulfilments(
   trx: Transaction<Tables>,
   schema: string,
-  orderId: string,
-  to: 'PartiallyFulfilled' | 'Fulfilled',
+  moves: readonly { orderId: string; to: 'PartiallyFulfilled' | 'Fulfilled' }[],
 ) {
-  await trx
-    .withSchema(schema)
-    .updateTable('orders')
-    .set({
-      status: to,
-      ...(to === 'Fulfilled' ? { fulfilled_at: appliedAt() } : {}),
-      date_modified: appliedAt(),
-    })
-    .where('id', '=', orderId)
-    .execute()
+  if (moves.length === 0) return
+  await sql`
+    UPDATE ${sql.table(`${schema}.orders`)} o
+    SET status = m.status,
+        fulfilled_at = CASE WHEN m.status = 'Fulfilled' THEN ${appliedAt()} ELSE o.fulfilled_at END,
+        date_modified = ${appliedAt()}
+    FROM unnest(${sql.val(moves.map((m) => m.orderId))}::uuid[], ${sql.val(moves.map((m) => m.to))}::text[])
+      AS m(id, status)
+    WHERE o.id = m.id`.execute(trx)
 }

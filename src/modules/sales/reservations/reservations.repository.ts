@@ -185,11 +185,13 @@ export async function lockShippingOrders(
   orderLineIds: readonly string[],
 ) {
   if (orderLineIds.length === 0) return []
+  // The lines' orders first (an array), then those orders by key: a plan that walked the business's
+  // open orders and probed the lines for each would cost as many probes as there are open orders.
   const { rows } = await sql<{ id: string; code: string; customer_id: string; status: string }>`
     SELECT o.id, o.code, o.customer_id, o.status FROM ${table(schema, 'orders')} o
-    WHERE o.business_id = ${businessId} AND o.status IN ('Confirmed', 'PartiallyFulfilled')
-      AND o.id IN (SELECT l.order_id FROM ${table(schema, 'order_lines')} l
-                   WHERE l.id = ANY(${sql.val(orderLineIds)}::uuid[]))
+    WHERE o.id = ANY(ARRAY(SELECT l.order_id FROM ${table(schema, 'order_lines')} l
+                           WHERE l.id = ANY(${sql.val(orderLineIds)}::uuid[])))
+      AND o.business_id = ${businessId} AND o.status IN ('Confirmed', 'PartiallyFulfilled')
     ORDER BY o.id FOR UPDATE`.execute(trx)
   return rows
 }
