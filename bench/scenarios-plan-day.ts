@@ -18,14 +18,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { buildCoreApp } from '../src/apps/core/app.js'
-import { buildGlobalApp } from '../src/apps/global/app.js'
-import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
+import { openCartage } from '../src/apps/cartage.js'
 import { loadConfig } from '../src/config.js'
-import { openDatabase } from '../src/db/database.js'
-import { migrate } from '../src/db/migrator.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
-import { createServices } from '../src/platform/services.js'
 import { organisation, quantile } from './scenarios-zones-large.js'
 
 const STOPS = Number(process.env.BENCH_STOPS ?? 1000)
@@ -59,22 +54,12 @@ export async function runPlanDay(database: 'postgres' | 'embedded'): Promise<Pla
     databaseUrl,
     dataDir: tmp,
   }
-  const db = await openDatabase({
-    migrations: MIGRATIONS,
-    databaseUrl,
-    dataDir: path.join(tmp, 'db'),
-    poolSize: config.dbPoolSize,
+  const cartage = await openCartage(config, {
     applicationName: 'cartage-bench-plan-day',
+    mailer: new MemoryMailer(),
   })
   try {
-    await migrate(db)
-    const services = await createServices(config, db, false, {
-      eventHandlers: EVENT_HANDLERS,
-      mailer: new MemoryMailer(),
-    })
-    const deps = { config, database: db, services }
-    const core = await buildCoreApp(deps, false)
-    const global = await buildGlobalApp(deps, false)
+    const { core, global, database: db } = cartage
     const a = await organisation(core, global, 'day-a')
     const b = await organisation(core, global, 'day-b')
     const customer = await b.call('POST', '/api/v1/Customers', { name: 'Reader' })
@@ -156,8 +141,6 @@ export async function runPlanDay(database: 'postgres' | 'embedded'): Promise<Pla
     })
     reading = false
     await duringLoop
-    await Promise.all([core.close(), global.close()])
-    await services.close()
     const summary = (values: number[]) => ({
       p50: quantile(values, 0.5),
       p99: quantile(values, 0.99),
@@ -178,7 +161,7 @@ export async function runPlanDay(database: 'postgres' | 'embedded'): Promise<Pla
         .join(' '),
     }
   } finally {
-    await db.close()
+    await cartage.close()
     rmSync(tmp, { recursive: true, force: true })
   }
 }
