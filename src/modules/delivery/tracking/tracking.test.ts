@@ -29,7 +29,10 @@ describe('tracking page', () => {
       deliveryWindows: [{ start: '2026-12-01T09:00:00Z', end: '2026-12-01T11:30:00Z' }],
     })
     const id = shipments[0]!.id
-    expect(await sendDueTrackingMails(deps())).toBeGreaterThanOrEqual(1)
+    // Rounds until this link's mail is out: on a PostgreSQL database other files share, a round
+    // claims at most 50 due mails of every organisation, oldest first.
+    for (let round = 0; round < 20 && !ctx.mailer.lastTo(email); round++)
+      if ((await sendDueTrackingMails(deps())) === 0) break
     const mail = ctx.mailer.lastTo(email)
     expect(mail?.subject).toBe(`Your delivery ${shipments[0]!.code} is on its way`)
     const token = tokenOf(mail!.text)!
