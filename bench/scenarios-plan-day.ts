@@ -21,7 +21,7 @@ import path from 'node:path'
 import { openCartage } from '../src/apps/cartage.js'
 import { loadConfig } from '../src/config.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
-import { organisation, quantile } from './scenarios-zones-large.js'
+import { organisation, quantile, schemaNameOf, seededRandom } from './scenarios-zones-large.js'
 
 const STOPS = Number(process.env.BENCH_STOPS ?? 1000)
 const VANS = 60
@@ -79,19 +79,8 @@ export async function runPlanDay(database: 'postgres' | 'embedded'): Promise<Pla
           })
         ).id,
       )
-    const schema = (
-      await db.db
-        .selectFrom('global.businesses')
-        .innerJoin('global.organizations', 'global.organizations.id', 'global.businesses.organization_id')
-        .select('global.organizations.schema_name')
-        .where('global.businesses.id', '=', a.businessId)
-        .executeTakeFirstOrThrow()
-    ).schema_name
-    let seed = 11
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648
-      return seed / 2147483648
-    }
+    const schema = await schemaNameOf(db, a.businessId)
+    const random = seededRandom(11)
     // Written directly: the shipments' creation is not what is measured.
     await db.db
       .withSchema(schema)

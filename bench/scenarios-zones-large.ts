@@ -32,7 +32,7 @@ import { buildCoreApp } from '../src/apps/core/app.js'
 import { buildGlobalApp } from '../src/apps/global/app.js'
 import { EVENT_HANDLERS, MIGRATIONS } from '../src/apps/modules.js'
 import { loadConfig } from '../src/config.js'
-import { openDatabase } from '../src/db/database.js'
+import { type Database, openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
 import type { HttpApp } from '../src/http/kernel.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
@@ -135,6 +135,26 @@ export async function organisation(core: HttpApp, global: HttpApp, label: string
   return { businessId, call, raw }
 }
 
+/** The schema of the organisation a business belongs to (bench data is written there directly). */
+export async function schemaNameOf(db: Database, businessId: string): Promise<string> {
+  const row = await db.db
+    .selectFrom('global.businesses')
+    .innerJoin('global.organizations', 'global.organizations.id', 'global.businesses.organization_id')
+    .select('global.organizations.schema_name')
+    .where('global.businesses.id', '=', businessId)
+    .executeTakeFirstOrThrow()
+  return row.schema_name
+}
+
+/** A linear congruential generator: the same seed, the same bench data on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648
+    return state / 2147483648
+  }
+}
+
 /** CPU milliseconds this process spent inside `timed` calls, by what they timed. */
 const cpu: Record<string, number[]> = {}
 
@@ -211,19 +231,8 @@ export async function runLargeZones(database: 'postgres' | 'embedded'): Promise<
     reading = false
     await quietLoop
 
-    const schema = (
-      await db.db
-        .selectFrom('global.businesses')
-        .innerJoin('global.organizations', 'global.organizations.id', 'global.businesses.organization_id')
-        .select('global.organizations.schema_name')
-        .where('global.businesses.id', '=', a.businessId)
-        .executeTakeFirstOrThrow()
-    ).schema_name
-    let seed = 7
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648
-      return seed / 2147483648
-    }
+    const schema = await schemaNameOf(db, a.businessId)
+    const random = seededRandom(7)
     await db.db
       .withSchema(schema)
       .insertInto('shipments')
