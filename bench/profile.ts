@@ -1,10 +1,12 @@
 /**
- * `npx tsx bench/profile.ts <file.cpuprofile> [--top 25] [--callers writev] [--requests 100000]`:
+ * `npx tsx bench/profile.ts <file.cpuprofile> [--top 25] [--callers writev] [--requests 100000] [--after fn]`:
  * where a profiled server spent its CPU (from `BENCH_CPU_PROF=<dir> npm run bench`). Prints self
  * time by package or source directory and by function, inclusive time of Cartage's own functions
  * and, with --callers, the call paths into that function. With --requests (how many the server
  * answered while profiled) times are also shown in microseconds per request, so a Cartage profile
- * and a baseline profile can be compared line by line.
+ * and a baseline profile can be compared line by line. With --after (a function only requests run,
+ * e.g. a route's handler), samples before the first one inside it are left out: the process's start
+ * (loading and compiling modules, building the routes) then does not count against the requests.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -22,11 +24,18 @@ interface Profile {
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string' }, callers: { type: 'string' }, requests: { type: 'string' } },
+  options: {
+    top: { type: 'string' },
+    callers: { type: 'string' },
+    requests: { type: 'string' },
+    after: { type: 'string' },
+  },
 })
 const file = positionals[0]
 if (!file)
-  throw new Error('usage: tsx bench/profile.ts <file.cpuprofile> [--top N] [--callers fn] [--requests N]')
+  throw new Error(
+    'usage: tsx bench/profile.ts <file.cpuprofile> [--top N] [--callers fn] [--requests N] [--after fn]',
+  )
 const top = Number(options.top ?? 25)
 const focus = options.callers
 const requests = Number(options.requests ?? 0)
@@ -36,10 +45,28 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]))
 const parent = new Map<number, number>()
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
 
+/** With --after: the first sample whose stack holds that function (0 without it). */
+function firstSampleInside(functionName: string | undefined): number {
+  if (!functionName) return 0
+  const inside = new Map<number, boolean>()
+  const isInside = (id: number): boolean => {
+    const known = inside.get(id)
+    if (known !== undefined) return known
+    const up = parent.get(id)
+    const answer = byId.get(id)?.callFrame.functionName === functionName || (up !== undefined && isInside(up))
+    inside.set(id, answer)
+    return answer
+  }
+  const first = profile.samples.findIndex(isInside)
+  if (first < 0) throw new Error(`no sample runs inside ${functionName}`)
+  return first
+}
+const start = firstSampleInside(options.after)
+
 /** Microseconds of samples whose top frame is each node. */
 const selfTime = new Map<number, number>()
 profile.samples.forEach((id, i) => {
-  selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
+  if (i >= start) selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
 })
 const total = [...selfTime.values()].reduce((a, b) => a + b, 0)
 

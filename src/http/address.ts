@@ -40,26 +40,27 @@ export const AddressOutput = Type.Object(
 )
 export type AddressOutput = Static<typeof AddressOutput>
 
-const TEXT_PARTS = [
-  'fullAddress',
-  'unit',
-  'number',
-  'street',
-  'suburb',
-  'city',
-  'province',
-  'postcode',
-  'country',
-] as const
+const text = (value: string | null | undefined) => value?.trim() || null
 
-/** Normalises an address for storage (trimmed, blanks as null, every key present); null stays null. */
+/**
+ * Normalises an address for storage (trimmed, blanks as null, every key present); null stays null.
+ * One object literal: every address read on a hot path gets the same shape.
+ */
 export function normaliseAddress(input: AddressInput | null | undefined): AddressOutput | null {
   if (!input) return null
-  const out: Record<string, string | number | null> = {}
-  for (const key of TEXT_PARTS) out[key] = input[key]?.trim() || null
-  out.latitude = input.latitude ?? null
-  out.longitude = input.longitude ?? null
-  return out as AddressOutput
+  return {
+    fullAddress: text(input.fullAddress),
+    unit: text(input.unit),
+    number: text(input.number),
+    street: text(input.street),
+    suburb: text(input.suburb),
+    city: text(input.city),
+    province: text(input.province),
+    postcode: text(input.postcode),
+    country: text(input.country),
+    latitude: input.latitude ?? null,
+    longitude: input.longitude ?? null,
+  }
 }
 
 /** Reads a stored (jsonb) address back into the output shape, tolerating missing keys. */
