@@ -15,6 +15,14 @@ export interface Config {
   databasePoolMode: 'session' | 'transaction'
   /** A direct connection to PostgreSQL (not through the pooler); required in `transaction` pool mode. */
   databaseDirectUrl: string | undefined
+  /**
+   * A streaming replica of DATABASE_URL's server for the heavy reads (the SQL console, the dashboard):
+   * used while its replay lag is at most `readReplicaMaxLagSeconds` and it has replayed every write
+   * acknowledged before the read, waiting up to `readReplicaWaitMs` for that; else the primary serves.
+   */
+  databaseReadUrl: string | undefined
+  readReplicaMaxLagSeconds: number
+  readReplicaWaitMs: number
   dataDir: string
   host: string
   corePort: number
@@ -202,6 +210,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseDirectUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseDirectUrl)) {
     problems.push('DATABASE_DIRECT_URL: must start with postgres:// or postgresql://')
   }
+  const databaseReadUrl = env.DATABASE_READ_URL?.trim() || undefined
+  if (databaseReadUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseReadUrl)) {
+    problems.push('DATABASE_READ_URL: must start with postgres:// or postgresql://')
+  } else if (databaseReadUrl !== undefined && databaseUrl === undefined) {
+    problems.push('DATABASE_READ_URL: needs DATABASE_URL (a replica of the embedded database cannot exist)')
+  }
   const poolModeRaw = env.DATABASE_POOL_MODE?.trim().toLowerCase() || 'session'
   if (poolModeRaw !== 'session' && poolModeRaw !== 'transaction') {
     problems.push(
@@ -223,6 +237,9 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolMode,
     databaseDirectUrl,
+    databaseReadUrl,
+    readReplicaMaxLagSeconds: read('READ_REPLICA_MAX_LAG_SECONDS', 10, integer(0, 3600)),
+    readReplicaWaitMs: read('READ_REPLICA_WAIT_MS', 200, integer(0, 10_000)),
     dataDir: path.resolve(env.CARTAGE_DATA_DIR?.trim() || 'data'),
     host: env.HOST?.trim() || '0.0.0.0',
     corePort,

@@ -92,4 +92,20 @@ describe('a connection pooler', () => {
     expect(problemsOf({ ...pooled, DATABASE_POOL_MODE: 'statement' })[0]).toMatch(/^DATABASE_POOL_MODE=/)
     expect(problemsOf({ ...pooled, DATABASE_DIRECT_URL: 'mysql://db' })[0]).toMatch(/^DATABASE_DIRECT_URL:/)
   })
+
+  it('reads DATABASE_READ_URL and the replica limits, and refuses a replica without DATABASE_URL', () => {
+    const config = loadConfig({ ...pooled, DATABASE_READ_URL: 'postgres://u@replica:5433/cartage' })
+    expect(config.databaseReadUrl).toBe('postgres://u@replica:5433/cartage')
+    expect(config.readReplicaMaxLagSeconds).toBe(10)
+    expect(config.readReplicaWaitMs).toBe(200)
+    expect(loadConfig({}).databaseReadUrl).toBeUndefined()
+    expect(problemsOf({ DATABASE_READ_URL: 'postgres://u@replica/x' })[0]).toMatch(
+      /^DATABASE_READ_URL: needs DATABASE_URL/,
+    )
+    expect(problemsOf({ ...pooled, DATABASE_READ_URL: 'mysql://replica' })[0]).toMatch(/^DATABASE_READ_URL:/)
+    expect(problemsOf({ ...pooled, READ_REPLICA_MAX_LAG_SECONDS: '-1' })[0]).toMatch(
+      /^READ_REPLICA_MAX_LAG_SECONDS/,
+    )
+    expect(problemsOf({ ...pooled, READ_REPLICA_WAIT_MS: 'soon' })[0]).toMatch(/^READ_REPLICA_WAIT_MS/)
+  })
 })

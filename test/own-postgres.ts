@@ -37,6 +37,7 @@ export function freePort(): Promise<number> {
 export interface OwnPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   url: string
+  port: number
   /** Stops the server at once, as a crash or an operator's `pg_ctl stop -m immediate` would. */
   stop(): Promise<void>
   start(): Promise<void>
@@ -50,6 +51,28 @@ export interface OwnPostgres {
  * root: as root, the cluster belongs to the `postgres` user the Debian package creates.
  */
 export async function startOwnPostgres(): Promise<OwnPostgres> {
+  const { bin, dir, dataDir, as } = await ownDirectory()
+  await as(`${bin}/initdb`, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
+  return startIn(bin, dir, dataDir, as)
+}
+
+/**
+ * A streaming replica of `primary` (a hot standby: `pg_basebackup -R`, as docs/deployment.md says),
+ * on a free port of its own. `primary` must be a server of the test's own (startOwnPostgres).
+ */
+export async function startOwnReplica(primary: OwnPostgres): Promise<OwnPostgres> {
+  const { bin, dir, dataDir, as } = await ownDirectory()
+  await as(`${bin}/pg_basebackup`, [
+    ...['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir],
+    ...['-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
+  ])
+  return startIn(bin, dir, dataDir, as)
+}
+
+type RunAs = (command: string, args: string[]) => Promise<unknown>
+
+/** A temporary directory the server's user owns (the `postgres` user when the test runs as root). */
+async function ownDirectory(): Promise<{ bin: string; dir: string; dataDir: string; as: RunAs }> {
   const bin = serverBin()
   if (!bin) throw new Error('no PostgreSQL server under /usr/lib/postgresql')
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cartage-own-pg-'))
@@ -61,9 +84,12 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     chownSync(dir, uid, uid)
     chmodSync(dir, 0o700)
   }
-  const as = (command: string, args: string[]) =>
+  const as: RunAs = (command, args) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args)
-  await as(`${bin}/initdb`, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
+  return { bin, dir, dataDir, as }
+}
+
+async function startIn(bin: string, dir: string, dataDir: string, as: RunAs): Promise<OwnPostgres> {
   const port = await freePort()
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=16MB`
   const pgCtl = (args: string[]) => as(`${bin}/pg_ctl`, ['-D', dataDir, '-s', ...args])
@@ -73,6 +99,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   await start()
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
     stop: async () => {
       await pgCtl(['-m', 'immediate', 'stop'])
     },

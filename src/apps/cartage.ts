@@ -71,6 +71,15 @@ export async function openCartage<A extends ApiName = ApiName>(
       databaseUrl: config.databaseUrl,
       poolMode: config.databasePoolMode,
       directUrl: config.databaseDirectUrl,
+      ...(config.databaseReadUrl
+        ? {
+            readReplica: {
+              url: config.databaseReadUrl,
+              maxLagSeconds: config.readReplicaMaxLagSeconds,
+              waitMs: config.readReplicaWaitMs,
+            },
+          }
+        : {}),
       dataDir: config.dataDir,
       poolSize: options.poolSize ?? config.dbPoolSize,
       sharedBuffersMb: config.embeddedSharedBuffersMb,

@@ -5,6 +5,7 @@ import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
 import { type DatabasePool, LanePool } from './lane-pool.js'
 import type { MigrationSet } from './migrator.js'
 import { usePreparedStatements } from './prepared.js'
+import { ReadReplica, type ReadTarget } from './read-replica.js'
 import { storageState } from './storage-state.js'
 import type { Tables } from './tables.js'
 
@@ -36,6 +37,11 @@ export interface Database {
   directConnection?: pg.ClientConfig
   /** The migrations this database is brought up to (every module's; see apps/modules.ts). */
   migrations: MigrationSet
+  /**
+   * PostgreSQL with DATABASE_READ_URL: a streaming replica for the heavy reads (the SQL console,
+   * the dashboard), used through `readTarget` so that a read never misses an acknowledged write.
+   */
+  readReplica?: ReadReplica
   /**
    * Embedded only (absent for `memory://`): stops the database thread, whatever statement it is
    * running, and starts it again on the same data (see EmbeddedServer.restart). The pool's one
@@ -70,6 +76,8 @@ export interface DatabaseOptions {
   migrateNewDataDir?: boolean
   /** Embedded only: PostgreSQL's shared_buffers in MB (EMBEDDED_SHARED_BUFFERS_MB). */
   sharedBuffersMb?: number
+  /** PostgreSQL only: a streaming replica for the heavy reads (DATABASE_READ_URL) and its limits. */
+  readReplica?: { url: string; maxLagSeconds: number; waitMs: number } | undefined
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -128,6 +136,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ? new Kysely<Tables>({ dialect: new PostgresDialect({ pool: relaxedPool }) })
     : db
   const closing: (() => Promise<void>)[] = []
+  const readReplica =
+    relaxedPool && options.readReplica
+      ? new ReadReplica({
+          ...options.readReplica,
+          primary: relaxedPool,
+          applicationName: options.applicationName ?? 'cartage',
+        })
+      : undefined
+  if (readReplica) {
+    closing.push(() => readReplica.close())
+    void readReplica.check()
+  }
   return {
     kind: embedded ? 'embedded' : 'postgres',
     db,
@@ -143,6 +163,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       : {}),
     migrations: options.migrations,
+    ...(readReplica ? { readReplica } : {}),
     ...(embedded?.restart
       ? { restartEmbedded: embedded.restart, embeddedHeapBytes: embedded.heapBytes }
       : {}),
@@ -156,4 +177,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await embedded?.stop()
     },
   }
+}
+
+/**
+ * Where a heavy read runs: the replica when one is configured, fit and caught up with every write
+ * acknowledged so far (db/read-replica.ts), else the primary.
+ */
+export async function readTarget(
+  database: Database,
+  primary: Omit<ReadTarget, 'onReplica'> = { db: database.db, pool: database.pool },
+): Promise<ReadTarget> {
+  return database.readReplica ? database.readReplica.target(primary) : { ...primary, onReplica: false }
 }

@@ -173,7 +173,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   declareFrameworkResponses(app, options.flavor)
   installInputRules(app)
   await installCors(app, options.flavor, options.web?.corsOrigins ?? [])
-  installMetrics(app, options.flavor, options.database.pool, options.web)
+  installMetrics(app, options.flavor, options.database, options.web)
   installAuthentication(app, options.flavor, options.authenticator)
   installIdempotency(app, options.flavor, options.database.db)
 

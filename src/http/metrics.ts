@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { Database } from '../db/database.js'
 import type { DatabasePool } from '../db/lane-pool.js'
+import type { ReadReplica } from '../db/read-replica.js'
 import { storageState } from '../db/storage-state.js'
 import type { ApiFlavor } from './envelopes.js'
 
@@ -15,6 +17,7 @@ interface ProcessMetrics {
   requests: Counter<'api' | 'method' | 'route' | 'status'>
   duration: Histogram<'api' | 'method' | 'route' | 'status'>
   pools: Set<DatabasePool>
+  replicas: Set<ReadReplica>
 }
 
 let metrics: ProcessMetrics | undefined
@@ -41,6 +44,52 @@ function processMetrics(): ProcessMetrics {
     'Queries waiting for a free connection',
     (p) => p.waitingCount,
   )
+  // The read replica (DATABASE_READ_URL), when there is one: whether reads go there, and its lag.
+  const replicas = new Set<ReadReplica>()
+  const replicaGauge = (
+    name: string,
+    help: string,
+    read: (replica: ReadReplica) => number | null,
+    none = Number.NaN,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(none)
+        for (const replica of replicas) this.set(read(replica) ?? Number.NaN)
+      },
+    })
+  replicaGauge(
+    'cartage_read_replica_available',
+    '1 while reads may go to the read replica (DATABASE_READ_URL), else 0',
+    (r) => (r.status().available ? 1 : 0),
+    0,
+  )
+  replicaGauge(
+    'cartage_read_replica_lag_seconds',
+    'Replay lag of the read replica at its last check (NaN when it could not be read)',
+    (r) => r.status().lagSeconds,
+  )
+  replicaGauge(
+    'cartage_read_replica_lag_bytes',
+    'WAL the read replica had still to replay at its last check (NaN when it could not be read)',
+    (r) => r.status().lagBytes,
+  )
+  new Gauge({
+    name: 'cartage_read_replica_reads',
+    help: 'Heavy reads (SQL console, dashboard) since start, by where they ran: replica or primary',
+    labelNames: ['served_by'] as const,
+    registers: [registry],
+    collect() {
+      for (const replica of replicas) {
+        const { reads } = replica.status()
+        this.set({ served_by: 'replica' }, reads.replica)
+        this.set({ served_by: 'primary' }, reads.primary)
+      }
+    },
+  })
   new Gauge({
     name: 'cartage_storage_full',
     help: '1 after a write was refused for a full disk, until the readiness probe writes again',
@@ -52,6 +101,7 @@ function processMetrics(): ProcessMetrics {
   metrics = {
     registry,
     pools,
+    replicas,
     requests: new Counter({
       name: 'cartage_http_requests_total',
       help: 'HTTP requests answered, by API, method, route pattern and status',
@@ -78,14 +128,17 @@ export interface MetricsOptions {
 export function installMetrics(
   app: FastifyInstance,
   flavor: ApiFlavor,
-  pool: DatabasePool,
+  database: Pick<Database, 'pool' | 'readReplica'>,
   options: MetricsOptions | undefined,
 ) {
   if (!options?.metricsEnabled) return
-  const { registry, requests, duration, pools } = processMetrics()
+  const { registry, requests, duration, pools, replicas } = processMetrics()
+  const { pool, readReplica } = database
   pools.add(pool)
+  if (readReplica) replicas.add(readReplica)
   app.addHook('onClose', async () => {
     pools.delete(pool)
+    if (readReplica) replicas.delete(readReplica)
   })
   app.addHook('onResponse', async (request, reply) => {
     // The pattern, never the raw URL: ids in paths (and unmatched URLs) would grow labels without bound.

@@ -1,4 +1,4 @@
-import type { Database } from '../../../db/database.js'
+import { type Database, readTarget } from '../../../db/database.js'
 import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { RangeInput, RangeRow, VolumeSource } from './dashboard.repository.js'
@@ -70,7 +70,7 @@ export async function getSummary(
   auth: BusinessAuth,
   query: RangeQuery,
 ): Promise<DashboardSummaryResponse> {
-  const row = await repository.summary(database.db, rangeInput(auth, query, MAX_DAYS))
+  const row = await repository.summary((await readTarget(database)).db, rangeInput(auth, query, MAX_DAYS))
   checkRange(row)
   const onTime = rate(row.on_time, row.rated)
   const onTimePrev = rate(row.on_time_prev, row.rated_prev)
@@ -140,7 +140,7 @@ export async function getVolumes(
 ): Promise<VolumeSummaryResponse> {
   const granularity = query.granularity ?? 'Day'
   const maxDays = granularity === 'Day' ? MAX_DAYS_BY_DAY : MAX_DAYS
-  const rows = await repository.volumes(database.db, {
+  const rows = await repository.volumes((await readTarget(database)).db, {
     ...rangeInput(auth, query, maxDays),
     source,
     granularity,
@@ -167,7 +167,7 @@ export async function getTopCustomers(
   auth: BusinessAuth,
   query: TopCustomersQuery,
 ): Promise<CustomerRankingResponse[]> {
-  const rows = await repository.topCustomers(database.db, {
+  const rows = await repository.topCustomers((await readTarget(database)).db, {
     ...rangeInput(auth, query, MAX_DAYS),
     top: query.top ?? DEFAULT_TOP,
   })

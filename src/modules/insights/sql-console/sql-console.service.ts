@@ -1,4 +1,4 @@
-import type { Database } from '../../../db/database.js'
+import { type Database, readTarget } from '../../../db/database.js'
 import { AppError, invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { ConsoleViews } from '../../../platform/module.js'
@@ -53,37 +53,46 @@ export async function executeQuery(
   const session = { searchPath: surface.schema, role: surface.role, businessId: auth.businessId }
   const run = <T>(send: () => Promise<T>) => userStatement(runner, send)
   try {
-    return await inConsoleTransaction(runner, postgres, session, async (connection) => {
-      const cost = await run(() => repository.planCost(connection, over(repository.wholeResult), parameters))
-      if (cost > MAX_PLAN_COST)
-        throw invalidField(
-          'query',
-          `the query is estimated too expensive (cost ${Math.round(cost)} > ${MAX_PLAN_COST})`,
+    // On a streaming replica when one is set, fit and caught up (the console surface just made included).
+    const target = await readTarget(database, { db: database.db, pool: runner.pool })
+    return await inConsoleTransaction(
+      { ...runner, pool: target.pool },
+      postgres,
+      session,
+      async (connection) => {
+        const cost = await run(() =>
+          repository.planCost(connection, over(repository.wholeResult), parameters),
         )
-      const fields = await run(() =>
-        repository.resultColumns(connection, over(repository.columnsOnly), parameters),
-      )
-      const names = fields.map((f) => f.name)
-      const maxValueBytes = valueLimit(names.length)
-      const cursor = over(repository.cutRows(names, maxRows + 1, maxValueBytes))
-      await run(() => repository.openCursor(connection, cursor, parameters))
-      const { rows, truncated } = await readRows(
-        (count) => run(() => repository.fetchRows(connection, count)),
-        names.length,
-        maxRows,
-        maxValueBytes,
-      )
-      // The type names are read from the catalogue, which the console role may not read.
-      await repository.resetRole(connection)
-      const types = await repository.dataTypes(connection, fields)
-      return {
-        columns: fields.map((f, i) => ({ name: f.name, dataType: types[i] ?? 'unknown' })),
-        rows,
-        rowCount: rows.length,
-        truncated,
-        elapsedMs: Math.round((performance.now() - started) * 100) / 100,
-      }
-    })
+        if (cost > MAX_PLAN_COST)
+          throw invalidField(
+            'query',
+            `the query is estimated too expensive (cost ${Math.round(cost)} > ${MAX_PLAN_COST})`,
+          )
+        const fields = await run(() =>
+          repository.resultColumns(connection, over(repository.columnsOnly), parameters),
+        )
+        const names = fields.map((f) => f.name)
+        const maxValueBytes = valueLimit(names.length)
+        const cursor = over(repository.cutRows(names, maxRows + 1, maxValueBytes))
+        await run(() => repository.openCursor(connection, cursor, parameters))
+        const { rows, truncated } = await readRows(
+          (count) => run(() => repository.fetchRows(connection, count)),
+          names.length,
+          maxRows,
+          maxValueBytes,
+        )
+        // The type names are read from the catalogue, which the console role may not read.
+        await repository.resetRole(connection)
+        const types = await repository.dataTypes(connection, fields)
+        return {
+          columns: fields.map((f, i) => ({ name: f.name, dataType: types[i] ?? 'unknown' })),
+          rows,
+          rowCount: rows.length,
+          truncated,
+          elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+        }
+      },
+    )
   } finally {
     release()
   }
