@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpApp } from '../src/http/kernel.js'
 import { startTestContext, type TestContext, uniqueEmail } from './harness.js'
 import { shellBlocks } from './markdown.js'
+import { pdfText, squeezed } from './pdf-text.js'
 import { PROCESS_TEST_TIMEOUT_MS } from './server-process.js'
 
 // docs/api-guide.md cannot rot: its `sh` blocks are run in order, as one bash script with
@@ -14,6 +16,8 @@ import { PROCESS_TEST_TIMEOUT_MS } from './server-process.js'
 const GUIDE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'api-guide.md')
 
 let ctx: TestContext
+// The script's temporary files (mktemp: the cookie jar, the downloaded documents) land here, read and removed after.
+let scratch: string
 let endpoints: { CORE: string; GLOBAL: string }
 const urlOf = async (app: HttpApp) => {
   await app.listen({ host: '127.0.0.1', port: 0 })
@@ -27,7 +31,10 @@ beforeAll(async () => {
   ctx = await startTestContext({ COOKIE_SECURE: 'false' })
   endpoints = { CORE: await urlOf(ctx.core), GLOBAL: await urlOf(ctx.global) }
 })
-afterAll(() => ctx?.close())
+afterAll(async () => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true })
+  await ctx?.close()
+})
 
 function runBash(script: string, env: Record<string, string>) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -59,7 +66,8 @@ describe('docs/api-guide.md', () => {
         ...blocks.map((block, index) => `echo '--- block ${index + 1}' >&2\n${block}`),
         "echo '--- done' >&2",
       ].join('\n')
-      const env = { ...endpoints, EMAIL: uniqueEmail('guide') }
+      scratch = mkdtempSync(path.join(os.tmpdir(), 'cartage-guide-'))
+      const env = { ...endpoints, EMAIL: uniqueEmail('guide'), TMPDIR: scratch }
       const { code, stdout, stderr } = await runBash(script, env)
       const where = `${stderr
         .split('\n')
@@ -85,6 +93,39 @@ describe('docs/api-guide.md', () => {
       expect(stdout).toMatch(
         /"field":"lines.0.quantity","message":"would bring the line to 1001 received of 1000 ordered/,
       )
+      // Reserving stock: 3 of 5 valves held, 4 more refused then backordered, the figures and the promise.
+      expect(lines).toEqual(expect.arrayContaining(['Confirmed', 'insufficient_stock']))
+      expect(lines).toContain('[{"field":"lines.0.quantity","message":"short by 2 (2 available)"}]')
+      expect(stdout).toMatch(/"ordered":4,"reserved":2,"backordered":2,"shipped":0}/)
+      expect(stdout).toMatch(
+        /"onHand":5,"reserved":5,"available":0,"backordered":2,"incoming":\[{"source":"PurchaseOrder","reference":"PO-000002","date":"2028-01-15","quantity":10}]/,
+      )
+      expect(stdout).toMatch(
+        /"quantity":8,"date":"2028-02-01","promisable":true,"earliestDate":"2028-01-15","free":-2}/,
+      )
+      // Shipment lines: the weight, a dispatch refused short, the pick list, then dispatched and the orders fulfilled.
+      expect(stdout).toMatch(/^6\n\[{"field":"SHP-000002.lines.0.quantity","message":"short by 2 on /m)
+      expect(stdout).toMatch(
+        /"sku":"VALVE-1","name":"Ball valve","unitOfMeasure":"Each","quantity":5,"stops":2}]\n/,
+      )
+      expect(stdout).toContain('\nBox 1\nDispatched\nFulfilled\nPartiallyFulfilled\n20\n')
+      // Delivery with proof, then the public tracking page of the delivered drop.
+      expect(stdout).toContain(
+        [
+          'Delivered',
+          'Failed',
+          'Arrived',
+          'Delivered',
+          'Site office',
+          'site@quay.example',
+          'Delivered',
+          'Expected delivery: 2028-03-10',
+          'Order received',
+          'Out for delivery',
+          'Driver arrived',
+          'Delivered',
+        ].join('\n'),
+      )
       // A return: requested, more than is left refused, received at the cost it left with, credited.
       expect(lines).toEqual(
         expect.arrayContaining(['Delivered', 'RMA-000001', '24', 'invalid_status_transition']),
@@ -107,6 +148,29 @@ describe('docs/api-guide.md', () => {
           'plan_not_reoptimisable',
         ]),
       )
+      // Documents: the delivery note and the route sheet are PDFs.
+      expect(stdout).toContain('\napplication/pdf\n%PDF-\n%PDF-\n')
+      const [docs] = readdirSync(scratch).filter((name) =>
+        existsSync(path.join(scratch, name, 'route-sheet.pdf')),
+      )
+      expect(docs, 'the documents the guide downloads').toBeDefined()
+      if (existsSync('/usr/bin/pdftotext')) {
+        const read = async (name: string) =>
+          squeezed(await pdfText(readFileSync(path.join(scratch, `${docs}`, name))))
+        const note = await read('delivery-note.pdf')
+        expect(note).toEqual(
+          expect.arrayContaining(['Delivery note SHP-000001', 'Status: Delivered', 'Signature']),
+        )
+        expect(
+          note.some((line) => /^Site office \d{4}-\d\d-\d\d \d\d:\d\d UTC -33\.9001, 18\.4202 0$/.test(line)),
+        ).toBe(true)
+        const sheet = await read('route-sheet.pdf')
+        expect(sheet).toEqual(expect.arrayContaining(['Date: 2028-03-10', 'Stops: 2']))
+        expect(sheet.filter((line) => /^\d+ SHP-/.test(line))).toEqual([
+          '1 SHP-000001 Quay Builders 1 Quay Road -',
+          '2 SHP-000002 Quay Builders 1 Quay Road -',
+        ])
+      }
       const planned = lines.indexOf('Dock Road')
       expect(planned).toBeGreaterThan(-1)
       expect(lines.slice(planned, planned + 5)).toEqual([

@@ -81,7 +81,7 @@ export function deliveryNoteSpec(
 }
 
 const planFacts = (plan: SheetPlan, stops: readonly SheetStop[]): [string, string][] => [
-  ['Date', plan.scheduled_date],
+  ['Date', day(plan.scheduled_date)],
   ['Vehicle', plan.registration ?? '-'],
   ['Driver', plan.driver_name ?? '-'],
   ['Stops', String(stops.length)],

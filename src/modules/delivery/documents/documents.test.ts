@@ -56,6 +56,7 @@ describe('documents', () => {
 
     const sheet = await document(core, `${PLANS}/${saved.id}/route-sheet`)
     expect(sheet).toContain(`Route sheet ${saved.code}`)
+    expect(sheet).toContain(`Date: ${saved.scheduledDate}`) // the day, not a Date's text
     expect(sheet).toContain('Stops: 2')
     expect(sheet).toContain('Total weight: 25 kg')
     const rows = sheet.filter((line) => /^\d+ SHP-/.test(line))
