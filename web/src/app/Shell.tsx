@@ -33,6 +33,9 @@ const NAV: NavItem[] = [
   { href: '/notifications', label: 'Notifications', permission: 'Settings' },
   { href: '/sql', label: 'SQL console', permission: 'Insights' },
   { href: '/audit', label: 'Audit log', permission: 'Settings' },
+  { href: '/webhooks', label: 'Webhooks', permission: 'Integrations' },
+  { href: '/team', label: 'Team and roles', permission: 'TeamAndRoles' },
+  { href: '/settings', label: 'Business settings', permission: 'Settings' },
 ]
 
 /** Whether a navigation entry is the page shown (or a page inside its area). */
@@ -153,6 +156,9 @@ export function Shell() {
               <Route path="/delivery/zones" component={pages.Zones} />
               <Route path="/notifications" component={pages.Notifications} />
               <Route path="/sql" component={pages.SqlConsole} />
+              <Route path="/webhooks" component={pages.Webhooks} />
+              <Route path="/team" component={pages.Team} />
+              <Route path="/settings" component={pages.BusinessSettings} />
               <Route>
                 <PageHeader title="Page not found" />
                 <p>
