@@ -166,7 +166,7 @@ function SettingsForm({ items }: { items: readonly AppConfigurationResponse[] })
             .map((item) => (
               <div key={item.key}>
                 <Field
-                  label={item.key}
+                  label={`${words(item.key.split('.').pop())} (${item.key})`}
                   hint={`${item.description ?? ''}${
                     resets.has(item.key)
                       ? ' · Back to the default when saved.'

@@ -299,12 +299,14 @@ function EndpointDetail({
   const [confirming, setConfirming] = useState(false)
   const [note, setNote] = useState<string | null>(null)
   const path = { endpointId: endpoint.id }
-  const deliveries = useQuery(
-    getWebhookDeliveriesOptions({
+  const deliveries = useQuery({
+    ...getWebhookDeliveriesOptions({
       path,
       query: { Page: 1, PageSize: 50, $orderby: 'dateCreated desc' },
     }),
-  )
+    // Deliveries happen in the background: the log follows them while it is open.
+    refetchInterval: 15_000,
+  })
   const update = useMutation(updateWebhookEndpointMutation())
   const rotate = useMutation(rotateWebhookSecretMutation())
   const test = useMutation(testWebhookEndpointMutation())
@@ -428,7 +430,17 @@ function EndpointDetail({
             </button>
           ))}
       </div>
-      <h3>Delivery log</h3>
+      <div className="page-header">
+        <h3>Delivery log</h3>
+        <button
+          type="button"
+          className="secondary"
+          disabled={deliveries.isFetching}
+          onClick={() => void deliveries.refetch()}
+        >
+          Refresh the log
+        </button>
+      </div>
       {deliveries.error ? (
         <ErrorNotice
           error={deliveries.error}
