@@ -90,7 +90,7 @@ describe('webhooks', () => {
     await form.getByLabel('Address (URL)').fill(receiverUrl)
     await form.getByLabel('Description').fill('Warehouse ERP')
     await form.getByRole('button', { name: 'Add endpoint' }).click()
-    const secret = page.getByLabel('Signing secret')
+    const secret = page.getByRole('textbox', { name: 'Signing secret' })
     await secret.waitFor()
     const value = await secret.inputValue()
     expect(value).toMatch(/^whsec_[A-Za-z0-9+/=]{20,}$/)
@@ -111,7 +111,7 @@ describe('webhooks', () => {
     await page.reload()
     await heading('Webhooks').waitFor()
     await shows(page.getByRole('table', { name: 'Webhook endpoints' }), 'Warehouse ERP')
-    expect(await page.getByLabel('Signing secret').count()).toBe(0)
+    expect(await page.getByRole('textbox', { name: 'Signing secret' }).count()).toBe(0)
     expect(await page.content()).not.toContain(value)
   })
 
@@ -147,7 +147,7 @@ describe('webhooks', () => {
       'Disabled',
     )
     await detail.getByRole('button', { name: 'Rotate the secret' }).click()
-    const rotated = await page.getByLabel('Signing secret').inputValue()
+    const rotated = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue()
     expect(rotated).toMatch(/^whsec_/)
     await expectAccessible()
     await screenshot(page, 'admin-02-webhook-log')
@@ -199,7 +199,7 @@ describe('team, roles and API keys', () => {
     await form.getByLabel('Key label').fill('Shop plug-in')
     await form.getByLabel('Customers', { exact: true }).selectOption({ label: 'View' })
     await form.getByRole('button', { name: 'Create key' }).click()
-    const key = await page.getByLabel('API key', { exact: true }).inputValue()
+    const key = await page.getByRole('textbox', { name: 'API key', exact: true }).inputValue()
     expect(key.length).toBeGreaterThan(20)
     await shows(page.locator('.notice.warn'), 'it will not be shown again')
     const keys = page.getByRole('table', { name: 'API keys' })
@@ -214,7 +214,7 @@ describe('team, roles and API keys', () => {
     await page.reload()
     await heading('Team and roles').waitFor()
     await shows(page.getByRole('table', { name: 'API keys' }), 'Shop plug-in')
-    expect(await page.getByLabel('API key', { exact: true }).count()).toBe(0)
+    expect(await page.getByRole('textbox', { name: 'API key', exact: true }).count()).toBe(0)
     expect(await page.content()).not.toContain(key)
 
     await page.getByRole('button', { name: 'Revoke the key Shop plug-in' }).click()
@@ -260,7 +260,7 @@ describe('business settings', () => {
     expect(stored.find((s) => s.key === 'orders.shortConfirmation')?.value).toBe('Refuse')
 
     // Back to the default: the API no longer holds a value of its own.
-    await page.getByRole('button', { name: 'Put orders.shortConfirmation back to its default' }).click()
+    await page.getByRole('button', { name: 'Use the default for orders.shortConfirmation' }).click()
     await page.getByRole('button', { name: 'Save settings' }).click()
     await shows(status(), 'Saved 1 setting.')
     await expect

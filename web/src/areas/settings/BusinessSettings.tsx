@@ -184,7 +184,7 @@ function SettingsForm({ items }: { items: readonly AppConfigurationResponse[] })
                   <button
                     type="button"
                     className="link"
-                    aria-label={`Put ${item.key} back to its default`}
+                    aria-label={`Use the default for ${item.key}`}
                     onClick={() => setResets((current) => new Set(current).add(item.key))}
                   >
                     Use the default
