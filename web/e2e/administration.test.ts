@@ -171,8 +171,8 @@ describe('team, roles and API keys', () => {
     await roleForm.getByRole('button', { name: 'Create role' }).click()
     await shows(status(), 'Created the role Dispatchers.')
     const dispatchers = page.getByRole('table', { name: 'Roles' }).getByRole('row', { name: /Dispatchers/ })
-    await shows(dispatchers, 'Shipments: View and modify')
-    await shows(dispatchers, 'Customers: View')
+    await shows(dispatchers, 'View and modify: Shipments')
+    await shows(dispatchers, 'View: Customers')
 
     await page.getByLabel('Email to invite').fill('new.dispatcher@example.com')
     await page.getByLabel('First name').fill('Thandi')
@@ -204,7 +204,7 @@ describe('team, roles and API keys', () => {
     await shows(page.locator('.notice.warn'), 'it will not be shown again')
     const keys = page.getByRole('table', { name: 'API keys' })
     const row = keys.getByRole('row', { name: /Shop plug-in/ })
-    await shows(row, 'Customers: View')
+    await shows(row, 'View: Customers')
     await shows(row, key.slice(0, 12))
 
     const customers = () =>

@@ -10,7 +10,7 @@ import { Loading } from '../../components/Loading'
 import { SecretOnce } from '../../components/SecretOnce'
 import { mergedProblems } from '../../lib/form-errors'
 import { dateTime } from '../../lib/format'
-import { LEVELS, maskWords, moduleWords } from './permission-masks'
+import { LEVELS, moduleWords, rightsWords } from './permission-masks'
 
 const KEYS_QUERY = ['global', 'api-keys'] as const
 
@@ -84,13 +84,7 @@ export function ApiKeys() {
             {
               key: 'scopes',
               header: 'Scopes',
-              render: (row) =>
-                row.scopesByModule
-                  ? Object.entries(row.scopesByModule)
-                      .filter(([, mask]) => mask > 0)
-                      .map(([module, mask]) => `${moduleWords(module)}: ${maskWords(mask)}`)
-                      .join('; ') || 'None'
-                  : 'Unrestricted',
+              render: (row) => (row.scopesByModule ? rightsWords(row.scopesByModule) : 'Unrestricted'),
             },
             { key: 'created', header: 'Created', nowrap: true, render: (row) => dateTime(row.dateCreated) },
             {

@@ -19,7 +19,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 import { integer } from '../../lib/format'
 import { ApiKeys } from './ApiKeys'
-import { LEVELS, maskWords, moduleWords } from './permission-masks'
+import { LEVELS, maskWords, moduleWords, rightsWords } from './permission-masks'
 
 type BuiltInRole = Exclude<TeamMemberResponse['role'], 'Custom'>
 
@@ -293,14 +293,7 @@ function Roles({ roles }: { roles: readonly RoleResponse[] }) {
           {
             key: 'rights',
             header: 'Rights',
-            render: (row) => {
-              const granted = Object.entries(row.permissions).filter(([, mask]) => mask > 0)
-              if (granted.length === modules.length && granted.every(([, mask]) => mask === 7))
-                return 'Everything'
-              return granted.length === 0
-                ? 'None'
-                : granted.map(([module, mask]) => `${moduleWords(module)}: ${maskWords(mask)}`).join('; ')
-            },
+            render: (row) => rightsWords(row.permissions),
           },
           { key: 'members', header: 'Members', number: true, render: (row) => integer(row.memberCount) },
           {
