@@ -117,3 +117,45 @@ export function mailedLink(dataDir: string, email: string, page: string): string
   if (!link) throw new Error(`no ${page} link mailed to ${email}`)
   return link
 }
+
+/** An accessibility finding of axe-core: the rule, how bad, and the elements it names. */
+export interface AxeFinding {
+  id: string
+  impact: string | null
+  help: string
+  targets: string[]
+}
+
+const AXE_SOURCE = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'node_modules',
+  'axe-core',
+  'axe.min.js',
+)
+
+interface AxeResults {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
+}
+
+/** The serious and critical axe-core findings on the page as it is now (WCAG 2.x A and AA rules). */
+export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+  // Evaluated rather than added as a <script>: the console's Content-Security-Policy refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'))
+  const results = await page.evaluate(() => {
+    const axe = (globalThis as unknown as { axe: { run: (options: object) => Promise<AxeResults> } }).axe
+    return axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    })
+  })
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }))
+}

@@ -69,9 +69,10 @@ export interface DemoServer {
 
 /**
  * A data directory with the demo organisation (`cartage seed --demo`), and the built server on it
- * (`cartage serve`, as `npm start` runs it) on two free ports of this machine.
+ * (`cartage serve`, as `npm start` runs it) on two free ports of this machine; `extraEnv` adds to
+ * or overrides its environment (e.g. letting webhooks reach a receiver on this machine).
  */
-export async function startDemoServer(): Promise<DemoServer> {
+export async function startDemoServer(extraEnv: Record<string, string> = {}): Promise<DemoServer> {
   for (const built of ['dist/main.js', 'web/dist/index.html'])
     if (!existsSync(path.join(ROOT, built)))
       throw new Error(`${built} is missing: run npm run build and npm run build:console first`)
@@ -86,6 +87,7 @@ export async function startDemoServer(): Promise<DemoServer> {
     LOG_LEVEL: 'warn',
     // Every test signs in from one address.
     RATE_LIMIT_PER_IP: '10000',
+    ...extraEnv,
   }
   // Generous: on a busy machine seeding alone has taken over two minutes.
   const seeded = await run(['seed', '--demo'], env, /business: (\S+) \(branch (\S+)\)/, 300_000).done

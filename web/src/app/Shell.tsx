@@ -30,9 +30,13 @@ const NAV: NavItem[] = [
   { href: '/manufacturing/work-orders', label: 'Work orders', permission: 'WorkOrders' },
   { href: '/delivery', label: 'Delivery', permission: 'Shipments' },
   { href: '/delivery/zones', label: 'Delivery zones', permission: 'Shipments' },
+  { href: '/vehicles', label: 'Vehicles', permission: 'Vehicles' },
   { href: '/notifications', label: 'Notifications', permission: 'Settings' },
   { href: '/sql', label: 'SQL console', permission: 'Insights' },
   { href: '/audit', label: 'Audit log', permission: 'Settings' },
+  { href: '/webhooks', label: 'Webhooks', permission: 'Integrations' },
+  { href: '/team', label: 'Team and roles', permission: 'TeamAndRoles' },
+  { href: '/settings', label: 'Business settings', permission: 'Settings' },
 ]
 
 /** Whether a navigation entry is the page shown (or a page inside its area). */
@@ -153,6 +157,10 @@ export function Shell() {
               <Route path="/delivery/zones" component={pages.Zones} />
               <Route path="/notifications" component={pages.Notifications} />
               <Route path="/sql" component={pages.SqlConsole} />
+              <Route path="/vehicles" component={pages.Vehicles} />
+              <Route path="/webhooks" component={pages.Webhooks} />
+              <Route path="/team" component={pages.Team} />
+              <Route path="/settings" component={pages.BusinessSettings} />
               <Route>
                 <PageHeader title="Page not found" />
                 <p>

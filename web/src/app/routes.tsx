@@ -28,3 +28,7 @@ export const TransferOrderList = lazy(() => import('../areas/transfers/TransferO
 export const TransferOrderDetail = lazy(() => import('../areas/transfers/TransferOrderDetail'))
 export const AuditLog = lazy(() => import('../areas/audit/AuditLog'))
 export const OrderList = lazy(() => import('../areas/orders/OrderList'))
+export const Webhooks = lazy(() => import('../areas/webhooks/Webhooks'))
+export const Team = lazy(() => import('../areas/team/Team'))
+export const BusinessSettings = lazy(() => import('../areas/settings/BusinessSettings'))
+export const Vehicles = lazy(() => import('../areas/vehicles/Vehicles'))
