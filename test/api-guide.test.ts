@@ -165,10 +165,11 @@ describe('docs/api-guide.md', () => {
           note.some((line) => /^Site office \d{4}-\d\d-\d\d \d\d:\d\d UTC -33\.9001, 18\.4202 0$/.test(line)),
         ).toBe(true)
         const sheet = await read('route-sheet.pdf')
-        expect(sheet).toEqual(expect.arrayContaining(['Date: 2028-03-10', 'Stops: 2']))
+        // The shipments were saved without a weight: they weigh what their lines carry.
+        expect(sheet).toEqual(expect.arrayContaining(['Date: 2028-03-10', 'Stops: 2', 'Total weight: 10 kg']))
         expect(sheet.filter((line) => /^\d+ SHP-/.test(line))).toEqual([
-          '1 SHP-000001 Quay Builders 1 Quay Road -',
-          '2 SHP-000002 Quay Builders 1 Quay Road -',
+          '1 SHP-000001 Quay Builders 1 Quay Road 6 kg',
+          '2 SHP-000002 Quay Builders 1 Quay Road 4 kg',
         ])
       }
       const planned = lines.indexOf('Dock Road')

@@ -9,3 +9,7 @@ export {
   /** A plan's pick list (by product, and by stop in stop order), for a printed one too. */
   pickList,
 } from './pick-list.service.js'
+export {
+  /** Sets the weight and volume the client did not give from the shipments' lines and preset. */
+  refreshDerivedLoad,
+} from './shipment-lines.repository.js'

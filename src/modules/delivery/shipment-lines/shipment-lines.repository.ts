@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { Executor, Tables } from '../../../db/tables.js'
+import { factorSql, KG_PER_UNIT, METRES_PER_UNIT } from './load-units.js'
 
 const table = (schema: string, name: string) => sql.table(`${schema}.${name}`)
 
@@ -37,6 +38,8 @@ export async function linesOf(db: Executor, schema: string, shipmentIds: readonl
       'p.sku',
       'p.name',
       'p.weight as product_weight',
+      'p.weight_unit',
+      'p.dimension_unit',
       'p.length',
       'p.width',
       'p.height',
@@ -52,6 +55,35 @@ export async function linesOf(db: Executor, schema: string, shipmentIds: readonl
     .execute()
 }
 export type LineRow = Awaited<ReturnType<typeof linesOf>>[number]
+
+/**
+ * Sets the weight and volume of shipments that were not given them from what they carry: the weight
+ * from their lines' products (kg), the volume from their package-size preset, else from their lines'
+ * products (m³); null when nothing says (no lines, or a product without the figure). A weight or
+ * volume the client gave (not `*_derived`) is kept. One statement for any number of shipments.
+ */
+export async function refreshDerivedLoad(db: Executor, schema: string, shipmentIds: readonly string[]) {
+  if (shipmentIds.length === 0) return
+  const kg = factorSql('p.weight_unit', KG_PER_UNIT)
+  const metres = factorSql('p.dimension_unit', METRES_PER_UNIT)
+  const presetMetres = factorSql('dp.dimension_unit', METRES_PER_UNIT)
+  await sql`
+    UPDATE ${table(schema, 'shipments')} s SET
+      weight = CASE WHEN NOT s.weight_derived THEN s.weight ELSE (
+        SELECT CASE WHEN count(*) = 0 OR bool_or(p.weight IS NULL) THEN NULL
+                    ELSE round(sum(l.quantity * p.weight * ${kg}), 4) END
+        FROM ${table(schema, 'shipment_lines')} l JOIN ${table(schema, 'products')} p ON p.id = l.product_id
+        WHERE l.shipment_id = s.id) END,
+      volume = CASE WHEN NOT s.volume_derived THEN s.volume ELSE coalesce(
+        (SELECT round(dp.length * dp.width * dp.height * ${presetMetres} ^ 3, 4)
+           FROM ${table(schema, 'dimension_presets')} dp WHERE dp.id = s.dimension_preset_id),
+        (SELECT CASE WHEN count(*) = 0 OR bool_or(p.length IS NULL OR p.width IS NULL OR p.height IS NULL) THEN NULL
+                     ELSE round(sum(l.quantity * p.length * p.width * p.height * ${metres} ^ 3), 4) END
+           FROM ${table(schema, 'shipment_lines')} l JOIN ${table(schema, 'products')} p ON p.id = l.product_id
+           WHERE l.shipment_id = s.id)) END
+    WHERE s.id IN (${sql.join(shipmentIds)})
+      AND (s.weight_derived OR s.volume_derived)`.execute(db)
+}
 
 /** Products of the business among `ids`, with what a line needs to know of them. */
 export function productsOf(db: Executor, schema: string, businessId: string, ids: readonly string[]) {

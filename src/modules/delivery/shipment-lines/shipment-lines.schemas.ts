@@ -66,12 +66,14 @@ export const ShipmentLinesResponse = Type.Object(
     lines: Type.Array(ShipmentLineResponse),
     linesWeight: Nullable(
       Type.Number({
-        description: "sum of quantity × the product's weight; null when a product has no weight",
+        description:
+          "kg: sum of quantity × the product's weight in its unit (none: kg); null when a product has no weight",
       }),
     ),
     linesVolume: Nullable(
       Type.Number({
-        description: "sum of quantity × the product's length × width × height; null when one is missing",
+        description:
+          "m³: sum of quantity × the product's length × width × height in its unit; null when one is missing",
       }),
     ),
   },

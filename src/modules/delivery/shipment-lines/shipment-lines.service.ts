@@ -3,6 +3,7 @@ import { newId } from '../../../db/ids.js'
 import { type Reason, validationFailed } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { shippableLines } from '../../sales/index.js'
+import { cubicMetresOf, kgOf } from './load-units.js'
 import { lineNotFound, linesLocked, shipmentNotFound } from './shipment-lines.errors.js'
 import * as repository from './shipment-lines.repository.js'
 import type { ReplaceShipmentLinesRequest, ShipmentLinesResponse } from './shipment-lines.schemas.js'
@@ -43,11 +44,13 @@ export function toLines(
       unitCost: num(l.unit_cost),
       returned: l.returned_entry_id !== null,
     })),
-    linesWeight: total(lines, (l) => num(l.product_weight)),
+    linesWeight: total(lines, (l) =>
+      l.product_weight === null ? null : kgOf(Number(l.product_weight), l.weight_unit),
+    ),
     linesVolume: total(lines, (l) =>
       l.length === null || l.width === null || l.height === null
         ? null
-        : Number(l.length) * Number(l.width) * Number(l.height),
+        : cubicMetresOf(Number(l.length), Number(l.width), Number(l.height), l.dimension_unit),
     ),
   }
 }
@@ -156,6 +159,7 @@ export async function replaceShipmentLines(
         package: line.package?.trim() || null,
       })),
     )
+    await repository.refreshDerivedLoad(trx, schema, [shipmentId])
     return toLines(shipment, await repository.linesOf(trx, schema, [shipmentId]))
   })
 }

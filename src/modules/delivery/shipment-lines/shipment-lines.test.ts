@@ -29,6 +29,7 @@ interface Lines {
     returned: boolean
   }[]
   linesWeight: number | null
+  linesVolume: number | null
 }
 
 const setLines = (core: Core, shipmentId: string, lines: object[]) =>
@@ -153,6 +154,50 @@ describe('shipment lines, pick list and dispatch', () => {
     expect((await ok<Lines>(owner.core, 'GET', `/api/v1/shipments/${s.id}/lines`)).lines[0]?.returned).toBe(
       true,
     )
+  })
+
+  it('weighs and measures a shipment given no weight or volume from its lines, in kg and m³, and its preset', async () => {
+    const valve = await createProduct(owner.core, {
+      type: 'FinishedGood',
+      weight: 500,
+      weightUnit: 'G',
+      dimensions: { length: 10, width: 10, height: 20, unit: 'Cm' },
+    })
+    const rod = await createProduct(owner.core, { type: 'FinishedGood', weight: 2, weightUnit: 'Kg' })
+    const weighed = (id: string) =>
+      ok<{ weight: number | null; volume: number | null }>(owner.core, 'GET', `/api/v1/shipments/${id}`)
+    // No weight or volume given: both follow the lines (0.5 kg × 4 + 2 kg × 1; 0.002 m³ × 4).
+    const bare = await shipment(owner.core, -33.9, 18.4, { weight: null, volume: null })
+    expect(await weighed(bare.id)).toMatchObject({ weight: null, volume: null })
+    const set = await setLines(owner.core, bare.id, [{ productId: valve.id, quantity: 4 }])
+    expect(set.json().data).toMatchObject({ linesWeight: 2, linesVolume: 0.008 })
+    expect(await weighed(bare.id)).toMatchObject({ weight: 2, volume: 0.008 })
+    await setLines(owner.core, bare.id, [
+      { productId: valve.id, quantity: 4 },
+      { productId: rod.id, quantity: 1 },
+    ])
+    // The rod has no dimensions: the volume is not known, the weight is.
+    expect(await weighed(bare.id)).toMatchObject({ weight: 4, volume: null })
+    // A package-size preset gives the volume (40 × 30 × 20 cm); the weight still follows the lines.
+    const preset = await ok<{ id: string }>(owner.core, 'POST', '/api/dimensions/presets', {
+      name: 'Crate',
+      length: 40,
+      width: 30,
+      height: 20,
+      dimensionUnit: 'Cm',
+      maxWeight: 20,
+      weightUnit: 'Kg',
+    })
+    const boxed = await put(owner.core, `/api/v1/shipments/${bare.id}`, {
+      deliveryAddress: { fullAddress: '1 Dock Road', latitude: -33.9, longitude: 18.4 },
+      dimensionPresetId: preset.id,
+    })
+    expect(boxed.statusCode, boxed.body).toBe(200)
+    expect(boxed.json().data).toMatchObject({ weight: 4, volume: 0.024 })
+    // What the client gives is kept, whatever the lines say.
+    const given = await shipment(owner.core, -33.9, 18.4, { weight: 12, volume: 0.5 })
+    await setLines(owner.core, given.id, [{ productId: valve.id, quantity: 2 }])
+    expect(await weighed(given.id)).toMatchObject({ weight: 12, volume: 0.5 })
   })
 
   it('packs lines, and answers 400 naming the field, 404 for another organisation, 409 once gone', async () => {

@@ -2,6 +2,7 @@ import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import * as presetReference from './migrations/20261202090000-shipment-preset-reference.js'
 import * as windowsAndTimes from './migrations/20261218090000-shipment-windows-and-planned-times.js'
+import * as derivedLoad from './migrations/20261228090000-shipment-derived-load.js'
 import { shipmentEvents } from './shipments.events.js'
 import { registerShipmentRoutes } from './shipments.routes.js'
 
@@ -29,6 +30,7 @@ export const shipmentsModule = defineModule({
     tenant: [
       { name: '20261202090000-shipment-preset-reference', sql: presetReference.sql },
       { name: '20261218090000-shipment-windows-and-planned-times', sql: windowsAndTimes.sql },
+      { name: '20261228090000-shipment-derived-load', sql: derivedLoad.sql },
     ],
   },
   events: shipmentEvents,

@@ -63,6 +63,8 @@ export interface ShipmentValues {
   delivery_address: string | null
   weight: number | null
   volume: number | null
+  weight_derived: boolean
+  volume_derived: boolean
   dimension_preset_id: string | null
   scheduled_date: Date | null
   notes: string | null

@@ -50,8 +50,12 @@ export const ShipmentRequest = Type.Object({
   ),
   pickupAddress: Type.Optional(Nullable(AddressInput)),
   deliveryAddress: Type.Optional(Nullable(AddressInput)),
-  weight: amount('kg'),
-  volume: amount('cubic metres'),
+  weight: amount(
+    "kg; when not given (or null), Cartage keeps it at what the shipment's lines weigh (their products' weights)",
+  ),
+  volume: amount(
+    "cubic metres; when not given (or null), Cartage keeps it at its package-size preset's volume, else at what its lines' products measure",
+  ),
   dimensionPresetId: Type.Optional(
     Nullable(
       Uuid({

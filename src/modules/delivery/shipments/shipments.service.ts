@@ -12,6 +12,7 @@ import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { Geocoder } from '../../geo/index.js'
 import { lockPresetForReference, presetNotFound } from '../../manufacturing/index.js'
 import { readSetting } from '../../organisation/index.js'
+import { refreshDerivedLoad } from '../shipment-lines/index.js'
 import { checkedWindows } from './delivery-windows.js'
 import { type ShipmentAddresses, shipmentAddresses } from './shipment-addresses.js'
 import { shipmentNotEditable, shipmentNotFound } from './shipments.errors.js'
@@ -82,6 +83,8 @@ async function valuesOf(
     delivery_address: delivery ? JSON.stringify(delivery) : null,
     weight: request.weight ?? null,
     volume: request.volume ?? null,
+    weight_derived: request.weight == null,
+    volume_derived: request.volume == null,
     dimension_preset_id: presetId,
     scheduled_date: scheduled,
     notes: request.notes?.trim() || null,
@@ -113,6 +116,7 @@ export async function createShipmentIn(
   const id = newId()
   const code = await nextCode(trx, schema, businessId, 'shipment', prefix)
   await repository.insertShipment(trx, schema, { ...values, id, business_id: businessId, code })
+  await refreshDerivedLoad(trx, schema, [id])
   return loadShipment(trx, auth, id)
 }
 
@@ -146,6 +150,7 @@ export async function updateShipment(
       if (!status) throw shipmentNotFound()
       throw shipmentNotEditable(status)
     }
+    await refreshDerivedLoad(trx, schema, [id])
     return loadShipment(trx, auth, id)
   })
   return { shipment, messages: addresses.messages }

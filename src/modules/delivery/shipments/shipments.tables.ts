@@ -23,6 +23,9 @@ export interface ShipmentsTable {
   delivered_at: Date | null
   dimension_preset_id: string | null
   volume: OptionalDecimal
+  /** Set by Cartage where the client gave no weight / volume: they follow the lines and the preset. */
+  weight_derived: Generated<boolean>
+  volume_derived: Generated<boolean>
   notes: string | null
   delivery_plan_id: string | null
   stop_sequence: number | null
