@@ -28,3 +28,6 @@ export const TransferOrderList = lazy(() => import('../areas/transfers/TransferO
 export const TransferOrderDetail = lazy(() => import('../areas/transfers/TransferOrderDetail'))
 export const AuditLog = lazy(() => import('../areas/audit/AuditLog'))
 export const OrderList = lazy(() => import('../areas/orders/OrderList'))
+export const OrderDetail = lazy(() => import('../areas/orders/OrderDetail'))
+export const ReturnList = lazy(() => import('../areas/returns/ReturnList'))
+export const ReturnDetail = lazy(() => import('../areas/returns/ReturnDetail'))
