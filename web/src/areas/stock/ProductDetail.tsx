@@ -138,9 +138,14 @@ function Movement({ productId, unit }: { productId: string; unit: string }) {
     ...postStockMovementMutation(),
     onSuccess: () =>
       Promise.all(
-        ['getProduct', 'getProductStock', 'getProductLedger', 'getProducts'].map((_id) =>
-          queryClient.invalidateQueries({ queryKey: [{ _id }] }),
-        ),
+        [
+          'getProduct',
+          'getProductStock',
+          'getProductLedger',
+          'getProducts',
+          'getProductAvailability',
+          'getAvailableToPromise',
+        ].map((_id) => queryClient.invalidateQueries({ queryKey: [{ _id }] })),
       ),
   })
   const shortfall = shortfallOf(post.error)
