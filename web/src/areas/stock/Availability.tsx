@@ -102,7 +102,7 @@ function PromiseCheck({ productId, unit }: { productId: string; unit: string }) 
     <form aria-labelledby="p-promise" onSubmit={submit} noValidate>
       <h3 id="p-promise">Can we promise it?</h3>
       <div className="form-row">
-        <Field label={`Quantity (${unit})`} problem={local.quantity ?? server.quantity}>
+        <Field label={`Quantity to promise (${unit})`} problem={local.quantity ?? server.quantity}>
           {(control) => (
             <input
               {...control}
