@@ -28,6 +28,8 @@ interface Order {
 }
 
 let granola: Product
+/** The delivered shipment the return test takes a jar back from (one jar of it is left). */
+let returnedFrom = ''
 
 beforeAll(async () => {
   ;[server, browser] = await Promise.all([startDemoServer(), launchChromium()])
@@ -180,6 +182,7 @@ describe('returns', () => {
       if (returns.length === 0) target = shipment
     }
     if (!target) throw new Error('the demo has no delivered shipment without a return')
+    returnedFrom = target.id
     const lines = await core<{ lines: { quantity: number }[] }>('GET', `/api/v1/shipments/${target.id}/lines`)
     const deliveredJars = lines.lines.reduce((sum, line) => sum + line.quantity, 0)
 
@@ -233,6 +236,30 @@ describe('returns', () => {
     await shows(page.getByRole('table', { name: 'Returns' }), number)
     expect(await page.getByLabel('State').inputValue()).toBe('Received')
     await expectAccessible()
+  })
+
+  it('cancels a return, which frees its goods to be written off by another', async () => {
+    const request = () =>
+      core<{ id: string; number: string }>('POST', '/api/v1/returns', {
+        shipmentId: returnedFrom,
+        reason: 'Seal broken',
+        lines: [{ productId: granola.id, quantity: 1 }],
+      })
+    const first = await request()
+    await open(`/returns/${first.id}`)
+    await heading(`Return ${first.number}`).waitFor()
+    await page.getByRole('button', { name: 'Cancel return' }).click()
+    await shows(badge(), 'Cancelled')
+    expect(await page.getByRole('button', { name: 'Receive', exact: true }).count()).toBe(0)
+
+    // The cancelled jar may come back again: written off this time, credited with nothing in stock.
+    const second = await request()
+    await open(`/returns/${second.id}`)
+    await heading(`Return ${second.number}`).waitFor()
+    await page.getByRole('button', { name: /^Write off/ }).click()
+    await shows(badge(), 'Written off')
+    await shows(page.getByTestId('return-value'), 'credited on the order')
+    expect(await page.getByRole('button', { name: /^Write off/ }).count()).toBe(0)
   })
 
   it('explains a return that does not exist', async () => {
