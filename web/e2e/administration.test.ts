@@ -2,7 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { api, axeFindings, launchChromium, nav, openPage, screenshot, shows, signIn } from './browser.js'
+import { seriousAxeFindings } from './axe.js'
+import { api, launchChromium, nav, openPage, screenshot, shows, signIn } from './browser.js'
 import { type DemoServer, startDemoServer } from './server.js'
 
 // The administration screens in Debian's Chromium against the demo organisation: webhooks (with a
@@ -63,7 +64,7 @@ const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1,
 const status = () => page.getByRole('status')
 
 async function expectAccessible() {
-  const findings = await axeFindings(page)
+  const findings = await seriousAxeFindings(page)
   expect(findings).toEqual([])
 }
 

@@ -91,6 +91,9 @@ const ACTIONS: Record<string, string> = {
   product_archived: 'Restore the product, or choose another one.',
   bom_cycle: 'Remove the line that makes the product part of itself.',
   component_shortfall: 'Receive the missing components first, or make a smaller quantity.',
+  insufficient_stock:
+    'Order less of the lines named, receive more stock first, or let the business backorder short lines (setting orders.shortConfirmation).',
+  shipment_not_delivered: 'Only goods a delivered shipment carried can come back: deliver it first.',
   plan_has_open_shipments: 'Deliver, fail or take off the shipments still open on the plan first.',
 }
 
@@ -142,7 +145,9 @@ export function describeError(error: unknown, what = 'The request'): ErrorDescri
       return {
         ...base,
         title:
-          error.code === 'stock_shortfall' || error.code === 'component_shortfall'
+          error.code === 'stock_shortfall' ||
+          error.code === 'component_shortfall' ||
+          error.code === 'insufficient_stock'
             ? 'Not enough stock'
             : 'Not possible in its current state',
         action: specific ?? 'Reload to see its current state, then try again.',

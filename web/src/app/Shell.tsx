@@ -23,6 +23,7 @@ const NAV: NavItem[] = [
   { href: '/customers', label: 'Customers', permission: 'Customers' },
   { href: '/products', label: 'Products and stock', permission: 'Products' },
   { href: '/orders', label: 'Sales orders', permission: 'Orders' },
+  { href: '/returns', label: 'Returns', permission: 'Orders' },
   { href: '/suppliers', label: 'Suppliers', permission: 'Suppliers' },
   { href: '/purchase-orders', label: 'Purchase orders', permission: 'PurchaseOrders' },
   { href: '/transfer-orders', label: 'Transfer orders', permission: 'TransferOrders' },
@@ -139,6 +140,9 @@ export function Shell() {
               <Route path="/products" component={pages.ProductList} />
               <Route path="/products/:id" component={pages.ProductDetail} />
               <Route path="/orders" component={pages.OrderList} />
+              <Route path="/orders/:id" component={pages.OrderDetail} />
+              <Route path="/returns" component={pages.ReturnList} />
+              <Route path="/returns/:id" component={pages.ReturnDetail} />
               <Route path="/suppliers" component={pages.SupplierList} />
               <Route path="/suppliers/:id" component={pages.SupplierDetail} />
               <Route path="/purchase-orders" component={pages.PurchaseOrderList} />

@@ -31,6 +31,7 @@ import {
   leftOutFromMessages,
   scheduledOn,
 } from './left-out'
+import { PickList } from './PickList'
 
 const MOVE_LABEL: Record<PlanMove, string> = {
   schedule: 'Schedule',
@@ -342,6 +343,7 @@ export default function PlanDetail() {
           ]}
         />
       </section>
+      <PickList planId={p.id} code={p.code} />
       <section className="card" aria-labelledby="pl-timeline">
         <h2 id="pl-timeline">Timeline</h2>
         {timeline.error ? (

@@ -70,7 +70,13 @@ export default function OrderList() {
             choosePageSize
             empty={list.term || filter ? 'No order matches.' : 'No orders yet.'}
             columns={[
-              { key: 'code', header: 'Code', sortField: 'code', nowrap: true, render: (row) => row.code },
+              {
+                key: 'code',
+                header: 'Code',
+                sortField: 'code',
+                nowrap: true,
+                render: (row) => <Link href={`/orders/${row.id}`}>{row.code}</Link>,
+              },
               {
                 key: 'customer',
                 header: 'Customer',

@@ -16,6 +16,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { Pager } from '../../components/Pager'
 import { endOfLocalDay, fromLocalInput, isFuture, localDay, toLocalInput } from '../../lib/dates'
 import { costPerUnit, dateTime, day, money, quantity, words } from '../../lib/format'
+import { Availability } from './Availability'
 import { shortfallOf } from './shortfall'
 
 /** One product's stock: as of any day, the ledger with its running balance, and a movement to post. */
@@ -71,6 +72,7 @@ export default function ProductDetail() {
         </section>
         {stocked && <StockAsOf productId={id} unit={p.unitOfMeasure} />}
       </div>
+      {stocked && <Availability productId={id} unit={p.unitOfMeasure} />}
       {stocked && can('Products', 'Modify') && <Movement productId={id} unit={p.unitOfMeasure} />}
       {stocked && <Ledger productId={id} unit={p.unitOfMeasure} />}
     </>
@@ -136,9 +138,14 @@ function Movement({ productId, unit }: { productId: string; unit: string }) {
     ...postStockMovementMutation(),
     onSuccess: () =>
       Promise.all(
-        ['getProduct', 'getProductStock', 'getProductLedger', 'getProducts'].map((_id) =>
-          queryClient.invalidateQueries({ queryKey: [{ _id }] }),
-        ),
+        [
+          'getProduct',
+          'getProductStock',
+          'getProductLedger',
+          'getProducts',
+          'getProductAvailability',
+          'getAvailableToPromise',
+        ].map((_id) => queryClient.invalidateQueries({ queryKey: [{ _id }] })),
       ),
   })
   const shortfall = shortfallOf(post.error)
