@@ -9,6 +9,8 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['web/src/**/*.test.ts', 'web/e2e/**/*.test.ts'],
     pool: 'forks',
+    // The demo organisation is seeded once per run and copied for each file (web/e2e/global-setup.ts).
+    globalSetup: ['web/e2e/global-setup.ts'],
     // One server and one browser: the end-to-end files run one after another.
     fileParallelism: false,
     testTimeout: 60_000,

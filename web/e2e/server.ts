@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -68,6 +68,33 @@ export interface DemoServer {
 }
 
 /**
+ * The demo organisation seeded into `dataDir`. Under the console's test run (web/e2e/global-setup.ts
+ * names a template directory in CARTAGE_E2E_DEMO_TEMPLATE) the first file seeds and keeps a copy,
+ * and the files after it start from that copy: seeding is most of a file's time.
+ */
+async function seededDemo(dataDir: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const template = process.env.CARTAGE_E2E_DEMO_TEMPLATE
+  const kept = template && path.join(template, 'seeded.txt')
+  if (template && kept && existsSync(kept)) {
+    cpSync(path.join(template, 'data'), dataDir, { recursive: true })
+    return readFileSync(kept, 'utf8')
+  }
+  // Generous: on a busy machine seeding alone has taken over two minutes.
+  const seeding = run(['seed', '--demo'], env, /business: (\S+) \(branch (\S+)\)/, 300_000)
+  const seeded = await seeding.done
+  // It prints the owner before it has closed its database: copied only once it has exited.
+  if (seeding.child.exitCode === null && seeding.child.signalCode === null)
+    await new Promise((resolve) => seeding.child.once('exit', resolve))
+  if (template && kept) {
+    // The data directory's lock (cartage.lock*) belongs to a process, not to the data.
+    const data = (source: string) => !path.basename(source).startsWith('cartage.lock')
+    cpSync(dataDir, path.join(template, 'data'), { recursive: true, filter: data })
+    writeFileSync(kept, seeded)
+  }
+  return seeded
+}
+
+/**
  * A data directory with the demo organisation (`cartage seed --demo`), and the built server on it
  * (`cartage serve`, as `npm start` runs it) on two free ports of this machine; `extraEnv` adds to
  * or overrides its environment (e.g. letting webhooks reach a receiver on this machine).
@@ -89,8 +116,7 @@ export async function startDemoServer(extraEnv: Record<string, string> = {}): Pr
     RATE_LIMIT_PER_IP: '10000',
     ...extraEnv,
   }
-  // Generous: on a busy machine seeding alone has taken over two minutes.
-  const seeded = await run(['seed', '--demo'], env, /business: (\S+) \(branch (\S+)\)/, 300_000).done
+  const seeded = await seededDemo(dataDir, env)
   const server = run(['serve'], env, /Global API: /, 120_000)
   await server.done
   return {
