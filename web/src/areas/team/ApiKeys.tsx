@@ -10,7 +10,8 @@ import { Loading } from '../../components/Loading'
 import { SecretOnce } from '../../components/SecretOnce'
 import { mergedProblems } from '../../lib/form-errors'
 import { dateTime } from '../../lib/format'
-import { LEVELS, moduleWords, rightsWords } from './permission-masks'
+import { rightsWords } from './permission-masks'
+import { RightsPerModule } from './RightsPerModule'
 
 const KEYS_QUERY = ['global', 'api-keys'] as const
 
@@ -247,31 +248,14 @@ function KeyForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (to
         </label>
       </div>
       {restricted && (
-        <fieldset>
-          <legend>Scopes per module</legend>
-          {problems.scopes && <p className="problem">{problems.scopes}</p>}
-          <div className="form-row">
-            {modules.map((module) => (
-              <Field key={module} label={moduleWords(module)} problem={problems[`scopes.${module}`]}>
-                {(control) => (
-                  <select
-                    {...control}
-                    value={masks[module] ?? 0}
-                    onChange={(e) =>
-                      setMasks((current) => ({ ...current, [module]: Number(e.target.value) }))
-                    }
-                  >
-                    {LEVELS.map((level) => (
-                      <option key={level.mask} value={level.mask}>
-                        {level.label}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-            ))}
-          </div>
-        </fieldset>
+        <RightsPerModule
+          legend="Scopes per module"
+          field="scopes"
+          modules={modules}
+          masks={masks}
+          onChange={(module, mask) => setMasks((current) => ({ ...current, [module]: mask }))}
+          problems={problems}
+        />
       )}
       <div className="actions">
         <button type="submit" disabled={create.isPending}>

@@ -19,7 +19,8 @@ import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 import { integer } from '../../lib/format'
 import { ApiKeys } from './ApiKeys'
-import { LEVELS, maskWords, moduleWords, rightsWords } from './permission-masks'
+import { rightsWords } from './permission-masks'
+import { RightsPerModule } from './RightsPerModule'
 
 type BuiltInRole = Exclude<TeamMemberResponse['role'], 'Custom'>
 
@@ -397,35 +398,14 @@ function RoleForm({
           )}
         </Field>
       </div>
-      <fieldset>
-        <legend>Rights per module</legend>
-        <div className="form-row">
-          {modules.map((module) => {
-            const mask = masks[module] ?? 0
-            const known = LEVELS.some((l) => l.mask === mask)
-            return (
-              <Field key={module} label={moduleWords(module)} problem={problems[`permissions.${module}`]}>
-                {(control) => (
-                  <select
-                    {...control}
-                    value={mask}
-                    onChange={(e) =>
-                      setMasks((current) => ({ ...current, [module]: Number(e.target.value) }))
-                    }
-                  >
-                    {!known && <option value={mask}>{maskWords(mask)}</option>}
-                    {LEVELS.map((level) => (
-                      <option key={level.mask} value={level.mask}>
-                        {level.label}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-            )
-          })}
-        </div>
-      </fieldset>
+      <RightsPerModule
+        legend="Rights per module"
+        field="permissions"
+        modules={modules}
+        masks={masks}
+        onChange={(module, mask) => setMasks((current) => ({ ...current, [module]: mask }))}
+        problems={problems}
+      />
       <div className="actions">
         <button type="submit" disabled={create.isPending || update.isPending}>
           {role ? 'Save role' : 'Create role'}
