@@ -8,7 +8,7 @@ import type { AppConfigurationResponse } from '../../api/generated/core/types.ge
 import { useWorkspace } from '../../app/workspace-context'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
-import { Loading } from '../../components/Loading'
+import { Loaded } from '../../components/Loaded'
 import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 import { dateTime, words } from '../../lib/format'
@@ -25,17 +25,9 @@ export default function BusinessSettings() {
         How Cartage behaves for {business.displayName}. A setting left at its default follows Cartage’s
         default.
       </p>
-      {settings.error ? (
-        <ErrorNotice
-          error={settings.error}
-          what="Loading the settings"
-          onRetry={() => void settings.refetch()}
-        />
-      ) : !settings.data ? (
-        <Loading label="Loading the settings…" />
-      ) : (
-        <SettingsForm key={business.id} items={settings.data.data.filter((s) => s.module !== null)} />
-      )}
+      <Loaded query={settings} what="Loading the settings">
+        {(loaded) => <SettingsForm key={business.id} items={loaded.data.filter((s) => s.module !== null)} />}
+      </Loaded>
     </>
   )
 }

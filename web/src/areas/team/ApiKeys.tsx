@@ -6,7 +6,7 @@ import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
-import { Loading } from '../../components/Loading'
+import { Loaded } from '../../components/Loaded'
 import { SecretOnce } from '../../components/SecretOnce'
 import { mergedProblems } from '../../lib/form-errors'
 import { dateTime } from '../../lib/format'
@@ -64,85 +64,83 @@ export function ApiKeys() {
         </div>
       )}
       {revoke.error ? <ErrorNotice error={revoke.error} what="Revoking the key" /> : null}
-      {keys.error ? (
-        <ErrorNotice error={keys.error} what="Loading the API keys" onRetry={() => void keys.refetch()} />
-      ) : !keys.data ? (
-        <Loading label="Loading the API keys…" />
-      ) : (
-        <DataTable
-          caption="API keys"
-          rows={keys.data.data}
-          rowKey={(row) => row.id}
-          empty="No API key."
-          columns={[
-            { key: 'label', header: 'Label', render: (row) => row.title ?? '—' },
-            {
-              key: 'prefix',
-              header: 'Starts with',
-              render: (row) => <span className="mono">{row.keyPrefix}…</span>,
-            },
-            { key: 'business', header: 'Business', render: (row) => businessName(row.businessId) },
-            {
-              key: 'scopes',
-              header: 'Scopes',
-              render: (row) => (row.scopesByModule ? rightsWords(row.scopesByModule) : 'Unrestricted'),
-            },
-            { key: 'created', header: 'Created', nowrap: true, render: (row) => dateTime(row.dateCreated) },
-            {
-              key: 'used',
-              header: 'Last used',
-              nowrap: true,
-              render: (row) => (row.lastUsedAt ? dateTime(row.lastUsedAt) : 'Never'),
-            },
-            {
-              key: 'expires',
-              header: 'Expires',
-              nowrap: true,
-              render: (row) => (row.expiryDate ? dateTime(row.expiryDate) : 'Never'),
-            },
-            {
-              key: 'revoke',
-              header: 'Revoke',
-              render: (row) =>
-                !me.isOwner ? (
-                  ''
-                ) : revoking === row.id ? (
-                  <span className="actions">
+      <Loaded query={keys} what="Loading the API keys">
+        {(loaded) => (
+          <DataTable
+            caption="API keys"
+            rows={loaded.data}
+            rowKey={(row) => row.id}
+            empty="No API key."
+            columns={[
+              { key: 'label', header: 'Label', render: (row) => row.title ?? '—' },
+              {
+                key: 'prefix',
+                header: 'Starts with',
+                render: (row) => <span className="mono">{row.keyPrefix}…</span>,
+              },
+              { key: 'business', header: 'Business', render: (row) => businessName(row.businessId) },
+              {
+                key: 'scopes',
+                header: 'Scopes',
+                render: (row) => (row.scopesByModule ? rightsWords(row.scopesByModule) : 'Unrestricted'),
+              },
+              { key: 'created', header: 'Created', nowrap: true, render: (row) => dateTime(row.dateCreated) },
+              {
+                key: 'used',
+                header: 'Last used',
+                nowrap: true,
+                render: (row) => (row.lastUsedAt ? dateTime(row.lastUsedAt) : 'Never'),
+              },
+              {
+                key: 'expires',
+                header: 'Expires',
+                nowrap: true,
+                render: (row) => (row.expiryDate ? dateTime(row.expiryDate) : 'Never'),
+              },
+              {
+                key: 'revoke',
+                header: 'Revoke',
+                render: (row) =>
+                  !me.isOwner ? (
+                    ''
+                  ) : revoking === row.id ? (
+                    <span className="actions">
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={revoke.isPending}
+                        onClick={() =>
+                          revoke.mutate(row.id, {
+                            onSuccess: () => {
+                              setRevoking(null)
+                              setNote(
+                                `Revoked the key ${row.title ?? row.keyPrefix}: it stops working at once.`,
+                              )
+                            },
+                          })
+                        }
+                      >
+                        Yes, revoke {row.title ?? row.keyPrefix}
+                      </button>
+                      <button type="button" className="secondary" onClick={() => setRevoking(null)}>
+                        Keep
+                      </button>
+                    </span>
+                  ) : (
                     <button
                       type="button"
-                      className="danger"
-                      disabled={revoke.isPending}
-                      onClick={() =>
-                        revoke.mutate(row.id, {
-                          onSuccess: () => {
-                            setRevoking(null)
-                            setNote(
-                              `Revoked the key ${row.title ?? row.keyPrefix}: it stops working at once.`,
-                            )
-                          },
-                        })
-                      }
+                      className="link"
+                      aria-label={`Revoke the key ${row.title ?? row.keyPrefix}`}
+                      onClick={() => setRevoking(row.id)}
                     >
-                      Yes, revoke {row.title ?? row.keyPrefix}
+                      Revoke…
                     </button>
-                    <button type="button" className="secondary" onClick={() => setRevoking(null)}>
-                      Keep
-                    </button>
-                  </span>
-                ) : (
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={`Revoke the key ${row.title ?? row.keyPrefix}`}
-                    onClick={() => setRevoking(row.id)}
-                  >
-                    Revoke…
-                  </button>
-                ),
-            },
-          ]}
-        />
-      )}
+                  ),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
       {!me.isOwner ? (
         <p className="muted">Only an owner of the organisation creates and revokes API keys.</p>
       ) : creating ? (

@@ -14,7 +14,7 @@ import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
-import { Loading } from '../../components/Loading'
+import { Loaded } from '../../components/Loaded'
 import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 import { integer } from '../../lib/format'
@@ -58,13 +58,9 @@ export default function Team() {
     <>
       <PageHeader title="Team and roles" />
       <Members roles={roles.data?.data ?? []} />
-      {roles.error ? (
-        <ErrorNotice error={roles.error} what="Loading the roles" onRetry={() => void roles.refetch()} />
-      ) : !roles.data ? (
-        <Loading label="Loading the roles…" />
-      ) : (
-        <Roles roles={roles.data.data} />
-      )}
+      <Loaded query={roles} what="Loading the roles">
+        {(loaded) => <Roles roles={loaded.data} />}
+      </Loaded>
       <ApiKeys />
     </>
   )
@@ -91,97 +87,91 @@ function Members({ roles }: { roles: readonly RoleResponse[] }) {
         </div>
       )}
       {error ? <ErrorNotice error={error} what="Changing the member" /> : null}
-      {members.error ? (
-        <ErrorNotice
-          error={members.error}
-          what="Loading the members"
-          onRetry={() => void members.refetch()}
-        />
-      ) : !members.data ? (
-        <Loading label="Loading the members…" />
-      ) : (
-        <DataTable
-          caption="Members"
-          rows={members.data.data}
-          rowKey={(row) => row.userId}
-          columns={[
-            { key: 'name', header: 'Name', render: (row) => row.displayName || '—' },
-            { key: 'email', header: 'Email', render: (row) => row.email },
-            {
-              key: 'role',
-              header: 'Role',
-              render: (row) =>
-                canModify && row.userId !== me.user.id && roles.length > 0 ? (
-                  <select
-                    aria-label={`Role of ${row.email}`}
-                    value={roleValue(row.role, row.customRole?.id)}
-                    disabled={change.isPending}
-                    onChange={(e) =>
-                      change.mutate(
-                        { path: { userId: row.userId }, body: roleBody(e.target.value) },
-                        { onSuccess: () => setNote(`Changed the role of ${row.email}.`) },
-                      )
-                    }
-                  >
-                    <RoleOptions roles={roles} />
-                  </select>
-                ) : (
-                  (row.customRole?.name ?? row.role)
-                ),
-            },
-            {
-              key: 'status',
-              header: 'State',
-              render: (row) => (
-                <span className={`badge ${row.status === 'Active' ? 'good' : 'wait'}`}>
-                  {row.status === 'Active' ? 'Active' : 'Invited'}
-                </span>
-              ),
-            },
-            {
-              key: 'remove',
-              header: 'Remove',
-              render: (row) =>
-                !canDelete || row.userId === me.user.id ? (
-                  ''
-                ) : removing === row.userId ? (
-                  <span className="actions">
-                    <button
-                      type="button"
-                      className="danger"
-                      disabled={remove.isPending}
-                      onClick={() =>
-                        remove.mutate(
-                          { path: { userId: row.userId } },
-                          {
-                            onSuccess: () => {
-                              setRemoving(null)
-                              setNote(`Removed ${row.email}.`)
-                            },
-                          },
+      <Loaded query={members} what="Loading the members">
+        {(loaded) => (
+          <DataTable
+            caption="Members"
+            rows={loaded.data}
+            rowKey={(row) => row.userId}
+            columns={[
+              { key: 'name', header: 'Name', render: (row) => row.displayName || '—' },
+              { key: 'email', header: 'Email', render: (row) => row.email },
+              {
+                key: 'role',
+                header: 'Role',
+                render: (row) =>
+                  canModify && row.userId !== me.user.id && roles.length > 0 ? (
+                    <select
+                      aria-label={`Role of ${row.email}`}
+                      value={roleValue(row.role, row.customRole?.id)}
+                      disabled={change.isPending}
+                      onChange={(e) =>
+                        change.mutate(
+                          { path: { userId: row.userId }, body: roleBody(e.target.value) },
+                          { onSuccess: () => setNote(`Changed the role of ${row.email}.`) },
                         )
                       }
                     >
-                      Yes, remove {row.email}
-                    </button>
-                    <button type="button" className="secondary" onClick={() => setRemoving(null)}>
-                      Keep
-                    </button>
+                      <RoleOptions roles={roles} />
+                    </select>
+                  ) : (
+                    (row.customRole?.name ?? row.role)
+                  ),
+              },
+              {
+                key: 'status',
+                header: 'State',
+                render: (row) => (
+                  <span className={`badge ${row.status === 'Active' ? 'good' : 'wait'}`}>
+                    {row.status === 'Active' ? 'Active' : 'Invited'}
                   </span>
-                ) : (
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={`Remove ${row.email}`}
-                    onClick={() => setRemoving(row.userId)}
-                  >
-                    Remove…
-                  </button>
                 ),
-            },
-          ]}
-        />
-      )}
+              },
+              {
+                key: 'remove',
+                header: 'Remove',
+                render: (row) =>
+                  !canDelete || row.userId === me.user.id ? (
+                    ''
+                  ) : removing === row.userId ? (
+                    <span className="actions">
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={remove.isPending}
+                        onClick={() =>
+                          remove.mutate(
+                            { path: { userId: row.userId } },
+                            {
+                              onSuccess: () => {
+                                setRemoving(null)
+                                setNote(`Removed ${row.email}.`)
+                              },
+                            },
+                          )
+                        }
+                      >
+                        Yes, remove {row.email}
+                      </button>
+                      <button type="button" className="secondary" onClick={() => setRemoving(null)}>
+                        Keep
+                      </button>
+                    </span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={`Remove ${row.email}`}
+                      onClick={() => setRemoving(row.userId)}
+                    >
+                      Remove…
+                    </button>
+                  ),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
       {canModify && roles.length > 0 && <InviteForm roles={roles} onInvited={setNote} />}
     </section>
   )

@@ -10,7 +10,7 @@ import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
-import { Loading } from '../../components/Loading'
+import { Loaded } from '../../components/Loaded'
 import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 
@@ -53,74 +53,73 @@ export default function Vehicles() {
           }}
         />
       )}
-      {vehicles.error ? (
-        <ErrorNotice
-          error={vehicles.error}
-          what="Loading the vehicles"
-          onRetry={() => void vehicles.refetch()}
-        />
-      ) : !vehicles.data ? (
-        <Loading label="Loading the vehicles…" />
-      ) : (
-        <DataTable
-          caption="Vehicles"
-          rows={vehicles.data.data}
-          rowKey={(row) => row.id}
-          empty="No vehicle yet."
-          columns={[
-            { key: 'registration', header: 'Registration', nowrap: true, render: (row) => row.registration },
-            { key: 'name', header: 'Name', render: (row) => row.name },
-            {
-              key: 'weight',
-              header: 'Largest load (kg)',
-              number: true,
-              render: (row) => (row.maxWeight === null ? 'No limit' : String(row.maxWeight)),
-            },
-            {
-              key: 'volume',
-              header: 'Largest load (m³)',
-              number: true,
-              render: (row) => (row.maxVolume === null ? 'No limit' : String(row.maxVolume)),
-            },
-            {
-              key: 'shift',
-              header: 'Shift',
-              nowrap: true,
-              render: (row) =>
-                row.shiftStart && row.shiftEnd ? `${row.shiftStart}–${row.shiftEnd}` : 'The day’s',
-            },
-            {
-              key: 'active',
-              header: 'State',
-              render: (row) => (
-                <span className={`badge ${row.active ? 'good' : ''}`}>
-                  {row.active ? 'Active' : 'Inactive'}
-                </span>
-              ),
-            },
-            {
-              key: 'edit',
-              header: 'Edit',
-              render: (row) =>
-                canModify ? (
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={`Edit ${row.name} (${row.registration})`}
-                    onClick={() => {
-                      setNote(null)
-                      setEditing(row)
-                    }}
-                  >
-                    Edit
-                  </button>
-                ) : (
-                  ''
+      <Loaded query={vehicles} what="Loading the vehicles">
+        {(loaded) => (
+          <DataTable
+            caption="Vehicles"
+            rows={loaded.data}
+            rowKey={(row) => row.id}
+            empty="No vehicle yet."
+            columns={[
+              {
+                key: 'registration',
+                header: 'Registration',
+                nowrap: true,
+                render: (row) => row.registration,
+              },
+              { key: 'name', header: 'Name', render: (row) => row.name },
+              {
+                key: 'weight',
+                header: 'Largest load (kg)',
+                number: true,
+                render: (row) => (row.maxWeight === null ? 'No limit' : String(row.maxWeight)),
+              },
+              {
+                key: 'volume',
+                header: 'Largest load (m³)',
+                number: true,
+                render: (row) => (row.maxVolume === null ? 'No limit' : String(row.maxVolume)),
+              },
+              {
+                key: 'shift',
+                header: 'Shift',
+                nowrap: true,
+                render: (row) =>
+                  row.shiftStart && row.shiftEnd ? `${row.shiftStart}–${row.shiftEnd}` : 'The day’s',
+              },
+              {
+                key: 'active',
+                header: 'State',
+                render: (row) => (
+                  <span className={`badge ${row.active ? 'good' : ''}`}>
+                    {row.active ? 'Active' : 'Inactive'}
+                  </span>
                 ),
-            },
-          ]}
-        />
-      )}
+              },
+              {
+                key: 'edit',
+                header: 'Edit',
+                render: (row) =>
+                  canModify ? (
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={`Edit ${row.name} (${row.registration})`}
+                      onClick={() => {
+                        setNote(null)
+                        setEditing(row)
+                      }}
+                    >
+                      Edit
+                    </button>
+                  ) : (
+                    ''
+                  ),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
     </>
   )
 }

@@ -16,7 +16,7 @@ import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
-import { Loading } from '../../components/Loading'
+import { Loaded } from '../../components/Loaded'
 import { PageHeader } from '../../components/PageHeader'
 import { SecretOnce } from '../../components/SecretOnce'
 import { mergedProblems } from '../../lib/form-errors'
@@ -98,56 +98,50 @@ export default function Webhooks() {
           }}
         />
       )}
-      {endpoints.error ? (
-        <ErrorNotice
-          error={endpoints.error}
-          what="Loading the endpoints"
-          onRetry={() => void endpoints.refetch()}
-        />
-      ) : !endpoints.data ? (
-        <Loading label="Loading the endpoints…" />
-      ) : (
-        <DataTable
-          caption="Webhook endpoints"
-          rows={list}
-          rowKey={(row) => row.id}
-          empty="No endpoint yet: add one to receive the business’s events."
-          rowClass={(row) => (row.id === selectedId ? 'selected' : undefined)}
-          columns={[
-            {
-              key: 'url',
-              header: 'Address',
-              render: (row) => (
-                <button
-                  type="button"
-                  className="link"
-                  aria-pressed={row.id === selectedId}
-                  onClick={() => select(row.id === selectedId ? null : row.id)}
-                >
-                  {row.url}
-                </button>
-              ),
-            },
-            { key: 'description', header: 'Description', render: (row) => row.description ?? '—' },
-            { key: 'events', header: 'Events', render: (row) => row.eventTypes.join(', ') },
-            {
-              key: 'state',
-              header: 'State',
-              render: (row) => (
-                <span className={`badge ${row.enabled ? 'good' : 'bad'}`}>
-                  {row.enabled ? 'Enabled' : 'Disabled'}
-                </span>
-              ),
-            },
-            {
-              key: 'failures',
-              header: 'Failures in a row',
-              number: true,
-              render: (row) => integer(row.consecutiveFailures),
-            },
-          ]}
-        />
-      )}
+      <Loaded query={endpoints} what="Loading the endpoints">
+        {(_loaded) => (
+          <DataTable
+            caption="Webhook endpoints"
+            rows={list}
+            rowKey={(row) => row.id}
+            empty="No endpoint yet: add one to receive the business’s events."
+            rowClass={(row) => (row.id === selectedId ? 'selected' : undefined)}
+            columns={[
+              {
+                key: 'url',
+                header: 'Address',
+                render: (row) => (
+                  <button
+                    type="button"
+                    className="link"
+                    aria-pressed={row.id === selectedId}
+                    onClick={() => select(row.id === selectedId ? null : row.id)}
+                  >
+                    {row.url}
+                  </button>
+                ),
+              },
+              { key: 'description', header: 'Description', render: (row) => row.description ?? '—' },
+              { key: 'events', header: 'Events', render: (row) => row.eventTypes.join(', ') },
+              {
+                key: 'state',
+                header: 'State',
+                render: (row) => (
+                  <span className={`badge ${row.enabled ? 'good' : 'bad'}`}>
+                    {row.enabled ? 'Enabled' : 'Disabled'}
+                  </span>
+                ),
+              },
+              {
+                key: 'failures',
+                header: 'Failures in a row',
+                number: true,
+                render: (row) => integer(row.consecutiveFailures),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
       {selected && (
         <EndpointDetail
           key={selected.id}
@@ -233,30 +227,25 @@ function EndpointForm({
         aria-describedby={problems.eventTypes ? 'webhook-events-problem' : undefined}
       >
         <legend>Event types</legend>
-        {types.error ? (
-          <ErrorNotice
-            error={types.error}
-            what="Loading the event types"
-            onRetry={() => void types.refetch()}
-          />
-        ) : !types.data ? (
-          <Loading label="Loading the event types…" />
-        ) : (
-          <ul className="checks">
-            {types.data.data.map((type) => (
-              <li key={type.type}>
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={events.includes(type.type)}
-                    onChange={(e) => toggle(type.type, e.target.checked)}
-                  />
-                  <span className="mono">{type.type}</span> <span className="muted">{type.description}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
-        )}
+        <Loaded query={types} what="Loading the event types">
+          {(loaded) => (
+            <ul className="checks">
+              {loaded.data.map((type) => (
+                <li key={type.type}>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={events.includes(type.type)}
+                      onChange={(e) => toggle(type.type, e.target.checked)}
+                    />
+                    <span className="mono">{type.type}</span>{' '}
+                    <span className="muted">{type.description}</span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Loaded>
         {problems.eventTypes && (
           <span className="problem" id="webhook-events-problem">
             {problems.eventTypes}
@@ -441,67 +430,65 @@ function EndpointDetail({
           Refresh the log
         </button>
       </div>
-      {deliveries.error ? (
-        <ErrorNotice
-          error={deliveries.error}
-          what="Loading the delivery log"
-          onRetry={() => void deliveries.refetch()}
-        />
-      ) : !deliveries.data ? (
-        <Loading label="Loading the delivery log…" />
-      ) : (
-        <DataTable
-          caption="Delivery log"
-          rows={deliveries.data.data}
-          rowKey={(row) => row.id}
-          empty="Nothing sent to this endpoint yet."
-          columns={[
-            { key: 'when', header: 'When', nowrap: true, render: (row) => dateTime(row.dateCreated) },
-            { key: 'type', header: 'Event', render: (row) => <span className="mono">{row.eventType}</span> },
-            {
-              key: 'outcome',
-              header: 'Status',
-              render: (row) => <span className={`badge ${OUTCOME_TONE[row.outcome]}`}>{row.outcome}</span>,
-            },
-            { key: 'attempt', header: 'Attempt', number: true, render: (row) => integer(row.attempt) },
-            {
-              key: 'response',
-              header: 'Response code',
-              number: true,
-              render: (row) => (row.responseStatus === null ? '—' : String(row.responseStatus)),
-            },
-            { key: 'error', header: 'Error', render: (row) => row.error ?? '' },
-            {
-              key: 'replay',
-              header: 'Replay',
-              render: (row) =>
-                row.eventId && row.deliveryId && canModify ? (
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={`Replay ${row.eventType} of ${dateTime(row.dateCreated)}`}
-                    disabled={replay.isPending}
-                    onClick={() =>
-                      replay.mutate(
-                        { path: { eventId: row.eventId ?? '' } },
-                        {
-                          onSuccess: (answer) =>
-                            afterChange(
-                              `Replayed: ${answer.data.queued} ${answer.data.queued === 1 ? 'delivery' : 'deliveries'} queued.`,
-                            ),
-                        },
-                      )
-                    }
-                  >
-                    Replay
-                  </button>
-                ) : (
-                  ''
-                ),
-            },
-          ]}
-        />
-      )}
+      <Loaded query={deliveries} what="Loading the delivery log">
+        {(loaded) => (
+          <DataTable
+            caption="Delivery log"
+            rows={loaded.data}
+            rowKey={(row) => row.id}
+            empty="Nothing sent to this endpoint yet."
+            columns={[
+              { key: 'when', header: 'When', nowrap: true, render: (row) => dateTime(row.dateCreated) },
+              {
+                key: 'type',
+                header: 'Event',
+                render: (row) => <span className="mono">{row.eventType}</span>,
+              },
+              {
+                key: 'outcome',
+                header: 'Status',
+                render: (row) => <span className={`badge ${OUTCOME_TONE[row.outcome]}`}>{row.outcome}</span>,
+              },
+              { key: 'attempt', header: 'Attempt', number: true, render: (row) => integer(row.attempt) },
+              {
+                key: 'response',
+                header: 'Response code',
+                number: true,
+                render: (row) => (row.responseStatus === null ? '—' : String(row.responseStatus)),
+              },
+              { key: 'error', header: 'Error', render: (row) => row.error ?? '' },
+              {
+                key: 'replay',
+                header: 'Replay',
+                render: (row) =>
+                  row.eventId && row.deliveryId && canModify ? (
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={`Replay ${row.eventType} of ${dateTime(row.dateCreated)}`}
+                      disabled={replay.isPending}
+                      onClick={() =>
+                        replay.mutate(
+                          { path: { eventId: row.eventId ?? '' } },
+                          {
+                            onSuccess: (answer) =>
+                              afterChange(
+                                `Replayed: ${answer.data.queued} ${answer.data.queued === 1 ? 'delivery' : 'deliveries'} queued.`,
+                              ),
+                          },
+                        )
+                      }
+                    >
+                      Replay
+                    </button>
+                  ) : (
+                    ''
+                  ),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
     </section>
   )
 }
