@@ -15,12 +15,8 @@
  * Prints its figures; add them to bench/RESULTS.md by hand ("Planning a day beside another organisation").
  */
 
-import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
-import { openCartage } from '../src/apps/cartage.js'
-import { loadConfig } from '../src/config.js'
-import { MemoryMailer } from '../src/mail/mailer.js'
+import { benchCartage } from './bench-cartage.js'
 import { organisation, quantile, schemaNameOf, seededRandom } from './scenarios-zones-large.js'
 
 const STOPS = Number(process.env.BENCH_STOPS ?? 1000)
@@ -47,17 +43,7 @@ async function timed(run: () => Promise<unknown>) {
 }
 
 export async function runPlanDay(database: 'postgres' | 'embedded'): Promise<PlanDayFigures> {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-plan-day-'))
-  const databaseUrl = database === 'postgres' ? process.env.DATABASE_URL : undefined
-  const config = {
-    ...loadConfig({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_ACCOUNT: '1000000' }),
-    databaseUrl,
-    dataDir: tmp,
-  }
-  const cartage = await openCartage(config, {
-    applicationName: 'cartage-bench-plan-day',
-    mailer: new MemoryMailer(),
-  })
+  const cartage = await benchCartage(database, 'plan-day')
   try {
     const { core, global, database: db } = cartage
     const a = await organisation(core, global, 'day-a')
@@ -151,7 +137,6 @@ export async function runPlanDay(database: 'postgres' | 'embedded'): Promise<Pla
     }
   } finally {
     await cartage.close()
-    rmSync(tmp, { recursive: true, force: true })
   }
 }
 

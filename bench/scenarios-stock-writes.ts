@@ -23,16 +23,13 @@
  * BENCH_STOCK_ENTRIES (default 100000) sets the volume.
  */
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
-import { openCartage } from '../src/apps/cartage.js'
-import { loadConfig } from '../src/config.js'
 import type { Database } from '../src/db/database.js'
-import { MemoryMailer } from '../src/mail/mailer.js'
 import { MAX_BULK_MOVEMENTS } from '../src/modules/manufacturing/stock/stock.schemas.js'
+import { benchCartage } from './bench-cartage.js'
 
 const ENTRIES = Number(process.env.BENCH_STOCK_ENTRIES ?? 100_000)
 const SAMPLES = Number(process.env.BENCH_STOCK_SAMPLES ?? 15)
@@ -97,18 +94,9 @@ const percentile = (values: number[], p: number) => {
 const minute = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 60_000).toISOString()
 
 export async function runStockWrites(database: 'postgres' | 'embedded'): Promise<StockWriteFigures> {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-stock-'))
-  const databaseUrl = database === 'postgres' ? process.env.DATABASE_URL : undefined
-  if (database === 'postgres' && !databaseUrl) throw new Error('the PostgreSQL run needs DATABASE_URL')
-  const config = {
-    ...loadConfig({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_ACCOUNT: '1000000' }),
-    databaseUrl,
-    dataDir: tmp,
-  }
-  const cartage = await openCartage(config, {
-    applicationName: 'cartage-bench-stock',
-    mailer: new MemoryMailer(),
-  })
+  if (database === 'postgres' && !process.env.DATABASE_URL)
+    throw new Error('the PostgreSQL run needs DATABASE_URL')
+  const cartage = await benchCartage(database, 'stock')
   try {
     const { core, global, database: db } = cartage
     const email = `bench-stock-${Date.now()}@example.com`
@@ -254,7 +242,6 @@ export async function runStockWrites(database: 'postgres' | 'embedded'): Promise
     }
   } finally {
     await cartage.close()
-    rmSync(tmp, { recursive: true, force: true })
   }
 }
 

@@ -15,14 +15,11 @@
  * Replaces its section of bench/RESULTS.md.
  */
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openCartage } from '../src/apps/cartage.js'
-import { loadConfig } from '../src/config.js'
 import type { HttpApp } from '../src/http/kernel.js'
-import { MemoryMailer } from '../src/mail/mailer.js'
+import { benchCartage } from './bench-cartage.js'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
@@ -99,17 +96,7 @@ async function throughput(createOrder: () => Promise<unknown>, seconds: number) 
 }
 
 export async function runWebhookWrites(database: 'postgres' | 'embedded'): Promise<Figures> {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-webhooks-'))
-  const databaseUrl = database === 'postgres' ? process.env.DATABASE_URL : undefined
-  const config = {
-    ...loadConfig({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_ACCOUNT: '1000000' }),
-    databaseUrl,
-    dataDir: tmp,
-  }
-  const cartage = await openCartage(config, {
-    applicationName: 'cartage-bench-webhooks',
-    mailer: new MemoryMailer(),
-  })
+  const cartage = await benchCartage(database, 'webhooks')
   try {
     const { core, global, database: db } = cartage
     const withHooks = await organisation(core, global, 'with')
@@ -167,7 +154,6 @@ export async function runWebhookWrites(database: 'postgres' | 'embedded'): Promi
     return figures
   } finally {
     await cartage.close()
-    rmSync(tmp, { recursive: true, force: true })
   }
 }
 
