@@ -17,11 +17,17 @@
 
 import os from 'node:os'
 import { benchCartage } from './bench-cartage.js'
-import { organisation, quantile, schemaNameOf, seededRandom } from './scenarios-zones-large.js'
+import {
+  organisation,
+  quantile,
+  readsAside,
+  schemaNameOf,
+  seededRandom,
+  timed,
+} from './scenarios-zones-large.js'
 
 const STOPS = Number(process.env.BENCH_STOPS ?? 1000)
 const VANS = 60
-const QUIET_SECONDS = 4
 const DEPOT = { latitude: -33.92, longitude: 18.42 }
 const DAY = '2026-12-01'
 
@@ -34,12 +40,6 @@ export interface PlanDayFigures {
   quiet: { p50: number; p99: number; count: number }
   during: { p50: number; p99: number; count: number }
   loadAverage: string
-}
-
-async function timed(run: () => Promise<unknown>) {
-  const started = performance.now()
-  await run()
-  return performance.now() - started
 }
 
 export async function runPlanDay(database: 'postgres' | 'embedded'): Promise<PlanDayFigures> {
@@ -96,26 +96,16 @@ export async function runPlanDay(database: 'postgres' | 'embedded'): Promise<Pla
       )
       .execute()
 
-    let reading = true
-    const readLoop = async (into: number[]) => {
-      while (reading) into.push(await timed(read))
-    }
-    for (let i = 0; i < 50; i++) await read()
-    const quiet: number[] = []
-    const quietLoop = readLoop(quiet)
-    await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000))
-    reading = false
-    await quietLoop
+    const reads = readsAside(read)
+    const quiet = await reads.quiet()
 
     const during: number[] = []
-    reading = true
-    const duringLoop = readLoop(during)
+    const stopReading = reads.during(during)
     let answer: { plans?: { stops?: unknown[] }[]; leftOut?: unknown[] } = {}
     const planMs = await timed(async () => {
       answer = await a.call('POST', '/api/v1/plans/plan-day', { date: DAY, vehicleIds, depot: DEPOT })
     })
-    reading = false
-    await duringLoop
+    await stopReading()
     const summary = (values: number[]) => ({
       p50: quantile(values, 0.5),
       p99: quantile(values, 0.99),

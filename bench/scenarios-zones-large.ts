@@ -163,7 +163,7 @@ const cpu: Record<string, number[]> = {}
  * the server's own work, the database being another process; embedded, it includes the database's
  * worker thread). On a shared machine the wall time follows the neighbours, the CPU time less so.
  */
-async function timed(run: () => Promise<unknown>, label?: string) {
+export async function timed(run: () => Promise<unknown>, label?: string) {
   const started = performance.now()
   const startedCpu = process.cpuUsage()
   await run()
@@ -188,6 +188,32 @@ export interface LargeZoneFigures {
   loadAverage: string
   /** Median CPU milliseconds of the process per save, lookup and autobatch. */
   cpuMs: Record<string, number>
+}
+
+/**
+ * Another organisation's reads, one after another: `during(into)` times them into `into` until the
+ * returned stop is awaited; `quiet()` warms up with 50, then times them alone for QUIET_SECONDS.
+ */
+export function readsAside(read: () => Promise<unknown>) {
+  const during = (into: number[]) => {
+    let reading = true
+    const loop = (async () => {
+      while (reading) into.push(await timed(read))
+    })()
+    return async () => {
+      reading = false
+      await loop
+    }
+  }
+  const quiet = async () => {
+    for (let i = 0; i < 50; i++) await read()
+    const times: number[] = []
+    const stop = during(times)
+    await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000))
+    await stop()
+    return times
+  }
+  return { during, quiet }
 }
 
 export async function runLargeZones(database: 'postgres' | 'embedded'): Promise<LargeZoneFigures> {
@@ -219,17 +245,8 @@ export async function runLargeZones(database: 'postgres' | 'embedded'): Promise<
     const customer = await b.call('POST', '/api/v1/Customers', { name: 'Reader' })
     const read = () => b.call('GET', `/api/v1/Customers/${customer.id}`)
 
-    // B's reads, one after another, while `reading` holds.
-    let reading = true
-    const readLoop = async (into: number[]) => {
-      while (reading) into.push(await timed(read))
-    }
-    for (let i = 0; i < 50; i++) await read()
-    const quiet: number[] = []
-    const quietLoop = readLoop(quiet)
-    await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000))
-    reading = false
-    await quietLoop
+    const reads = readsAside(read)
+    const quiet = await reads.quiet()
 
     const schema = await schemaNameOf(db, a.businessId)
     const random = seededRandom(7)
@@ -253,8 +270,7 @@ export async function runLargeZones(database: 'postgres' | 'embedded'): Promise<
       .execute()
 
     const loaded: number[] = []
-    reading = true
-    const loadedLoop = readLoop(loaded)
+    const stopReading = reads.during(loaded)
     const figures = { saveMs: [] as number[], lookupEmptyMs: [] as number[], lookupOneMs: [] as number[] }
     const autobatchMs: number[] = []
     const zoneIds: string[] = []
@@ -304,8 +320,7 @@ export async function runLargeZones(database: 'postgres' | 'embedded'): Promise<
         `${database} round ${round + 1}: save p50 ${quantile(figures.saveMs, 0.5).toFixed(1)} ms, lookup p50 ${quantile(figures.lookupEmptyMs, 0.5).toFixed(2)} / ${quantile(figures.lookupOneMs, 0.5).toFixed(2)} ms, autobatch ${autobatchMs.at(-1)?.toFixed(0)} ms (${assigned} assigned)\n`,
       )
     }
-    reading = false
-    await loadedLoop
+    await stopReading()
     await Promise.all([core.close(), global.close()])
     await services.close()
     const summary = (values: number[]) => ({
