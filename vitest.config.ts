@@ -19,6 +19,9 @@ export default defineConfig({
     // As many kept as started: tinypool ends a worker above the minimum as soon as it idles, and
     // that ending can race the pool's own at the end of the run (an unhandled rejection).
     minWorkers: workers,
+    // The pool reads isolation from here, not from a project: without it every file gets a new
+    // process (and imports the app and opens its database again), whatever the projects say.
+    isolate: false,
     reporters: ['default', './test/summary-reporter.ts'],
     projects: [
       {
