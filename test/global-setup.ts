@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node'
 import { MIGRATIONS } from '../src/apps/modules.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
+import { dropScratchDatabases } from './scratch-database.js'
 import { testDatabaseUrl } from './test-database.js'
 
 declare module 'vitest' {
@@ -29,7 +30,8 @@ export default async function setup(project: TestProject) {
     await database.close()
   }
   project.provide('templateDataDir', templateDataDir)
-  return () => {
+  return async () => {
+    if (databaseUrl) await dropScratchDatabases(databaseUrl)
     if (!templateDataDir) return
     rmSync(templateDataDir, { recursive: true, force: true })
     // The workers' databases (test/harness.ts), ended with their processes.

@@ -56,7 +56,7 @@ function workerEmbeddedDatabase(): Promise<Database> {
 /**
  * A data directory for the context (files, mail, signing key) and a database: the worker's shared
  * one, or with `own: true` a database no other file sees (a private copy of the template, or a
- * new migrated PostgreSQL database), for a test that puts the database in a state others must not
+ * new migrated PostgreSQL database, dropped at the end of the run), for a test that puts the database in a state others must not
  * observe (a schema left behind by migrations, say).
  */
 export async function openTestDatabase(options: { own?: boolean } = {}): Promise<{
@@ -115,13 +115,8 @@ async function openOwnDatabase(databaseUrl: string | undefined, dataDir: string)
     applicationName: 'cartage-test',
   })
   await migrate(database)
-  return {
-    database,
-    async close() {
-      await database.close()
-      await scratch.drop()
-    },
-  }
+  // Dropped with the run's other scratch databases by the global teardown (test/scratch-database.ts).
+  return { database, close: () => database.close() }
 }
 
 /**

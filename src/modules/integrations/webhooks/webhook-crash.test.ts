@@ -18,14 +18,12 @@ const dataDir = migratedDataDir('cartage-webhooks-crash-')
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 // On PostgreSQL the processes get a database of their own: their worker delivers every
-// organisation's webhooks, and must not touch other test files' organisations.
+// organisation's webhooks, and must not touch other test files' organisations. The global
+// teardown drops it (test/scratch-database.ts).
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined
 beforeAll(async () => {
   const url = testDatabaseUrl()
   if (url) scratch = await createScratchDatabase(url, 'webhooks_crash')
-})
-afterAll(async () => {
-  await scratch?.drop()
 })
 
 const env = () => {
