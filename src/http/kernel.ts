@@ -18,6 +18,7 @@ import { AppError } from '../errors.js'
 import type { Authenticator } from '../security/authenticator.js'
 import { installAuthentication } from './auth-hook.js'
 import { installCors } from './cors.js'
+import { installCsvExport } from './csv-export.js'
 import type { ApiFlavor } from './envelopes.js'
 import { installErrorHandling, sendError } from './error-handler.js'
 import { frameworkErrorOptions, inApiShape } from './framework-errors.js'
@@ -171,6 +172,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   })
   installErrorHandling(app, options.flavor)
   declareFrameworkResponses(app, options.flavor)
+  // Before the input rules: it declares `$format` on list routes, which the unknown-query rule reads.
+  installCsvExport(app)
   installInputRules(app)
   await installCors(app, options.flavor, options.web?.corsOrigins ?? [])
   installMetrics(app, options.flavor, options.database, options.web)

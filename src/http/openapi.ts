@@ -197,8 +197,9 @@ function nameIt(node: unknown, name: string): string | undefined {
 
 function contentSchemas(holder: unknown): Schema[] {
   if (!isObject(holder) || !isObject(holder.content)) return []
-  return Object.values(holder.content).flatMap((media) =>
-    isObject(media) && isObject(media.schema) ? [media.schema] : [],
+  // A list's CSV export is text, not a record to name (csv-export.ts).
+  return Object.entries(holder.content).flatMap(([mediaType, media]) =>
+    mediaType !== 'text/csv' && isObject(media) && isObject(media.schema) ? [media.schema] : [],
   )
 }
 
