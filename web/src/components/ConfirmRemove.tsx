@@ -37,3 +37,27 @@ export function ConfirmRemove({
     </span>
   )
 }
+
+/** A row's "Edit" and "Remove" (each only when given). */
+export function EditOrRemove({
+  name,
+  removing,
+  onEdit,
+  onRemove,
+}: {
+  name: string
+  removing: boolean
+  onEdit?: (() => void) | undefined
+  onRemove?: (() => void) | undefined
+}) {
+  return (
+    <span className="actions">
+      {onEdit && (
+        <button type="button" className="link" aria-label={`Edit ${name}`} onClick={onEdit}>
+          Edit
+        </button>
+      )}
+      {onRemove && <ConfirmRemove name={name} disabled={removing} onConfirm={onRemove} />}
+    </span>
+  )
+}

@@ -8,12 +8,12 @@ import {
 } from '../../api/generated/core/@tanstack/react-query.gen'
 import type { FulfillmentProviderResponse } from '../../api/generated/core/types.gen'
 import { useWorkspace } from '../../app/workspace-context'
-import { ConfirmRemove } from '../../components/ConfirmRemove'
+import { EditOrRemove } from '../../components/ConfirmRemove'
 import { DataTable } from '../../components/DataTable'
+import { EditableList, FormButtons } from '../../components/EditableList'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
 import { Loaded } from '../../components/Loaded'
-import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 import { words } from '../../lib/format'
 
@@ -25,115 +25,84 @@ export default function Carriers() {
   const queryClient = useQueryClient()
   const canModify = can('Integrations', 'Modify')
   const configured = useQuery(getCarriersOptions({ query: { configured: true } }))
-  const [editing, setEditing] = useState<Carrier | 'new' | null>(null)
-  const [note, setNote] = useState<string | null>(null)
   const remove = useMutation({
     ...deleteConfiguredCarrierMutation(),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [{ _id: 'getCarriers' }] }),
   })
   return (
-    <>
-      <PageHeader title="Carriers">
-        {canModify && !editing && (
-          <button
-            type="button"
-            onClick={() => {
-              setNote(null)
-              setEditing('new')
-            }}
-          >
-            Add a carrier
-          </button>
-        )}
-      </PageHeader>
-      {note && (
-        <div className="notice ok" role="status">
-          {note}
-        </div>
-      )}
-      {remove.error ? <ErrorNotice error={remove.error} what="Removing the carrier" /> : null}
-      {editing && (
-        <CarrierForm
-          key={editing === 'new' ? 'new' : editing.id}
-          carrier={editing === 'new' ? null : editing}
-          onDone={(message) => {
-            setEditing(null)
-            if (message) setNote(message)
-          }}
-        />
-      )}
-      <Loaded query={configured} what="Loading the carriers">
-        {(loaded) => (
-          <DataTable
-            caption="Carriers of this business"
-            rows={loaded.data}
-            rowKey={(row) => String(row.id)}
-            empty="No carrier yet: add one to book deliveries with it."
-            columns={[
-              { key: 'name', header: 'Carrier', render: (row) => row.name },
-              { key: 'type', header: 'Type', render: (row) => words(row.type) },
-              {
-                key: 'account',
-                header: 'Account',
-                render: (row) => row.configuration?.accountReference ?? '—',
-              },
-              {
-                key: 'credentials',
-                header: 'Credentials',
-                render: (row) => (row.configuration?.hasCredentials ? 'Set' : 'Not set'),
-              },
-              {
-                key: 'state',
-                header: 'State',
-                render: (row) => (
-                  <>
-                    <span className={`badge ${row.configuration?.enabled ? 'good' : ''}`}>
-                      {row.configuration?.enabled ? 'Enabled' : 'Disabled'}
-                    </span>
-                    {row.configuration?.isDefault ? <span className="badge">Default</span> : null}
-                  </>
-                ),
-              },
-              ...(canModify
-                ? [
-                    {
-                      key: 'edit',
-                      header: 'Change',
-                      render: (row: Carrier) => (
-                        <span className="actions">
-                          <button
-                            type="button"
-                            className="link"
-                            aria-label={`Edit ${row.name}`}
-                            onClick={() => {
-                              setNote(null)
-                              setEditing(row)
-                            }}
-                          >
-                            Edit
-                          </button>
-                          {row.configuration && (
-                            <ConfirmRemove
+    <EditableList<Carrier>
+      title="Carriers"
+      newLabel="Add a carrier"
+      canAdd={canModify}
+      rowKey={(row) => String(row.id)}
+      form={(carrier, done) => <CarrierForm carrier={carrier} onDone={done} />}
+    >
+      {({ edit, say }) => (
+        <>
+          {remove.error ? <ErrorNotice error={remove.error} what="Removing the carrier" /> : null}
+          <Loaded query={configured} what="Loading the carriers">
+            {(loaded) => (
+              <DataTable
+                caption="Carriers of this business"
+                rows={loaded.data}
+                rowKey={(row) => String(row.id)}
+                empty="No carrier yet: add one to book deliveries with it."
+                columns={[
+                  { key: 'name', header: 'Carrier', render: (row) => row.name },
+                  { key: 'type', header: 'Type', render: (row) => words(row.type) },
+                  {
+                    key: 'account',
+                    header: 'Account',
+                    render: (row) => row.configuration?.accountReference ?? '—',
+                  },
+                  {
+                    key: 'credentials',
+                    header: 'Credentials',
+                    render: (row) => (row.configuration?.hasCredentials ? 'Set' : 'Not set'),
+                  },
+                  {
+                    key: 'state',
+                    header: 'State',
+                    render: (row) => (
+                      <>
+                        <span className={`badge ${row.configuration?.enabled ? 'good' : ''}`}>
+                          {row.configuration?.enabled ? 'Enabled' : 'Disabled'}
+                        </span>
+                        {row.configuration?.isDefault ? <span className="badge">Default</span> : null}
+                      </>
+                    ),
+                  },
+                  ...(canModify
+                    ? [
+                        {
+                          key: 'edit',
+                          header: 'Change',
+                          render: (row: Carrier) => (
+                            <EditOrRemove
                               name={row.name}
-                              disabled={remove.isPending}
-                              onConfirm={() =>
-                                remove.mutate(
-                                  { path: { carrierId: row.configuration?.id ?? '' } },
-                                  { onSuccess: () => setNote(`Removed ${row.name}.`) },
-                                )
+                              removing={remove.isPending}
+                              onEdit={() => edit(row)}
+                              onRemove={
+                                row.configuration
+                                  ? () =>
+                                      remove.mutate(
+                                        { path: { carrierId: row.configuration?.id ?? '' } },
+                                        { onSuccess: () => say(`Removed ${row.name}.`) },
+                                      )
+                                  : undefined
                               }
                             />
-                          )}
-                        </span>
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
-        )}
-      </Loaded>
-    </>
+                          ),
+                        },
+                      ]
+                    : []),
+                ]}
+              />
+            )}
+          </Loaded>
+        </>
+      )}
+    </EditableList>
   )
 }
 
@@ -292,14 +261,11 @@ function CarrierForm({
           The default carrier
         </label>
       </div>
-      <div className="actions">
-        <button type="submit" disabled={configure.isPending || update.isPending}>
-          {carrier ? 'Save carrier' : 'Add carrier'}
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone(null)}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons
+        label={carrier ? 'Save carrier' : 'Add carrier'}
+        pending={configure.isPending || update.isPending}
+        onCancel={() => onDone(null)}
+      />
     </form>
   )
 }

@@ -11,12 +11,12 @@ import type {
   DimensionPresetResponse,
 } from '../../api/generated/core/types.gen'
 import { useWorkspace } from '../../app/workspace-context'
-import { ConfirmRemove } from '../../components/ConfirmRemove'
+import { EditOrRemove } from '../../components/ConfirmRemove'
 import { DataTable } from '../../components/DataTable'
+import { EditableList, FormButtons } from '../../components/EditableList'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
 import { Loaded } from '../../components/Loaded'
-import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 import { quantity } from '../../lib/format'
 
@@ -34,119 +34,109 @@ export default function PackageSizes() {
   const canModify = can('Products', 'Modify')
   const canDelete = can('Products', 'Delete')
   const presets = useQuery(getPackageSizesOptions())
-  const [editing, setEditing] = useState<Preset | 'new' | null>(null)
-  const [note, setNote] = useState<string | null>(null)
   const remove = useMutation({
     ...deletePackageSizeMutation(),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [{ _id: 'getPackageSizes' }] }),
   })
   return (
-    <>
-      <PageHeader title="Package sizes">
-        {canModify && !editing && (
-          <button
-            type="button"
-            onClick={() => {
-              setNote(null)
-              setEditing('new')
-            }}
-          >
-            New package size
-          </button>
-        )}
-      </PageHeader>
-      {note && (
-        <div className="notice ok" role="status">
-          {note}
-        </div>
-      )}
-      {remove.error ? <ErrorNotice error={remove.error} what="Removing the package size" /> : null}
-      {editing && (
-        <PresetForm
-          key={editing === 'new' ? 'new' : editing.id}
-          preset={editing === 'new' ? null : editing}
-          onDone={(message) => {
-            setEditing(null)
-            if (message) setNote(message)
-          }}
-        />
-      )}
-      <Loaded query={presets} what="Loading the package sizes">
-        {(rows) => (
-          <DataTable
-            caption="Package sizes"
-            rows={rows}
-            rowKey={(row) => row.id}
-            empty="No package size yet."
-            columns={[
-              {
-                key: 'name',
-                header: 'Name',
-                render: (row) => (
-                  <>
-                    {row.name} {row.isDefault ? <span className="badge good">Default</span> : null}
-                  </>
-                ),
-              },
-              {
-                key: 'size',
-                header: 'Length × width × height',
-                nowrap: true,
-                render: (row) =>
-                  `${quantity(row.length)} × ${quantity(row.width)} × ${quantity(row.height)} ${DIMENSION_UNITS[row.dimensionUnit]}`,
-              },
-              {
-                key: 'weight',
-                header: 'Heaviest',
-                number: true,
-                render: (row) =>
-                  row.maxWeight === null
-                    ? 'No limit'
-                    : `${quantity(row.maxWeight)} ${WEIGHT_UNITS[row.weightUnit]}`,
-              },
-              { key: 'country', header: 'Country', render: (row) => row.country ?? 'Any' },
-              ...(canModify || canDelete
-                ? [
-                    {
-                      key: 'change',
-                      header: 'Change',
-                      render: (row: Preset) => (
-                        <span className="actions">
-                          {canModify && (
-                            <button
-                              type="button"
-                              className="link"
-                              aria-label={`Edit ${row.name}`}
-                              onClick={() => {
-                                setNote(null)
-                                setEditing(row)
-                              }}
-                            >
-                              Edit
-                            </button>
-                          )}
-                          {canDelete && (
-                            <ConfirmRemove
+    <EditableList<Preset>
+      title="Package sizes"
+      newLabel="New package size"
+      canAdd={canModify}
+      rowKey={(row) => row.id}
+      form={(preset, done) => <PresetForm preset={preset} onDone={done} />}
+    >
+      {({ edit, say }) => (
+        <>
+          {remove.error ? <ErrorNotice error={remove.error} what="Removing the package size" /> : null}
+          <Loaded query={presets} what="Loading the package sizes">
+            {(rows) => (
+              <DataTable
+                caption="Package sizes"
+                rows={rows}
+                rowKey={(row) => row.id}
+                empty="No package size yet."
+                columns={[
+                  {
+                    key: 'name',
+                    header: 'Name',
+                    render: (row) => (
+                      <>
+                        {row.name} {row.isDefault ? <span className="badge good">Default</span> : null}
+                      </>
+                    ),
+                  },
+                  {
+                    key: 'size',
+                    header: 'Length × width × height',
+                    nowrap: true,
+                    render: (row) =>
+                      `${quantity(row.length)} × ${quantity(row.width)} × ${quantity(row.height)} ${DIMENSION_UNITS[row.dimensionUnit]}`,
+                  },
+                  {
+                    key: 'weight',
+                    header: 'Heaviest',
+                    number: true,
+                    render: (row) =>
+                      row.maxWeight === null
+                        ? 'No limit'
+                        : `${quantity(row.maxWeight)} ${WEIGHT_UNITS[row.weightUnit]}`,
+                  },
+                  { key: 'country', header: 'Country', render: (row) => row.country ?? 'Any' },
+                  ...(canModify || canDelete
+                    ? [
+                        {
+                          key: 'change',
+                          header: 'Change',
+                          render: (row: Preset) => (
+                            <EditOrRemove
                               name={row.name}
-                              disabled={remove.isPending}
-                              onConfirm={() =>
-                                remove.mutate(
-                                  { path: { presetId: row.id } },
-                                  { onSuccess: () => setNote(`Removed ${row.name}.`) },
-                                )
+                              removing={remove.isPending}
+                              onEdit={canModify ? () => edit(row) : undefined}
+                              onRemove={
+                                canDelete
+                                  ? () =>
+                                      remove.mutate(
+                                        { path: { presetId: row.id } },
+                                        { onSuccess: () => say(`Removed ${row.name}.`) },
+                                      )
+                                  : undefined
                               }
                             />
-                          )}
-                        </span>
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
-        )}
-      </Loaded>
-    </>
+                          ),
+                        },
+                      ]
+                    : []),
+                ]}
+              />
+            )}
+          </Loaded>
+        </>
+      )}
+    </EditableList>
+  )
+}
+
+/** A unit chosen from the API's names, shown as their symbols. */
+function unitField<Unit extends string>(
+  label: string,
+  problem: string | undefined,
+  units: Record<Unit, string>,
+  value: Unit,
+  set: (unit: Unit) => void,
+) {
+  return (
+    <Field label={label} problem={problem}>
+      {(control) => (
+        <select {...control} value={value} onChange={(e) => set(e.target.value as Unit)}>
+          {Object.entries<string>(units).map(([unit, symbol]) => (
+            <option key={unit} value={unit}>
+              {symbol}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   )
 }
 
@@ -229,39 +219,11 @@ function PresetForm({ preset, onDone }: { preset: Preset | null; onDone: (messag
         {sizeField('Length', 'length', length, setLength)}
         {sizeField('Width', 'width', width, setWidth)}
         {sizeField('Height', 'height', height, setHeight)}
-        <Field label="Size unit" problem={problems.dimensionUnit}>
-          {(control) => (
-            <select
-              {...control}
-              value={dimensionUnit}
-              onChange={(e) => setDimensionUnit(e.target.value as DimensionUnit)}
-            >
-              {Object.entries(DIMENSION_UNITS).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        {unitField('Size unit', problems.dimensionUnit, DIMENSION_UNITS, dimensionUnit, setDimensionUnit)}
       </div>
       <div className="form-row">
         {sizeField('Heaviest load', 'maxWeight', maxWeight, setMaxWeight)}
-        <Field label="Weight unit" problem={problems.weightUnit}>
-          {(control) => (
-            <select
-              {...control}
-              value={weightUnit}
-              onChange={(e) => setWeightUnit(e.target.value as WeightUnit)}
-            >
-              {Object.entries(WEIGHT_UNITS).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        {unitField('Weight unit', problems.weightUnit, WEIGHT_UNITS, weightUnit, setWeightUnit)}
       </div>
       <div className="field">
         <label className="check">
@@ -269,14 +231,11 @@ function PresetForm({ preset, onDone }: { preset: Preset | null; onDone: (messag
           The default package size
         </label>
       </div>
-      <div className="actions">
-        <button type="submit" disabled={create.isPending || update.isPending}>
-          {preset ? 'Save package size' : 'Add package size'}
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone(null)}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons
+        label={preset ? 'Save package size' : 'Add package size'}
+        pending={create.isPending || update.isPending}
+        onCancel={() => onDone(null)}
+      />
     </form>
   )
 }
