@@ -535,6 +535,7 @@ describe('purchasing', () => {
       .click()
     await shows(receipts, /Reversed/)
     await shows(page.locator('.page-header'), 'Partially received')
+    expect(await seriousAxeFindings(page)).toEqual([])
     await screenshot(page, '17-purchase-order')
   })
 

@@ -28,6 +28,7 @@ interface Proof {
     signatureFileId: string | null
     photoFileIds: string[]
     reason: string | null
+    afterFailure: string | null
   }[]
 }
 
@@ -178,11 +179,16 @@ describe("the driver's stops on a phone", () => {
     await failed.getByRole('button', { name: 'Confirm failed delivery' }).click()
     await shows(failed.locator('.problem'), 'Say why the delivery failed.')
     await failed.getByLabel('Reason').fill('Gate locked, nobody answered')
+    await failed.getByLabel('Then').selectOption({ label: 'Return the goods to stock' })
     await failed.getByRole('button', { name: 'Confirm failed delivery' }).click()
     await shows(phone.getByRole('status'), `2 of ${ordered.length} stops done`)
     const failure = await core<Proof>('GET', `/api/v1/shipments/${second.id}/proof`)
     expect(failure.status).toBe('Failed')
-    expect(failure.operations.at(-1)?.reason).toBe('Gate locked, nobody answered')
+    expect(failure.operations.at(-1)).toMatchObject({
+      kind: 'Failed',
+      reason: 'Gate locked, nobody answered',
+      afterFailure: 'ReturnToStock',
+    })
     await shows(stops.filter({ hasText: second.code }), 'Failed')
     await expectAccessible(phone)
     await screenshot(phone, 'fleet-02-driver-stops')

@@ -9,7 +9,9 @@ import {
   stopFailedMutation,
 } from '../../api/generated/core/@tanstack/react-query.gen'
 import { uploadFile } from '../../api/generated/core/sdk.gen'
+import type { StopFailedRequest } from '../../api/generated/core/types.gen'
 import { getPlan, type Plan, planKey } from '../../api/plans'
+import { useWorkspace } from '../../app/workspace-context'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
 import { Loaded } from '../../components/Loaded'
@@ -20,6 +22,7 @@ import { clock, quantity } from '../../lib/format'
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad'
 
 type Stop = Plan['shipments'][number]
+type AfterFailure = NonNullable<StopFailedRequest['afterFailure']>
 type Lines = Record<string, { customerName: string | null; lines: string[] }>
 
 const DONE = new Set(['Delivered', 'Failed', 'Returned', 'Cancelled'])
@@ -36,6 +39,8 @@ async function upload(file: File): Promise<string> {
  */
 export default function DriverStops() {
   const { id = '' } = useParams<{ id: string }>()
+  const { can } = useWorkspace()
+  const canModify = can('Shipments', 'Modify')
   const plan = useQuery({ queryKey: planKey(id), queryFn: ({ signal }) => getPlan(id, signal) })
   const pickList = useQuery(getPickListOptions({ path: { deliveryPlanId: id } }))
   const lines: Lines = Object.fromEntries(
@@ -83,7 +88,7 @@ export default function DriverStops() {
                   aria-current={stop.id === current?.id ? 'step' : undefined}
                 >
                   <StopSummary stop={stop} number={stop.stopSequence ?? index + 1} lines={lines[stop.id]} />
-                  {stop.id === current?.id && <CurrentStop stop={stop} planId={p.id} />}
+                  {stop.id === current?.id && canModify && <CurrentStop stop={stop} planId={p.id} />}
                 </li>
               ))}
             </ol>
@@ -260,6 +265,7 @@ function DeliveredForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unk
 
 function FailedForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unknown> }) {
   const [reason, setReason] = useState('')
+  const [afterFailure, setAfterFailure] = useState<AfterFailure | ''>('')
   const [local, setLocal] = useState<Record<string, string>>({})
   const fail = useMutation({ ...stopFailedMutation(), onSuccess: onDone })
   const problems = mergedProblems(local, fail.error)
@@ -269,7 +275,10 @@ function FailedForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unknow
     if (!reason.trim()) found.reason = 'Say why the delivery failed.'
     setLocal(found)
     if (Object.keys(found).length > 0) return
-    fail.mutate({ path: { shipmentId: stop.id }, body: { reason: reason.trim() } })
+    fail.mutate({
+      path: { shipmentId: stop.id },
+      body: { reason: reason.trim(), afterFailure: afterFailure || null },
+    })
   }
   return (
     <form className="stop-form" onSubmit={submit} noValidate aria-label={`Failed ${stop.code}`}>
@@ -277,6 +286,19 @@ function FailedForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unknow
       <Field label="Reason" hint="What stopped the delivery" problem={problems.reason}>
         {(control) => (
           <textarea {...control} rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />
+        )}
+      </Field>
+      <Field label="Then" hint="When the plan completes" problem={problems.afterFailure}>
+        {(control) => (
+          <select
+            {...control}
+            value={afterFailure}
+            onChange={(e) => setAfterFailure(e.target.value as AfterFailure | '')}
+          >
+            <option value="">As the business’s setting says</option>
+            <option value="Replan">Deliver on a later plan</option>
+            <option value="ReturnToStock">Return the goods to stock</option>
+          </select>
         )}
       </Field>
       <div className="actions">
