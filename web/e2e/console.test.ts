@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { seriousAxeFindings } from './axe.js'
 import { api, launchChromium, mailedLink, nav, openPage, screenshot, shows, signIn } from './browser.js'
 import { type DemoServer, startDemoServer } from './server.js'
 
@@ -82,6 +83,65 @@ describe('signing in', () => {
     await shows(page.locator('.figure'), /Shipments\s*11/)
     // The failures were made up by the test: not server errors to report.
     errors.splice(0, errors.length, ...errors.filter((e) => !e.startsWith('503 ')))
+  })
+})
+
+/** Each area's list, and whether the test opens the first item it links to as well. */
+const AREAS: [route: string, openFirst: boolean][] = [
+  ['/', false],
+  ['/customers', true],
+  ['/products', true],
+  ['/orders', true],
+  ['/returns', true],
+  ['/suppliers', true],
+  ['/purchase-orders', false],
+  ['/transfer-orders', true],
+  ['/manufacturing/boms', true],
+  ['/manufacturing/work-orders', true],
+  ['/delivery', true],
+  ['/delivery/shipments', true],
+  ['/delivery/zones', false],
+  ['/vehicles', false],
+  ['/notifications', false],
+  ['/sql', false],
+  ['/audit', false],
+  ['/webhooks', false],
+  ['/team', false],
+  ['/settings', false],
+]
+
+describe('accessibility', () => {
+  it("finds no serious or critical axe finding on any area's page, nor on the first item each list opens", async () => {
+    const found: Record<string, string[]> = {}
+    const checked: string[] = []
+    const title = () => page.locator('main h1').first().textContent()
+    const check = async (where: string) => {
+      await page.locator('main h1').first().waitFor()
+      await expect.poll(() => page.locator('main .loading').count(), { timeout: 15_000 }).toBe(0)
+      const findings = await seriousAxeFindings(page)
+      checked.push(where)
+      if (findings.length > 0)
+        found[where] = findings.map((f) => `${f.id} (${f.impact}): ${f.targets.join(' ')}`)
+    }
+    for (const [route, openFirst] of AREAS) {
+      await page.goto(`${server.core}/#${route}`)
+      await check(route)
+      const first = page
+        .locator(`main table tbody a[href*="#${route === '/delivery' ? '/delivery/plans' : route}/"]`)
+        .first()
+      if (!openFirst) continue
+      if ((await first.count()) === 0) {
+        found[route] = ['no item to open']
+        continue
+      }
+      const list = await title()
+      await first.click()
+      await expect.poll(title).not.toBe(list)
+      await check(`${route}: ${await title()}`)
+    }
+    // Every page was read, each list's first item too (the demo has one in each).
+    expect(found).toEqual({})
+    expect(checked).toHaveLength(AREAS.length + AREAS.filter(([, openFirst]) => openFirst).length)
   })
 })
 
@@ -475,6 +535,7 @@ describe('purchasing', () => {
       .click()
     await shows(receipts, /Reversed/)
     await shows(page.locator('.page-header'), 'Partially received')
+    expect(await seriousAxeFindings(page)).toEqual([])
     await screenshot(page, '17-purchase-order')
   })
 

@@ -32,6 +32,8 @@ const NAV: NavItem[] = [
   { href: '/delivery', label: 'Delivery', permission: 'Shipments' },
   { href: '/delivery/zones', label: 'Delivery zones', permission: 'Shipments' },
   { href: '/vehicles', label: 'Vehicles', permission: 'Vehicles' },
+  { href: '/carriers', label: 'Carriers', permission: 'Integrations' },
+  { href: '/package-sizes', label: 'Package sizes', permission: 'Products' },
   { href: '/notifications', label: 'Notifications', permission: 'Settings' },
   { href: '/sql', label: 'SQL console', permission: 'Insights' },
   { href: '/audit', label: 'Audit log', permission: 'Settings' },
@@ -156,12 +158,15 @@ export function Shell() {
               <Route path="/manufacturing/work-orders/:id" component={pages.WorkOrderDetail} />
               <Route path="/delivery" component={pages.DeliveryToday} />
               <Route path="/delivery/plans/:id" component={pages.PlanDetail} />
+              <Route path="/delivery/plans/:id/driver" component={pages.DriverStops} />
               <Route path="/delivery/shipments" component={pages.ShipmentList} />
               <Route path="/delivery/shipments/:id" component={pages.ShipmentDetail} />
               <Route path="/delivery/zones" component={pages.Zones} />
               <Route path="/notifications" component={pages.Notifications} />
               <Route path="/sql" component={pages.SqlConsole} />
               <Route path="/vehicles" component={pages.Vehicles} />
+              <Route path="/carriers" component={pages.Carriers} />
+              <Route path="/package-sizes" component={pages.PackageSizes} />
               <Route path="/webhooks" component={pages.Webhooks} />
               <Route path="/team" component={pages.Team} />
               <Route path="/settings" component={pages.BusinessSettings} />

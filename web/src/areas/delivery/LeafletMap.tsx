@@ -142,7 +142,7 @@ export function PlanMap({
         keyboard: true,
       }).addTo(group)
     const bounds = boundsOf([...route, ...zonePoints(zones)])
-    if (bounds) instance.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 })
+    if (bounds) instance.fitBounds(bounds, { padding: [24, 24], maxZoom: 15, animate: false })
   }, [map, layer, zones, depot, stops])
   return <section ref={container} className="map tall" aria-label={label} />
 }
@@ -234,7 +234,7 @@ export function ZoneMap({
     if (!fitted.current) {
       const bounds = boundsOf([...zonePoints(zones), ...(corners ?? [])])
       if (bounds) {
-        instance.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 })
+        instance.fitBounds(bounds, { padding: [24, 24], maxZoom: 15, animate: false })
         fitted.current = true
       }
     }

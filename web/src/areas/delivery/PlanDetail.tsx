@@ -214,6 +214,11 @@ export default function PlanDetail() {
       </p>
       <PageHeader title={`${p.code}${p.name ? `: ${p.name}` : ''}`}>
         <Status value={p.status} />
+        {canModify && p.shipments.length > 0 && (
+          <Link href={`/delivery/plans/${p.id}/driver`} className="button secondary">
+            Driver’s stops
+          </Link>
+        )}
         {canModify && editable && (
           <button type="button" disabled={working} onClick={() => autobatch.mutate(p)}>
             {autobatch.isPending ? 'Autobatching…' : 'Autobatch'}

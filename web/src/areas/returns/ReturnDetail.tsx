@@ -39,7 +39,8 @@ export default function ReturnDetail() {
   const all = [receive, writeOff, cancel]
   const error = all.find((m) => m.error)?.error
   const busy = all.some((m) => m.isPending)
-  const [receivedAt, setReceivedAt] = useState(() => toLocalInput())
+  const [opened] = useState(() => toLocalInput())
+  const [receivedAt, setReceivedAt] = useState(opened)
   const [localProblem, setLocalProblem] = useState<string | null>(null)
   const r = found.data?.data
   const unitOf = useUnits((r?.lines ?? []).map((line) => line.sku))
@@ -64,7 +65,8 @@ export default function ReturnDetail() {
     if (!instant) return setLocalProblem('Enter the day and time the goods came back.')
     if (isFuture(instant)) return setLocalProblem('Not in the future: the goods are back when they are.')
     setLocalProblem(null)
-    receive.mutate({ path, body: { receivedAt: instant } })
+    // Left as it was (this minute): the server's now, which is never before the goods left.
+    receive.mutate({ path, body: receivedAt === opened ? {} : { receivedAt: instant } })
   }
   const receivedProblem = localProblem ?? problemsOf(receive.error).receivedAt
   return (

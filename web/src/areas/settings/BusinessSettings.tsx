@@ -13,6 +13,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 import { dateTime, words } from '../../lib/format'
 import { ENUM_VALUES, settingProblem } from './setting-rules'
+import { TimeZoneAndCurrency } from './TimeZoneAndCurrency'
 
 /** The settings the platform reads, by the module that reads them, as one form. */
 export default function BusinessSettings() {
@@ -25,6 +26,7 @@ export default function BusinessSettings() {
         How Cartage behaves for {business.displayName}. A setting left at its default follows Cartage’s
         default.
       </p>
+      <TimeZoneAndCurrency />
       <Loaded query={settings} what="Loading the settings">
         {(loaded) => <SettingsForm key={business.id} items={loaded.data.filter((s) => s.module !== null)} />}
       </Loaded>

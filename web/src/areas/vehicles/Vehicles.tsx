@@ -8,10 +8,10 @@ import {
 import type { VehicleResponse } from '../../api/generated/core/types.gen'
 import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
+import { EditableList, FormButtons } from '../../components/EditableList'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Field } from '../../components/Field'
 import { Loaded } from '../../components/Loaded'
-import { PageHeader } from '../../components/PageHeader'
 import { mergedProblems } from '../../lib/form-errors'
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/
@@ -21,106 +21,81 @@ export default function Vehicles() {
   const { can } = useWorkspace()
   const canModify = can('Vehicles', 'Modify')
   const vehicles = useQuery(getVehiclesOptions({ query: { Page: 1, PageSize: 100, $orderby: 'name' } }))
-  const [editing, setEditing] = useState<VehicleResponse | 'new' | null>(null)
-  const [note, setNote] = useState<string | null>(null)
   return (
-    <>
-      <PageHeader title="Vehicles">
-        {canModify && !editing && (
-          <button
-            type="button"
-            onClick={() => {
-              setNote(null)
-              setEditing('new')
-            }}
-          >
-            New vehicle
-          </button>
-        )}
-      </PageHeader>
-      {note && (
-        <div className="notice ok" role="status">
-          {note}
-        </div>
-      )}
-      {editing && (
-        <VehicleForm
-          key={editing === 'new' ? 'new' : editing.id}
-          vehicle={editing === 'new' ? null : editing}
-          onDone={(message) => {
-            setEditing(null)
-            if (message) setNote(message)
-          }}
-        />
-      )}
-      <Loaded query={vehicles} what="Loading the vehicles">
-        {(loaded) => (
-          <DataTable
-            caption="Vehicles"
-            rows={loaded.data}
-            rowKey={(row) => row.id}
-            empty="No vehicle yet."
-            columns={[
-              {
-                key: 'registration',
-                header: 'Registration',
-                nowrap: true,
-                render: (row) => row.registration,
-              },
-              { key: 'name', header: 'Name', render: (row) => row.name },
-              {
-                key: 'weight',
-                header: 'Largest load (kg)',
-                number: true,
-                render: (row) => (row.maxWeight === null ? 'No limit' : String(row.maxWeight)),
-              },
-              {
-                key: 'volume',
-                header: 'Largest load (m³)',
-                number: true,
-                render: (row) => (row.maxVolume === null ? 'No limit' : String(row.maxVolume)),
-              },
-              {
-                key: 'shift',
-                header: 'Shift',
-                nowrap: true,
-                render: (row) =>
-                  row.shiftStart && row.shiftEnd ? `${row.shiftStart}–${row.shiftEnd}` : 'The day’s',
-              },
-              {
-                key: 'active',
-                header: 'State',
-                render: (row) => (
-                  <span className={`badge ${row.active ? 'good' : ''}`}>
-                    {row.active ? 'Active' : 'Inactive'}
-                  </span>
-                ),
-              },
-              {
-                key: 'edit',
-                header: 'Edit',
-                render: (row) =>
-                  canModify ? (
-                    <button
-                      type="button"
-                      className="link"
-                      aria-label={`Edit ${row.name} (${row.registration})`}
-                      onClick={() => {
-                        setNote(null)
-                        setEditing(row)
-                      }}
-                    >
-                      Edit
-                    </button>
-                  ) : (
-                    ''
+    <EditableList<VehicleResponse>
+      title="Vehicles"
+      newLabel="New vehicle"
+      canAdd={canModify}
+      rowKey={(row) => row.id}
+      form={(vehicle, done) => <VehicleForm vehicle={vehicle} onDone={done} />}
+    >
+      {({ edit }) => (
+        <Loaded query={vehicles} what="Loading the vehicles">
+          {(loaded) => (
+            <DataTable
+              caption="Vehicles"
+              rows={loaded.data}
+              rowKey={(row) => row.id}
+              empty="No vehicle yet."
+              columns={[
+                {
+                  key: 'registration',
+                  header: 'Registration',
+                  nowrap: true,
+                  render: (row) => row.registration,
+                },
+                { key: 'name', header: 'Name', render: (row) => row.name },
+                {
+                  key: 'weight',
+                  header: 'Largest load (kg)',
+                  number: true,
+                  render: (row) => (row.maxWeight === null ? 'No limit' : String(row.maxWeight)),
+                },
+                {
+                  key: 'volume',
+                  header: 'Largest load (m³)',
+                  number: true,
+                  render: (row) => (row.maxVolume === null ? 'No limit' : String(row.maxVolume)),
+                },
+                {
+                  key: 'shift',
+                  header: 'Shift',
+                  nowrap: true,
+                  render: (row) =>
+                    row.shiftStart && row.shiftEnd ? `${row.shiftStart}–${row.shiftEnd}` : 'The day’s',
+                },
+                {
+                  key: 'active',
+                  header: 'State',
+                  render: (row) => (
+                    <span className={`badge ${row.active ? 'good' : ''}`}>
+                      {row.active ? 'Active' : 'Inactive'}
+                    </span>
                   ),
-              },
-            ]}
-          />
-        )}
-      </Loaded>
-    </>
+                },
+                {
+                  key: 'edit',
+                  header: 'Edit',
+                  render: (row) =>
+                    canModify ? (
+                      <button
+                        type="button"
+                        className="link"
+                        aria-label={`Edit ${row.name} (${row.registration})`}
+                        onClick={() => edit(row)}
+                      >
+                        Edit
+                      </button>
+                    ) : (
+                      ''
+                    ),
+                },
+              ]}
+            />
+          )}
+        </Loaded>
+      )}
+    </EditableList>
   )
 }
 
@@ -251,14 +226,11 @@ function VehicleForm({
           Active (planning may use it)
         </label>
       </div>
-      <div className="actions">
-        <button type="submit" disabled={create.isPending || update.isPending}>
-          {vehicle ? 'Save vehicle' : 'Add vehicle'}
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone(null)}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons
+        label={vehicle ? 'Save vehicle' : 'Add vehicle'}
+        pending={create.isPending || update.isPending}
+        onCancel={() => onDone(null)}
+      />
     </form>
   )
 }
