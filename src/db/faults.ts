@@ -1,3 +1,5 @@
+import type pg from 'pg'
+
 /**
  * What a failed database call says about the database itself, as opposed to the request: it is
  * unreachable (stopped, restarting, out of connections), or its storage is full. A request that
@@ -45,4 +47,22 @@ export function databaseFault(error: unknown): DatabaseFault | undefined {
     cause = (cause as Error & { cause?: unknown }).cause
   }
   return undefined
+}
+
+/** A pool that announces each connection it opens (pg.Pool, LanePool). */
+interface ConnectingPool {
+  on(event: 'connect', listener: (client: pg.PoolClient) => void): unknown
+}
+
+/**
+ * A connection lost while its caller holds it between two statements (inside a transaction, or
+ * while the caller awaits something else) emits `error` with no statement to fail, and pg's pool
+ * listens only on idle connections: unheard, that error would end the process (a primary killed
+ * or failed over does this to every connection at once). Heard here and dropped: the holder's
+ * next statement fails as `unavailable` (503), and the pool discards the connection on release.
+ */
+export function survivesLostConnections(pool: ConnectingPool): void {
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
 }
