@@ -18,6 +18,10 @@ describe('databaseFault', () => {
       'unavailable',
     )
     expect(databaseFault(coded('53300', 'sorry, too many clients already'))).toBe('unavailable')
+    // A standby being promoted, reached a moment early.
+    expect(databaseFault(coded('25006', 'cannot execute INSERT in a read-only transaction'))).toBe(
+      'unavailable',
+    )
     expect(databaseFault(coded('08006'))).toBe('unavailable')
     expect(databaseFault(new Error('Connection terminated unexpectedly'))).toBe('unavailable')
     expect(databaseFault(new Error('timeout exceeded when trying to connect'))).toBe('unavailable')

@@ -8,8 +8,13 @@ import type pg from 'pg'
  */
 export type DatabaseFault = 'unavailable' | 'storage_full'
 
-/** SQLSTATEs: class 08 (connection exception), 57P01-57P03 (shut down, cannot connect now), 53300 (too many connections). */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300'])
+/**
+ * SQLSTATEs: class 08 (connection exception), 57P01-57P03 (shut down, cannot connect now), 53300
+ * (too many connections), 25006 (a write reached a server in recovery: a standby that Patroni has
+ * made leader and HAProxy already routes to, in the moment before its promotion ends). The SQL
+ * console answers its own read-only queries' errors before they get here.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '25006'])
 /** 53100 disk_full; 53200 out_of_memory is left to the 500 path: it is not the disk. */
 const STORAGE_FULL_STATES = new Set(['53100'])
 /** The socket to the database failed (node's errno codes). */

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { Writable } from 'node:stream'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCartage } from '../../src/apps/cartage.js'
 import { loadConfig } from '../../src/config.js'
+import { createLogger } from '../../src/http/logging.js'
 import { MemoryMailer } from '../../src/mail/mailer.js'
 import {
   type Core,
@@ -44,6 +46,17 @@ describe.runIf(onPostgres && canRun)('failover under Patroni with a synchronous 
   let org: RegisteredOrganization
   let core: Core
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-failover-'))
+  /** What Cartage logs as errors (an internal error's cause), to name it if one is answered. */
+  let errorLog = ''
+  const logger = createLogger(
+    'error',
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        errorLog += chunk.toString()
+        done()
+      },
+    }),
+  )
 
   beforeAll(async () => {
     cluster = await startPatroniCluster()
@@ -66,7 +79,7 @@ describe.runIf(onPostgres && canRun)('failover under Patroni with a synchronous 
       dataDir,
     }
     const mailer = new MemoryMailer()
-    const cartage = await openCartage(config, { mailer, poolSize: 3 })
+    const cartage = await openCartage(config, { mailer, poolSize: 3, logger })
     ctx = { dataDir, mailer, ...cartage }
     org = await registerOrganization(ctx)
     const session = await signIn(ctx, org)
@@ -81,7 +94,7 @@ describe.runIf(onPostgres && canRun)('failover under Patroni with a synchronous 
 
   it('loses no acknowledged write when the primary is killed under writes, and writes resume by themselves', async () => {
     const acknowledged: { id: string; sentAt: number; answeredAt: number }[] = []
-    const refused: { status: number; code: unknown; retryAfter: unknown; sentAt: number }[] = []
+    const refused: { status: number; code: unknown; retryAfter: unknown; sentAt: number; body: string }[] = []
     let stop = false
     const writer = async (w: number) => {
       for (let n = 0; !stop; n++) {
@@ -99,6 +112,7 @@ describe.runIf(onPostgres && canRun)('failover under Patroni with a synchronous 
             code: answer.json().code,
             retryAfter: answer.headers['retry-after'],
             sentAt,
+            body: answer.body,
           })
           // As a client told Retry-After would, if more eagerly: try again soon.
           await new Promise((r) => setTimeout(r, 100))
@@ -128,7 +142,7 @@ describe.runIf(onPostgres && canRun)('failover under Patroni with a synchronous 
       // Meanwhile Cartage refused writes as unavailable, never as an internal error.
       expect(refused.length).toBeGreaterThan(0)
       for (const answer of refused) {
-        expect(answer.status).toBe(503)
+        expect(answer.status, `${answer.body}\n${errorLog}`).toBe(503)
         expect(answer.code).toBe('database_unavailable')
         expect(Number(answer.retryAfter)).toBeGreaterThan(0)
       }
