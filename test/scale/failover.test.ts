@@ -17,6 +17,7 @@ import {
   type TestContext,
 } from '../harness.js'
 import { canRunHaproxy, startPostgresHaproxy } from './haproxy.js'
+import { until } from './http.js'
 import { canRunPatroni, type PatroniCluster, startPatroniCluster } from './patroni.js'
 
 const onPostgres = process.env.CARTAGE_TEST_DATABASE === 'postgres'
@@ -26,14 +27,6 @@ if (onPostgres && !canRun)
 
 /** The longest time without an acknowledged write this test accepts (Patroni's ttl is 10 s here). */
 const OUTAGE_BOUND_MS = 60_000
-
-const until = async (check: () => Promise<boolean>, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 // A primary and a synchronous standby under Patroni (etcd as its store), HAProxy routing to the
 // leader by Patroni's REST check, and Cartage connected through HAProxy (docs/deployment.md):
