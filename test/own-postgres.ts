@@ -71,11 +71,21 @@ export async function startOwnReplica(primary: OwnPostgres): Promise<OwnPostgres
 
 type RunAs = (command: string, args: string[]) => Promise<unknown>
 
-/** A temporary directory the server's user owns (the `postgres` user when the test runs as root). */
-async function ownDirectory(): Promise<{ bin: string; dir: string; dataDir: string; as: RunAs }> {
+/**
+ * A temporary directory the server's user owns (the `postgres` user when the test runs as root),
+ * with the PostgreSQL bin directory and a way to run a command as that user (`as`; `asRoot` says
+ * whether a long-running process must be started through `runuser -u postgres` too).
+ */
+export async function ownDirectory(prefix = 'cartage-own-pg-'): Promise<{
+  bin: string
+  dir: string
+  dataDir: string
+  as: RunAs
+  asRoot: boolean
+}> {
   const bin = serverBin()
   if (!bin) throw new Error('no PostgreSQL server under /usr/lib/postgresql')
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'cartage-own-pg-'))
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
   const dataDir = path.join(dir, 'data')
   const asRoot = process.getuid?.() === 0
   if (asRoot) {
@@ -86,7 +96,7 @@ async function ownDirectory(): Promise<{ bin: string; dir: string; dataDir: stri
   }
   const as: RunAs = (command, args) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args)
-  return { bin, dir, dataDir, as }
+  return { bin, dir, dataDir, as, asRoot }
 }
 
 async function startIn(bin: string, dir: string, dataDir: string, as: RunAs): Promise<OwnPostgres> {

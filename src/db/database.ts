@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { useActorSetting } from './actor.js'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
+import { survivesLostConnections } from './faults.js'
 import { type DatabasePool, LanePool } from './lane-pool.js'
 import type { MigrationSet } from './migrator.js'
 import { usePreparedStatements } from './prepared.js'
@@ -105,6 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...(poolMode === 'session' ? { options: '-c synchronous_commit=off' } : {}),
     })
     relaxedPool.on('error', () => {})
+    survivesLostConnections(relaxedPool)
   } else {
     if (!options.dataDir.startsWith('memory://')) storageState.watchDirectory(options.dataDir)
     embedded = await startEmbeddedServer(options.dataDir, {
@@ -127,6 +129,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
+  survivesLostConnections(pool)
   // A statement prepared on one server session is unknown to the next (PgBouncer before 1.21).
   if (poolMode === 'session') usePreparedStatements(pool)
   // After the prepared statements' wrapper, so the actor is set before whatever it sends.

@@ -1,3 +1,5 @@
+import type pg from 'pg'
+
 /**
  * What a failed database call says about the database itself, as opposed to the request: it is
  * unreachable (stopped, restarting, out of connections), or its storage is full. A request that
@@ -6,8 +8,13 @@
  */
 export type DatabaseFault = 'unavailable' | 'storage_full'
 
-/** SQLSTATEs: class 08 (connection exception), 57P01-57P03 (shut down, cannot connect now), 53300 (too many connections). */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300'])
+/**
+ * SQLSTATEs: class 08 (connection exception), 57P01-57P03 (shut down, cannot connect now), 53300
+ * (too many connections), 25006 (a write reached a server in recovery: a standby that Patroni has
+ * made leader and HAProxy already routes to, in the moment before its promotion ends). The SQL
+ * console answers its own read-only queries' errors before they get here.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '25006'])
 /** 53100 disk_full; 53200 out_of_memory is left to the 500 path: it is not the disk. */
 const STORAGE_FULL_STATES = new Set(['53100'])
 /** The socket to the database failed (node's errno codes). */
@@ -45,4 +52,22 @@ export function databaseFault(error: unknown): DatabaseFault | undefined {
     cause = (cause as Error & { cause?: unknown }).cause
   }
   return undefined
+}
+
+/** A pool that announces each connection it opens (pg.Pool, LanePool). */
+interface ConnectingPool {
+  on(event: 'connect', listener: (client: pg.PoolClient) => void): unknown
+}
+
+/**
+ * A connection lost while its caller holds it between two statements (inside a transaction, or
+ * while the caller awaits something else) emits `error` with no statement to fail, and pg's pool
+ * listens only on idle connections: unheard, that error would end the process (a primary killed
+ * or failed over does this to every connection at once). Heard here and dropped: the holder's
+ * next statement fails as `unavailable` (503), and the pool discards the connection on release.
+ */
+export function survivesLostConnections(pool: ConnectingPool): void {
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
 }

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { survivesLostConnections } from './faults.js'
 import type { Tables } from './tables.js'
 
 /**
@@ -73,6 +74,7 @@ export class ReadReplica {
     })
     // An idle connection that drops (the standby restarted) is replaced on the next read.
     this.pool.on('error', () => {})
+    survivesLostConnections(this.pool)
     this.db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: this.pool }) })
     this.timer = setInterval(() => void this.check(), options.checkIntervalMs ?? 1_000)
     this.timer.unref()

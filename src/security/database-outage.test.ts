@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey } from '../../test/fixtures.js'
 import { registerOrganization, signIn, type TestContext } from '../../test/harness.js'
@@ -85,4 +86,40 @@ describe.runIf(onPostgres && canRunOwnPostgres)('while the database is unreachab
     expect(back.statusCode).toBe(200)
     expect((await customers({ 'x-dispatch-api-key': apiKey })).statusCode).toBe(200)
   }, 120_000)
+
+  // As a standby is in the moment Patroni has made it leader, before its promotion ends, when
+  // HAProxy may already route to it (docs/deployment.md, high availability).
+  it('answers a write that reaches a read-only server 503 database_unavailable, and takes it once writable', async () => {
+    const org = await registerOrganization(ctx)
+    const session = await signIn(ctx, org)
+    const create = () =>
+      ctx.core.inject({
+        method: 'POST',
+        url: '/api/v1/customers',
+        headers: { authorization: `Bearer ${session.accessToken}`, 'x-business-id': org.businessId },
+        payload: { name: 'Read-only moment', type: 'Company' },
+      })
+    const admin = new pg.Client({ connectionString: server.url })
+    await admin.connect()
+    const readOnly = async (on: boolean) => {
+      await admin.query(`ALTER SYSTEM SET default_transaction_read_only = ${on ? 'on' : 'off'}`)
+      await admin.query('SELECT pg_reload_conf()')
+      // Each session takes the reloaded setting before its next statement.
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    }
+    try {
+      await readOnly(true)
+      const refused = await create()
+      expect(refused.statusCode, refused.body).toBe(503)
+      expect(refused.json().code).toBe('database_unavailable')
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      await readOnly(false)
+      const created = await create()
+      expect(created.statusCode, created.body).toBe(200)
+    } finally {
+      await admin.query('ALTER SYSTEM RESET default_transaction_read_only').catch(() => {})
+      await admin.query('SELECT pg_reload_conf()').catch(() => {})
+      await admin.end()
+    }
+  }, 60_000)
 })

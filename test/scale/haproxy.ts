@@ -58,6 +58,51 @@ export async function startHaproxy(servers: { name: string; corePort: number; gl
     ...backend('global', (s) => s.globalPort),
     '',
   ].join('\n')
+  const running = await runHaproxy(dir, config, statsPort)
+  return {
+    core: `http://127.0.0.1:${corePort}`,
+    global: `http://127.0.0.1:${globalPort}`,
+    ...running,
+  } satisfies Haproxy
+}
+
+/**
+ * HAProxy in TCP mode in front of PostgreSQL servers under Patroni: each server is checked on its
+ * Patroni REST API's `GET /primary` every 500 ms, which answers 200 on the leader only, so
+ * connections reach the current primary; a server marked down has its connections cut
+ * (`on-marked-down shutdown-sessions`), so none is left talking to a former primary.
+ */
+export async function startPostgresHaproxy(servers: { name: string; port: number; restPort: number }[]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cartage-haproxy-'))
+  const [port, statsPort] = [await freePort(), await freePort()]
+  const config = [
+    'global',
+    '  maxconn 2000',
+    'defaults',
+    '  mode tcp',
+    '  timeout connect 2s',
+    '  timeout client 30m',
+    '  timeout server 30m',
+    '  retries 2',
+    'listen postgres',
+    `  bind 127.0.0.1:${port}`,
+    '  option httpchk GET /primary',
+    '  http-check expect status 200',
+    '  default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions',
+    ...servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check port ${s.restPort}`),
+    'frontend stats',
+    '  mode http',
+    `  bind 127.0.0.1:${statsPort}`,
+    '  stats enable',
+    '  stats uri /stats',
+    '',
+  ].join('\n')
+  const running = await runHaproxy(dir, config, statsPort)
+  return { port, ...running }
+}
+
+/** Runs HAProxy on `config` in `dir` until its stats page (on `statsPort`) answers. */
+async function runHaproxy(dir: string, config: string, statsPort: number) {
   const file = path.join(dir, 'haproxy.cfg')
   writeFileSync(file, config)
   const child = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] })
@@ -94,8 +139,7 @@ export async function startHaproxy(servers: { name: string; corePort: number; gl
     await new Promise((r) => setTimeout(r, 50))
   }
   return {
-    core: `http://127.0.0.1:${corePort}`,
-    global: `http://127.0.0.1:${globalPort}`,
+    /** Each server's state as HAProxy's health checks see it (`UP`, `DOWN`, ...), by `<proxy>/<name>`. */
     states,
     stop: async () => {
       child.kill('SIGTERM')
@@ -103,5 +147,5 @@ export async function startHaproxy(servers: { name: string; corePort: number; gl
       if (child.exitCode === null) child.kill('SIGKILL')
       rmSync(dir, { recursive: true, force: true })
     },
-  } satisfies Haproxy
+  }
 }

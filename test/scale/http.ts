@@ -70,3 +70,12 @@ export async function registerOwner(global: string, label = 'scale'): Promise<Ow
     password: org.user.password,
   }
 }
+
+/** Polls `check` every 50 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}

@@ -8,7 +8,7 @@ import { freePort } from '../own-postgres.js'
 import { PROCESS_TEST_TIMEOUT_MS, type ServerProcess, startServerProcess } from '../server-process.js'
 import { testDatabaseUrl } from '../test-database.js'
 import { canRunHaproxy, type Haproxy, startHaproxy } from './haproxy.js'
-import { call, type Owner, registerOwner } from './http.js'
+import { call, type Owner, registerOwner, until } from './http.js'
 
 // Three `cartage serve` processes on one PostgreSQL behind HAProxy (docs/deployment.md): what one
 // process guarantees holds across the three, and losing one to kill -9 loses nothing acknowledged.
@@ -29,14 +29,6 @@ const sharedKeys = () => ({
  * longer than that to answer one request.
  */
 const SPREAD_MS = 5_000
-
-const until = async (check: () => Promise<boolean>, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 describe.skipIf(!databaseUrl || !canRunHaproxy)('three processes behind HAProxy', () => {
   const keys = sharedKeys()

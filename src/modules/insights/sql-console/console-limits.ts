@@ -1,6 +1,7 @@
 import pg from 'pg'
 import type { Config } from '../../../config.js'
 import type { Database } from '../../../db/database.js'
+import { survivesLostConnections } from '../../../db/faults.js'
 import { AppError } from '../../../errors.js'
 
 /** Growth of the embedded database's heap during one console query past which its thread is restarted. */
@@ -53,6 +54,7 @@ export function consoleRunner(database: Database, config: Config): ConsoleRunner
     })
     // An idle console connection that drops is replaced on the next query.
     consolePool.on('error', () => {})
+    survivesLostConnections(consolePool)
     database.atClose(() => consolePool.end())
     pool = consolePool
   }
