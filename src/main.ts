@@ -30,6 +30,8 @@ async function open(config: Config, name: string): Promise<Database> {
     databaseUrl: config.databaseUrl,
     poolMode: config.databasePoolMode,
     directUrl: config.databaseDirectUrl,
+    clusters: config.databaseClusters,
+    placement: config.databasePlacement,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     sharedBuffersMb: config.embeddedSharedBuffersMb,
@@ -160,7 +162,12 @@ async function runMigrate() {
     })
     process.stdout.write(
       `${describeDb(config)}: ${report.globalApplied.length} global migration(s) applied; ` +
-        `${report.tenantSchemasMigrated} of ${report.tenantSchemas} organisation schema(s) migrated\n`,
+        `${report.tenantSchemasMigrated} of ${report.tenantSchemas} organisation schema(s) migrated\n` +
+        (report.clusters.length > 1
+          ? report.clusters
+              .map((c) => `  cluster ${c.name}: ${c.tenantSchemasMigrated} of ${c.tenantSchemas} migrated\n`)
+              .join('')
+          : ''),
     )
   } finally {
     await database.close()
@@ -202,7 +209,17 @@ async function status() {
     process.stdout.write(
       `${describeDb(config)}\n` +
         `global migrations pending: ${s.globalPending.length === 0 ? 'none' : s.globalPending.join(', ')}\n` +
-        `organisation schemas: ${s.tenantSchemas}, behind: ${s.tenantSchemasBehind}\n`,
+        `organisation schemas: ${s.tenantSchemas}, behind: ${s.tenantSchemasBehind}\n` +
+        (s.clusters.length > 1
+          ? s.clusters
+              .map(
+                (c) =>
+                  `  cluster ${c.name}: global migrations pending ${c.globalPending.length}, ` +
+                  `organisation schemas ${c.tenantSchemas}, behind ${c.tenantSchemasBehind}, ` +
+                  `orphan schemas ${c.orphanSchemas}\n`,
+              )
+              .join('')
+          : ''),
     )
     process.exitCode = s.globalPending.length === 0 && s.tenantSchemasBehind === 0 ? 0 : 1
   } finally {
