@@ -40,6 +40,8 @@ export function parseClusters(raw: string): ClusterSetting[] | string {
 /** An organisation schema named in a statement's text (schema names are `org_` + base32). */
 const SCHEMA_IN_TEXT = /\borg_[a-z0-9]{8,32}\b/g
 const NAMES_SCHEMA = /\borg_[a-z0-9]{8,32}\b/
+/** A table of the global schema (a function such as `global.audit_actor()` is on every cluster). */
+const GLOBAL_TABLE = /"global"\."\w+"|\bglobal\.\w+\b(?!\s*\()/
 const BEGIN = /^\s*(begin|start\s+transaction)\b/i
 const END = /^\s*(commit|end|rollback)\b/i
 
@@ -196,15 +198,30 @@ class RoutedClient {
         this.held.length = 0
         return Promise.resolve(EMPTY_RESULT)
       }
-      return this.bind(sqlText).then(() => this.send(text, values))
+      return this.bind(sqlText).then(() => this.guarded(sqlText, text, values))
     }
     // A statement that names no organisation schema stays where the connection is.
-    if (!NAMES_SCHEMA.test(sqlText)) return this.send(text, values)
+    if (!NAMES_SCHEMA.test(sqlText)) return this.guarded(sqlText, text, values)
     return this.router.clusterOfText(sqlText, undefined).then((cluster) => {
       if (cluster !== this.cluster)
         throw new Error(`a transaction on cluster ${this.cluster} cannot reach cluster ${cluster}`)
-      return this.send(text, values)
+      return this.guarded(sqlText, text, values)
     })
+  }
+
+  /**
+   * The global tables live on the main cluster only (another cluster keeps empty copies, made by
+   * the global migrations): a statement reading or writing them on another cluster would see
+   * nothing, so it fails instead of answering wrongly.
+   */
+  private guarded(sqlText: string, text: unknown, values: unknown): Promise<unknown> {
+    if (this.cluster !== MAIN_CLUSTER && GLOBAL_TABLE.test(sqlText))
+      return Promise.reject(
+        new Error(
+          `a statement on cluster ${this.cluster} names a global table, which only the main cluster holds`,
+        ),
+      )
+    return this.send(text, values)
   }
 
   private send(text: unknown, values: unknown): Promise<unknown> {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Cartage, openCartage } from '../../src/apps/cartage.js'
@@ -189,6 +190,29 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
     expect(created.statusCode, created.body).toBe(200)
     const listed = await core({ method: 'GET', url: '/api/v1/customers' })
     expect((listed.json().data as { name: string }[]).map((c) => c.name)).toEqual(['Late'])
+  })
+
+  it('keeps a transaction on one cluster and the global tables on main: what would cross fails instead of answering wrongly', async () => {
+    const [onMain, onEast] = orgs as [(typeof orgs)[number], (typeof orgs)[number]]
+    const db = ctx.database.db
+    const across = db.transaction().execute(async (trx) => {
+      await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
+      await sql`SELECT count(*) FROM ${sql.id(onMain.schema, 'customers')}`.execute(trx)
+    })
+    await expect(across).rejects.toThrow(/cluster east cannot reach cluster main/)
+    const globalOnEast = db.transaction().execute(async (trx) => {
+      await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
+      await trx.selectFrom('global.users').select('id').execute()
+    })
+    await expect(globalOnEast).rejects.toThrow(/names a global table/)
+    // Statements on their own go where each belongs.
+    const counted = await Promise.all(
+      [onMain, onEast].map((org) =>
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.id(org.schema, 'customers')}`.execute(db),
+      ),
+    )
+    expect(counted.map((r) => r.rows[0]?.n)).toEqual([1, 1])
+    expect((await db.selectFrom('global.organizations').select('id').execute()).length).toBe(5)
   })
 
   it('migrates every cluster, and db:status reports each', async () => {
