@@ -8,6 +8,7 @@ import { type Config, ConfigError, loadConfig } from './config.js'
 import { recordServedApis, type ServedApis } from './db/data-dir-lock.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate, migrationStatus } from './db/migrator.js'
+import { moveOrganisation } from './db/move-organisation.js'
 import { createLogger } from './http/logging.js'
 import { startMetricsServer } from './http/metrics.js'
 import { rotateSigningKey, signingKeyFile } from './security/signing.js'
@@ -245,6 +246,21 @@ async function seed(options: { demo?: boolean }) {
   await seedDemoCommand(config, openLocal, (line) => process.stdout.write(`${line}\n`))
 }
 
+async function moveOrg(organisation: string, cluster: string) {
+  const config = configOrExit()
+  const database = await open(config, 'cartage-move')
+  try {
+    const report = await moveOrganisation(database, organisation, cluster)
+    const rows = Object.values(report.tables).reduce((sum, n) => sum + n, 0)
+    process.stdout.write(
+      `${report.schema}: moved from ${report.from} to ${report.to}; ${Object.keys(report.tables).length} tables, ` +
+        `${rows} rows verified; writes waited ${report.frozenMs} ms\n`,
+    )
+  } finally {
+    await database.close()
+  }
+}
+
 const program = new Command('cartage')
   .description('Cartage supply chain platform: Core API and Global API')
   .version(version, '-v, --version')
@@ -260,6 +276,12 @@ program
   .description('apply pending global and organisation-schema migrations')
   .action(runMigrate)
 program.command('db:status').description('show migration status (exit 1 when behind)').action(status)
+program
+  .command('org:move')
+  .description('move an organisation (slug or schema name) to another cluster of DATABASE_CLUSTERS')
+  .argument('<organisation>')
+  .argument('<cluster>')
+  .action(moveOrg)
 program
   .command('keys:rotate')
   .description('make a new access-token signing key (earlier keys keep verifying until their tokens expire)')

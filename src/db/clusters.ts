@@ -124,6 +124,11 @@ export class ClusterPool extends EventEmitter implements DatabasePool {
     return best
   }
 
+  /** Forgets every placement (an organisation was moved): each is read again at its next statement. */
+  forget(): void {
+    this.placement.clear()
+  }
+
   /** Records where a schema lives (start-up, registration, a move). */
   place(schema: string, cluster: string): void {
     this.placement.set(schema, cluster)

@@ -125,11 +125,22 @@ async function pendingTenants(
 }
 
 /** Each cluster's query builder, the main one first (`database.db` alone without DATABASE_CLUSTERS). */
-export function clusterDbs(database: Pick<Database, 'db'> & Partial<Pick<Database, 'clusters'>>) {
+export function clusterDbs(
+  database: Pick<Database, 'db'> & Partial<Pick<Database, 'clusters'>>,
+): [ClusterDb, ...ClusterDb[]] {
+  const main = { name: MAIN_CLUSTER, db: database.db as unknown as Kysely<unknown> }
   const clusters = database.clusters
-  return clusters
-    ? clusters.names.map((name) => ({ name, db: clusters.db(name) as unknown as Kysely<unknown> }))
-    : [{ name: MAIN_CLUSTER, db: database.db as unknown as Kysely<unknown> }]
+  if (!clusters) return [main]
+  const [first, ...others] = clusters.names.map((name) => ({
+    name,
+    db: clusters.db(name) as unknown as Kysely<unknown>,
+  }))
+  return [first ?? main, ...others]
+}
+
+interface ClusterDb {
+  name: string
+  db: Kysely<unknown>
 }
 
 /**
@@ -144,7 +155,6 @@ export async function migrate(
   onProgress?: (done: number, total: number) => void,
 ): Promise<MigrationReport> {
   const [main, ...others] = clusterDbs(database)
-  if (!main) throw new Error('no cluster to migrate')
   const report: MigrationReport = {
     globalApplied: [],
     tenantSchemas: 0,
@@ -170,7 +180,7 @@ export async function migrate(
 async function migrateCluster(
   database: Pick<Database, 'migrations'>,
   main: Kysely<unknown>,
-  cluster: { name: string; db: Kysely<unknown> },
+  cluster: ClusterDb,
   directConnection: pg.ClientConfig | undefined,
   onProgress?: (done: number, total: number) => void,
 ) {
@@ -224,7 +234,6 @@ export async function migrationStatus(
 ): Promise<MigrationStatus> {
   const { global: globalMigrations, tenant: tenantMigrations } = database.migrations
   const [main, ...others] = clusterDbs(database)
-  if (!main) throw new Error('no cluster to read')
   const status: MigrationStatus = {
     globalPending: [],
     tenantSchemas: 0,

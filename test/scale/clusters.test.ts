@@ -7,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Cartage, openCartage } from '../../src/apps/cartage.js'
 import { type ConfigError, loadConfig } from '../../src/config.js'
 import { migrate, migrationStatus } from '../../src/db/migrator.js'
+import { moveOrganisation } from '../../src/db/move-organisation.js'
 import { MemoryMailer } from '../../src/mail/mailer.js'
 import {
   type Core,
   coreAs,
   type RegisteredOrganization,
   registerOrganization,
+  registrationBody,
   signIn,
   type TestContext,
 } from '../harness.js'
@@ -170,7 +172,7 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
     const response = await second.global.inject({
       method: 'POST',
       url: '/api/organizations',
-      payload: (await import('../harness.js')).registrationBody(),
+      payload: registrationBody(),
     })
     expect(response.statusCode, response.body).toBe(200)
     const body = JSON.parse(response.payload) as { data: { id: string; currentUser: { email: string } } }
@@ -242,5 +244,79 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
       expect(rows[0]?.found).toBe(`${org.schema}.cluster_probe`)
     }
     expect((await migrationStatus({ ...ctx.database, migrations })).tenantSchemasBehind).toBe(0)
+  })
+
+  it('moves an organisation to another cluster while it is read and written, losing no acknowledged write', async () => {
+    const org = orgs[0] as (typeof orgs)[number]
+    expect(org.cluster).toBe('main')
+    for (let i = 0; i < 20; i++) {
+      const created = await org.core({
+        method: 'POST',
+        url: '/api/v1/customers',
+        payload: { name: `Before ${i}`, type: 'Company' },
+      })
+      expect(created.statusCode, created.body).toBe(200)
+    }
+    const names = async () => {
+      const listed = await org.core({ method: 'GET', url: '/api/v1/customers?PageSize=100' })
+      return {
+        status: listed.statusCode,
+        names:
+          listed.statusCode === 200
+            ? (listed.json().data as { name: string }[]).map((c) => c.name).sort()
+            : [],
+      }
+    }
+    const before = (await names()).names
+    expect(before).toHaveLength(21)
+    let moving = true
+    const reads: number[] = []
+    const acknowledged: string[] = []
+    const writes: number[] = []
+    const reading = (async () => {
+      while (moving) reads.push((await names()).status)
+    })()
+    const writing = (async () => {
+      for (let i = 0; moving && i < 60; i++) {
+        const created = await org.core({
+          method: 'POST',
+          url: '/api/v1/customers',
+          payload: { name: `During ${i}`, type: 'Company' },
+        })
+        writes.push(created.statusCode)
+        if (created.statusCode === 200) acknowledged.push(`During ${i}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    })()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const report = await moveOrganisation(ctx.database, org.schema, 'east')
+    moving = false
+    await Promise.all([reading, writing])
+    expect(report).toMatchObject({ schema: org.schema, from: 'main', to: 'east' })
+    expect(report.tables.customers).toBeGreaterThanOrEqual(21)
+    expect((await placementOf(org.businessId)).cluster).toBe('east')
+    expect(await schemasOn(main)).not.toContain(org.schema)
+    expect(await schemasOn(east)).toContain(org.schema)
+    // Reads went on; nothing acknowledged is missing, before or during the move.
+    expect(reads.length).toBeGreaterThan(0)
+    expect(reads.filter((status) => status !== 200)).toEqual([])
+    expect(acknowledged.length).toBeGreaterThan(0)
+    const after = (await names()).names
+    for (const name of [...before, ...acknowledged]) expect(after).toContain(name)
+    const onEast = await query<{ n: number }>(east, `SELECT count(*)::int AS n FROM ${org.schema}.customers`)
+    expect(onEast[0]?.n).toBe(after.length)
+    // And it keeps working where it is now.
+    const created = await org.core({
+      method: 'POST',
+      url: '/api/v1/customers',
+      payload: { name: 'After', type: 'Company' },
+    })
+    expect(created.statusCode, created.body).toBe(200)
+    expect(
+      (await migrationStatus(ctx.database)).clusters.map((c) => [c.name, c.tenantSchemas, c.orphanSchemas]),
+    ).toEqual([
+      ['main', 1, 0],
+      ['east', 4, 0],
+    ])
   })
 })
