@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { type ClusterSetting, MAIN_CLUSTER, type PlacementPolicy, parseClusters } from './db/clusters.js'
 import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB } from './db/embedded.js'
 
 /** Typed configuration read once from the environment. Bad values stop start-up with one line each. */
@@ -23,6 +24,10 @@ export interface Config {
   databaseReadUrl: string | undefined
   readReplicaMaxLagSeconds: number
   readReplicaWaitMs: number
+  /** PostgreSQL clusters beside DATABASE_URL's that hold organisation schemas (`name=url,...`); the global schema stays on DATABASE_URL. */
+  databaseClusters: ClusterSetting[]
+  /** Where new organisations go: the cluster holding the fewest (default), or one named cluster (`main` = DATABASE_URL's). */
+  databasePlacement: PlacementPolicy
   dataDir: string
   host: string
   corePort: number
@@ -216,6 +221,23 @@ export function loadConfig(env: Env = process.env): Config {
   } else if (databaseReadUrl !== undefined && databaseUrl === undefined) {
     problems.push('DATABASE_READ_URL: needs DATABASE_URL (a replica of the embedded database cannot exist)')
   }
+  const clustersRaw = env.DATABASE_CLUSTERS?.trim() || ''
+  const parsedClusters = clustersRaw ? parseClusters(clustersRaw) : []
+  if (typeof parsedClusters === 'string') problems.push(`DATABASE_CLUSTERS: ${parsedClusters}`)
+  else if (parsedClusters.length > 0 && databaseUrl === undefined)
+    problems.push('DATABASE_CLUSTERS: needs DATABASE_URL (the embedded database is one cluster)')
+  const databaseClusters = typeof parsedClusters === 'string' ? [] : parsedClusters
+  const placementRaw = env.DATABASE_PLACEMENT?.trim() || 'fewest'
+  const databasePlacement: PlacementPolicy =
+    placementRaw === 'fewest' ? { kind: 'fewest' } : { kind: 'named', cluster: placementRaw }
+  if (
+    databasePlacement.kind === 'named' &&
+    databasePlacement.cluster !== MAIN_CLUSTER &&
+    !databaseClusters.some((c) => c.name === databasePlacement.cluster)
+  )
+    problems.push(
+      `DATABASE_PLACEMENT=${JSON.stringify(placementRaw)}: must be fewest, ${MAIN_CLUSTER} or a cluster of DATABASE_CLUSTERS`,
+    )
   const poolModeRaw = env.DATABASE_POOL_MODE?.trim().toLowerCase() || 'session'
   if (poolModeRaw !== 'session' && poolModeRaw !== 'transaction') {
     problems.push(
@@ -240,6 +262,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseReadUrl,
     readReplicaMaxLagSeconds: read('READ_REPLICA_MAX_LAG_SECONDS', 10, integer(0, 3600)),
     readReplicaWaitMs: read('READ_REPLICA_WAIT_MS', 200, integer(0, 10_000)),
+    databaseClusters,
+    databasePlacement,
     dataDir: path.resolve(env.CARTAGE_DATA_DIR?.trim() || 'data'),
     host: env.HOST?.trim() || '0.0.0.0',
     corePort,

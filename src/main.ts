@@ -8,6 +8,7 @@ import { type Config, ConfigError, loadConfig } from './config.js'
 import { recordServedApis, type ServedApis } from './db/data-dir-lock.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate, migrationStatus } from './db/migrator.js'
+import { moveOrganisation } from './db/move-organisation.js'
 import { createLogger } from './http/logging.js'
 import { startMetricsServer } from './http/metrics.js'
 import { rotateSigningKey, signingKeyFile } from './security/signing.js'
@@ -30,6 +31,8 @@ async function open(config: Config, name: string): Promise<Database> {
     databaseUrl: config.databaseUrl,
     poolMode: config.databasePoolMode,
     directUrl: config.databaseDirectUrl,
+    clusters: config.databaseClusters,
+    placement: config.databasePlacement,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     sharedBuffersMb: config.embeddedSharedBuffersMb,
@@ -160,7 +163,12 @@ async function runMigrate() {
     })
     process.stdout.write(
       `${describeDb(config)}: ${report.globalApplied.length} global migration(s) applied; ` +
-        `${report.tenantSchemasMigrated} of ${report.tenantSchemas} organisation schema(s) migrated\n`,
+        `${report.tenantSchemasMigrated} of ${report.tenantSchemas} organisation schema(s) migrated\n` +
+        (report.clusters.length > 1
+          ? report.clusters
+              .map((c) => `  cluster ${c.name}: ${c.tenantSchemasMigrated} of ${c.tenantSchemas} migrated\n`)
+              .join('')
+          : ''),
     )
   } finally {
     await database.close()
@@ -202,7 +210,17 @@ async function status() {
     process.stdout.write(
       `${describeDb(config)}\n` +
         `global migrations pending: ${s.globalPending.length === 0 ? 'none' : s.globalPending.join(', ')}\n` +
-        `organisation schemas: ${s.tenantSchemas}, behind: ${s.tenantSchemasBehind}\n`,
+        `organisation schemas: ${s.tenantSchemas}, behind: ${s.tenantSchemasBehind}\n` +
+        (s.clusters.length > 1
+          ? s.clusters
+              .map(
+                (c) =>
+                  `  cluster ${c.name}: global migrations pending ${c.globalPending.length}, ` +
+                  `organisation schemas ${c.tenantSchemas}, behind ${c.tenantSchemasBehind}, ` +
+                  `orphan schemas ${c.orphanSchemas}\n`,
+              )
+              .join('')
+          : ''),
     )
     process.exitCode = s.globalPending.length === 0 && s.tenantSchemasBehind === 0 ? 0 : 1
   } finally {
@@ -228,6 +246,21 @@ async function seed(options: { demo?: boolean }) {
   await seedDemoCommand(config, openLocal, (line) => process.stdout.write(`${line}\n`))
 }
 
+async function moveOrg(organisation: string, cluster: string) {
+  const config = configOrExit()
+  const database = await open(config, 'cartage-move')
+  try {
+    const report = await moveOrganisation(database, organisation, cluster)
+    const rows = Object.values(report.tables).reduce((sum, n) => sum + n, 0)
+    process.stdout.write(
+      `${report.schema}: moved from ${report.from} to ${report.to}; ${Object.keys(report.tables).length} tables, ` +
+        `${rows} rows verified; writes waited ${report.frozenMs} ms\n`,
+    )
+  } finally {
+    await database.close()
+  }
+}
+
 const program = new Command('cartage')
   .description('Cartage supply chain platform: Core API and Global API')
   .version(version, '-v, --version')
@@ -243,6 +276,12 @@ program
   .description('apply pending global and organisation-schema migrations')
   .action(runMigrate)
 program.command('db:status').description('show migration status (exit 1 when behind)').action(status)
+program
+  .command('org:move')
+  .description('move an organisation (slug or schema name) to another cluster of DATABASE_CLUSTERS')
+  .argument('<organisation>')
+  .argument('<cluster>')
+  .action(moveOrg)
 program
   .command('keys:rotate')
   .description('make a new access-token signing key (earlier keys keep verifying until their tokens expire)')

@@ -80,6 +80,8 @@ export async function openCartage<A extends ApiName = ApiName>(
             },
           }
         : {}),
+      clusters: config.databaseClusters,
+      placement: config.databasePlacement,
       dataDir: config.dataDir,
       poolSize: options.poolSize ?? config.dbPoolSize,
       sharedBuffersMb: config.embeddedSharedBuffersMb,

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { useActorSetting } from './actor.js'
+import { ClusterPool, type ClusterSetting, MAIN_CLUSTER, type PlacementPolicy } from './clusters.js'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
 import { survivesLostConnections } from './faults.js'
 import { type DatabasePool, LanePool } from './lane-pool.js'
@@ -54,6 +55,11 @@ export interface Database {
   prepareEmbeddedRestart?: () => void
   /** Embedded only: the size of the database thread's WASM heap, which grows and never shrinks until a restart. */
   embeddedHeapBytes?: () => Promise<number>
+  /**
+   * PostgreSQL with DATABASE_CLUSTERS: organisation schemas on several clusters (db/clusters.ts).
+   * `pool` and `db` then route each statement to its organisation's cluster.
+   */
+  clusters?: ClusterPool
   /** Runs `task` first when the database is closed (e.g. to end a listening connection). */
   atClose(task: () => Promise<void>): void
   close(): Promise<void>
@@ -79,25 +85,38 @@ export interface DatabaseOptions {
   sharedBuffersMb?: number
   /** PostgreSQL only: a streaming replica for the heavy reads (DATABASE_READ_URL) and its limits. */
   readReplica?: { url: string; maxLagSeconds: number; waitMs: number } | undefined
+  /** PostgreSQL only: the clusters beside DATABASE_URL's that hold organisation schemas (DATABASE_CLUSTERS). */
+  clusters?: readonly ClusterSetting[] | undefined
+  /** Where new organisations go when there are several clusters (DATABASE_PLACEMENT); default the fewest. */
+  placement?: PlacementPolicy | undefined
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedServer | undefined
   let pool: DatabasePool
   let relaxedPool: pg.Pool | undefined
+  let clusters: ClusterPool | undefined
   const poolMode = options.databaseUrl ? (options.poolMode ?? 'session') : 'session'
   if (poolMode === 'transaction' && !options.directUrl)
     throw new Error('a transaction-mode pooler needs a direct URL (DATABASE_DIRECT_URL) for LISTEN and locks')
   if (options.databaseUrl) {
-    pool = new LanePool(
-      {
-        connectionString: options.databaseUrl,
-        application_name: options.applicationName ?? 'cartage',
-        // Retired after 10 minutes, so the statements each one prepared (db/prepared.ts) follow current use.
-        maxLifetimeSeconds: 600,
-      },
-      options.poolSize,
-    )
+    const lanes = (connectionString: string) =>
+      new LanePool(
+        {
+          connectionString,
+          application_name: options.applicationName ?? 'cartage',
+          // Retired after 10 minutes, so the statements each one prepared (db/prepared.ts) follow current use.
+          maxLifetimeSeconds: 600,
+        },
+        options.poolSize,
+      )
+    pool = lanes(options.databaseUrl)
+    if (options.clusters?.length) {
+      const pools = new Map<string, DatabasePool>([[MAIN_CLUSTER, pool]])
+      for (const cluster of options.clusters) pools.set(cluster.name, lanes(cluster.url))
+      clusters = new ClusterPool(pools, options.placement ?? { kind: 'fewest' })
+      pool = clusters
+    }
     relaxedPool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 2,
@@ -167,6 +186,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       : {}),
     migrations: options.migrations,
     ...(readReplica ? { readReplica } : {}),
+    ...(clusters ? { clusters } : {}),
     ...(embedded?.restart
       ? { restartEmbedded: embedded.restart, embeddedHeapBytes: embedded.heapBytes }
       : {}),

@@ -11,6 +11,9 @@ import pg from 'pg'
  */
 let sendingFor: string | undefined
 
+/** The schema whose statement is being handed over now, if any (read by db/clusters.ts). */
+export const currentAffinity = (): string | undefined => sendingFor
+
 /** Runs `send` (which must start its query synchronously) preferring `schema`'s home connection. */
 export function withSchemaAffinity<T>(schema: string, send: () => T): T {
   const outer = sendingFor

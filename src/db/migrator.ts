@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import pg from 'pg'
+import { MAIN_CLUSTER } from './clusters.js'
 import type { Database } from './database.js'
 
 /** One migration: `<timestamp>-<what it does>` and its SQL. A landed migration is never edited. */
@@ -44,12 +45,22 @@ export interface MigrationReport {
   globalApplied: string[]
   tenantSchemas: number
   tenantSchemasMigrated: number
+  /** Each cluster's share (one entry, `main`, without DATABASE_CLUSTERS). */
+  clusters: { name: string; tenantSchemas: number; tenantSchemasMigrated: number }[]
 }
 
 export interface MigrationStatus {
   globalPending: string[]
   tenantSchemas: number
   tenantSchemasBehind: number
+  /** Each cluster's state; `orphanSchemas`: organisation schemas there that no organisation names. */
+  clusters: {
+    name: string
+    globalPending: string[]
+    tenantSchemas: number
+    tenantSchemasBehind: number
+    orphanSchemas: number
+  }[]
 }
 
 type AnyDb = Kysely<unknown> | Transaction<unknown>
@@ -84,38 +95,100 @@ async function appliedGlobal(db: AnyDb): Promise<Set<string>> {
   return new Set(rows.map((r) => r.name))
 }
 
-/** For every organisation schema, the tenant migrations it still lacks (two queries however many tenants). */
+/**
+ * For every organisation schema on a cluster, the tenant migrations it still lacks (two queries
+ * however many tenants): the organisations from the main cluster, what was applied from theirs.
+ */
 async function pendingTenants(
+  main: AnyDb,
   db: AnyDb,
+  cluster: string,
   tenantMigrations: readonly Migration[],
-): Promise<{ schemas: number; behind: Map<string, Migration[]> }> {
-  const { rows } = await sql<{ schema_name: string; applied: string[] | null }>`
-    SELECT o.schema_name, array_remove(array_agg(t.name), NULL) AS applied
-    FROM global.organizations o
-    LEFT JOIN global.tenant_migrations t ON t.schema_name = o.schema_name
-    GROUP BY o.schema_name ORDER BY o.schema_name`.execute(db)
+): Promise<{ schemas: number; behind: Map<string, Migration[]>; orphans: number }> {
+  const organisations = await sql<{ schema_name: string }>`
+    SELECT schema_name FROM global.organizations WHERE cluster = ${cluster} ORDER BY schema_name`.execute(
+    main,
+  )
+  const { rows } = await sql<{ schema_name: string; applied: string[] }>`
+    SELECT schema_name, array_agg(name) AS applied FROM global.tenant_migrations GROUP BY schema_name`.execute(
+    db,
+  )
+  const applied = new Map(rows.map((r) => [r.schema_name, new Set(r.applied)]))
   const behind = new Map<string, Migration[]>()
-  for (const row of rows) {
-    const applied = new Set(row.applied ?? [])
-    const pending = tenantMigrations.filter((m) => !applied.has(m.name))
-    if (pending.length > 0) behind.set(row.schema_name, pending)
+  for (const { schema_name } of organisations.rows) {
+    const done = applied.get(schema_name)
+    const pending = tenantMigrations.filter((m) => !done?.has(m.name))
+    if (pending.length > 0) behind.set(schema_name, pending)
+    applied.delete(schema_name)
   }
-  return { schemas: rows.length, behind }
+  return { schemas: organisations.rows.length, behind, orphans: applied.size }
+}
+
+/** Each cluster's query builder, the main one first (`database.db` alone without DATABASE_CLUSTERS). */
+export function clusterDbs(
+  database: Pick<Database, 'db'> & Partial<Pick<Database, 'clusters'>>,
+): [ClusterDb, ...ClusterDb[]] {
+  const main = { name: MAIN_CLUSTER, db: database.db as unknown as Kysely<unknown> }
+  const clusters = database.clusters
+  if (!clusters) return [main]
+  const [first, ...others] = clusters.names.map((name) => ({
+    name,
+    db: clusters.db(name) as unknown as Kysely<unknown>,
+  }))
+  return [first ?? main, ...others]
+}
+
+interface ClusterDb {
+  name: string
+  db: Kysely<unknown>
 }
 
 /**
- * Brings the global schema and every organisation schema up to date. Idempotent; guarded by a
- * session advisory lock so two processes starting together take turns.
+ * Brings the global schema and every organisation schema up to date, on every cluster: the main one
+ * first (its global schema holds the organisations), then each other one, which gets the global
+ * migrations too (the functions its organisation schemas' triggers call, and its own record of
+ * tenant migrations; its copies of the global tables stay empty). Idempotent; guarded by a session
+ * advisory lock per cluster so two processes starting together take turns.
  */
 export async function migrate(
-  database: Pick<Database, 'db' | 'migrations'> & Partial<Pick<Database, 'directConnection'>>,
+  database: Pick<Database, 'db' | 'migrations'> & Partial<Pick<Database, 'directConnection' | 'clusters'>>,
   onProgress?: (done: number, total: number) => void,
 ): Promise<MigrationReport> {
-  return database.db.connection().execute(async (conn) => {
+  const [main, ...others] = clusterDbs(database)
+  const report: MigrationReport = {
+    globalApplied: [],
+    tenantSchemas: 0,
+    tenantSchemasMigrated: 0,
+    clusters: [],
+  }
+  for (const cluster of [main, ...others]) {
+    const done = await migrateCluster(
+      database,
+      main.db,
+      cluster,
+      cluster === main ? database.directConnection : undefined,
+      onProgress,
+    )
+    if (cluster === main) report.globalApplied = done.globalApplied
+    report.tenantSchemas += done.tenantSchemas
+    report.tenantSchemasMigrated += done.tenantSchemasMigrated
+    report.clusters.push({ name: cluster.name, ...done })
+  }
+  return report
+}
+
+async function migrateCluster(
+  database: Pick<Database, 'migrations'>,
+  main: Kysely<unknown>,
+  cluster: ClusterDb,
+  directConnection: pg.ClientConfig | undefined,
+  onProgress?: (done: number, total: number) => void,
+) {
+  return cluster.db.connection().execute(async (conn) => {
     const db = conn as unknown as Kysely<unknown>
     // Behind a transaction-mode pooler a session lock would stay on whichever server session took
     // it: the lock is then held on a connection of its own, straight to PostgreSQL.
-    const lockHolder = database.directConnection ? new pg.Client(database.directConnection) : undefined
+    const lockHolder = directConnection ? new pg.Client(directConnection) : undefined
     if (lockHolder) {
       lockHolder.on('error', () => {})
       await lockHolder.connect()
@@ -133,7 +206,12 @@ export async function migrate(
         })
         globalApplied.push(migration.name)
       }
-      const { schemas, behind } = await pendingTenants(db, database.migrations.tenant)
+      const { schemas, behind } = await pendingTenants(
+        cluster.db === main ? db : main,
+        db,
+        cluster.name,
+        database.migrations.tenant,
+      )
       let done = 0
       for (const [schema, pending] of behind) {
         // One transaction per schema keeps lock counts bounded however many tenants there are.
@@ -151,17 +229,44 @@ export async function migrate(
   })
 }
 
-export async function migrationStatus(database: Database): Promise<MigrationStatus> {
+export async function migrationStatus(
+  database: Pick<Database, 'db' | 'migrations'> & Partial<Pick<Database, 'clusters'>>,
+): Promise<MigrationStatus> {
   const { global: globalMigrations, tenant: tenantMigrations } = database.migrations
-  const db = database.db as unknown as Kysely<unknown>
-  const { rows } = await sql<{
-    ok: boolean
-  }>`SELECT to_regclass('global.tenant_migrations') IS NOT NULL AS ok`.execute(db)
-  if (!rows[0]?.ok)
-    return { globalPending: globalMigrations.map((m) => m.name), tenantSchemas: 0, tenantSchemasBehind: 0 }
-  const applied = await appliedGlobal(db)
-  const globalPending = globalMigrations.filter((m) => !applied.has(m.name)).map((m) => m.name)
-  if (globalPending.length > 0) return { globalPending, tenantSchemas: 0, tenantSchemasBehind: 0 }
-  const { schemas, behind } = await pendingTenants(db, tenantMigrations)
-  return { globalPending, tenantSchemas: schemas, tenantSchemasBehind: behind.size }
+  const [main, ...others] = clusterDbs(database)
+  const status: MigrationStatus = {
+    globalPending: [],
+    tenantSchemas: 0,
+    tenantSchemasBehind: 0,
+    clusters: [],
+  }
+  for (const cluster of [main, ...others]) {
+    const { rows } = await sql<{
+      ok: boolean
+    }>`SELECT to_regclass('global.tenant_migrations') IS NOT NULL AS ok`.execute(cluster.db)
+    const applied = rows[0]?.ok ? await appliedGlobal(cluster.db) : new Set<string>()
+    const globalPending = globalMigrations.filter((m) => !applied.has(m.name)).map((m) => m.name)
+    const mainReady =
+      status.clusters[0]?.globalPending.length === 0 || (cluster === main && globalPending.length === 0)
+    const tenants =
+      globalPending.length === 0 && mainReady
+        ? await pendingTenants(main.db, cluster.db, cluster.name, tenantMigrations)
+        : { schemas: 0, behind: new Map(), orphans: 0 }
+    if (cluster === main) status.globalPending = globalPending
+    status.tenantSchemas += tenants.schemas
+    status.tenantSchemasBehind += tenants.behind.size
+    status.clusters.push({
+      name: cluster.name,
+      globalPending,
+      tenantSchemas: tenants.schemas,
+      tenantSchemasBehind: tenants.behind.size,
+      orphanSchemas: tenants.orphans,
+    })
+  }
+  // A cluster whose global migrations are pending is behind as a whole.
+  if (status.globalPending.length === 0)
+    for (const cluster of status.clusters.slice(1))
+      if (cluster.globalPending.length > 0)
+        status.globalPending = [`${cluster.name}: ${cluster.globalPending.join(', ')}`]
+  return status
 }

@@ -33,6 +33,12 @@ export async function createServices(
 ): Promise<Services> {
   // One listener for the credentials channel: the authenticator's caches and the signer's keys.
   const credentialChanges = new ChangeListener(database, CREDENTIAL_CHANNEL)
+  // An organisation's record changed (a move to another cluster notifies it): placements are read again.
+  const clusters = database.clusters
+  if (clusters) {
+    credentialChanges.subscribe(() => clusters.forget())
+    credentialChanges.start()
+  }
   const signer = await TokenSigner.load(
     database.db,
     config.accessTokenTtlSeconds,

@@ -6,6 +6,8 @@ export interface OrganizationsTable {
   slug: string
   name: string
   schema_name: string
+  /** The PostgreSQL cluster holding the schema (`main`: DATABASE_URL's). */
+  cluster: Generated<string>
   date_created: Stamp
   date_modified: Stamp
 }

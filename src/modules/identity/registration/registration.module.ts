@@ -1,4 +1,5 @@
 import { defineModule } from '../../../platform/module.js'
+import * as organisationCluster from './migrations/20261229090000-organisation-cluster.js'
 import { registerRegistrationRoutes } from './registration.routes.js'
 
 /** Registration of a new organisation with its first business and owner. */
@@ -8,6 +9,7 @@ export const registrationModule = defineModule({
     tags: [{ name: 'Organizations', description: 'Organisation registration' }],
     routes: registerRegistrationRoutes,
   },
+  migrations: { global: [{ name: '20261229090000-organisation-cluster', sql: organisationCluster.sql }] },
   schemaNames: {
     RegisterOrganization: {
       body: 'RegisterOrganizationRequest',

@@ -16,7 +16,7 @@ export async function slugExists(db: Executor, slug: string): Promise<boolean> {
 }
 
 export interface NewOrganization {
-  organization: { id: string; slug: string; name: string; schemaName: string }
+  organization: { id: string; slug: string; name: string; schemaName: string; cluster: string }
   user: {
     id: string
     email: string
@@ -59,6 +59,7 @@ export async function insertIdentity(
       slug: organization.slug,
       name: organization.name,
       schema_name: organization.schemaName,
+      cluster: organization.cluster,
     })
     .execute()
   await trx

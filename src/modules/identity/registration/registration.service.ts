@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import { MAIN_CLUSTER } from '../../../db/clusters.js'
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId, shortId, slugify } from '../../../db/ids.js'
-import { applyTenantMigrations } from '../../../db/migrator.js'
-import type { Executor } from '../../../db/tables.js'
+import { applyTenantMigrations, assertSchemaName } from '../../../db/migrator.js'
+import type { Executor, Tables } from '../../../db/tables.js'
 import { type Reason, validationFailed } from '../../../errors.js'
 import { normaliseAddress } from '../../../http/address.js'
 import type { AppDeps } from '../../../platform/deps.js'
@@ -49,6 +50,62 @@ function toAddress(input: AddressRequest | null | undefined): AddressResponse | 
   }
 }
 
+/** The organisation's schema, its tables and its business row, in the caller's transaction. */
+async function createTenant(trx: Transaction<Tables>, database: Database, input: repository.NewOrganization) {
+  await applyTenantMigrations(
+    trx as unknown as Transaction<unknown>,
+    input.organization.schemaName,
+    database.migrations.tenant,
+    database.migrations.afterTenant,
+  )
+  await repository.insertBusiness(trx, input.organization.schemaName, input.business)
+}
+
+/**
+ * An organisation placed on another cluster than the global schema's: two transactions on two
+ * servers. The schema comes first, on its cluster (a name already there is a clash, retried like
+ * the others), then the global rows on the main cluster; if those fail, the schema is dropped again.
+ * A crash between the two leaves a schema that no organisation names: nothing reaches it, and
+ * `cartage db:status` counts it as an orphan that may be dropped.
+ */
+async function registerOnCluster(database: Database, input: repository.NewOrganization) {
+  const clusters = database.clusters
+  if (!clusters) throw new Error(`cluster ${input.organization.cluster} is not configured`)
+  const tenantDb = clusters.db(input.organization.cluster)
+  const schema = assertSchemaName(input.organization.schemaName)
+  try {
+    await tenantDb.transaction().execute(async (trx) => {
+      await sql.raw(`CREATE SCHEMA ${schema}`).execute(trx)
+      await createTenant(trx, database, input)
+    })
+  } catch (error) {
+    // Another organisation's schema by that name: the same retry as a name clash in the global rows.
+    if ((error as { code?: string }).code === '42P06')
+      throw Object.assign(new Error(`schema ${schema} exists`), {
+        code: '23505',
+        constraint: 'organizations_schema_name_key',
+      })
+    throw error
+  }
+  try {
+    await database.db.transaction().execute(async (trx) => {
+      await repository.insertIdentity(trx, input, OWNER_ROLE, newId())
+    })
+  } catch (error) {
+    await dropTenant(tenantDb, schema).catch(() => {})
+    throw error
+  }
+  clusters.place(schema, input.organization.cluster)
+}
+
+/** Removes a schema a registration created on a cluster and its migration records there. */
+export async function dropTenant(db: Kysely<Tables>, schema: string) {
+  await db.transaction().execute(async (trx) => {
+    await sql.raw(`DROP SCHEMA IF EXISTS ${assertSchemaName(schema)} CASCADE`).execute(trx)
+    await sql`DELETE FROM global.tenant_migrations WHERE schema_name = ${schema}`.execute(trx)
+  })
+}
+
 /**
  * Creates, in one transaction, the organisation, its schema with the tenant tables, its first
  * business, the owner and the membership. Nothing half-created survives a failure.
@@ -73,7 +130,13 @@ export async function registerOrganization(
   if (await repository.slugExists(database.db, slug)) slug = `${slug}-${shortId(3)}`
   const address = toAddress(b.address)
   const input: repository.NewOrganization = {
-    organization: { id: newId(), slug, name: displayName, schemaName: `org_${shortId(8)}` },
+    organization: {
+      id: newId(),
+      slug,
+      name: displayName,
+      schemaName: `org_${shortId(8)}`,
+      cluster: (await database.clusters?.choose()) ?? MAIN_CLUSTER,
+    },
     user: {
       id: newId(),
       email,
@@ -105,16 +168,12 @@ export async function registerOrganization(
   // meantime (random suffixes are short) gets a fresh one and the registration is tried again.
   for (let attempt = 1; ; attempt++) {
     try {
-      await database.db.transaction().execute(async (trx) => {
-        await repository.insertIdentity(trx, input, OWNER_ROLE, newId())
-        await applyTenantMigrations(
-          trx as unknown as Transaction<unknown>,
-          input.organization.schemaName,
-          database.migrations.tenant,
-          database.migrations.afterTenant,
-        )
-        await repository.insertBusiness(trx, input.organization.schemaName, input.business)
-      })
+      if (input.organization.cluster === MAIN_CLUSTER)
+        await database.db.transaction().execute(async (trx) => {
+          await repository.insertIdentity(trx, input, OWNER_ROLE, newId())
+          await createTenant(trx, database, input)
+        })
+      else await registerOnCluster(database, input)
       break
     } catch (error) {
       if (!isUniqueViolation(error)) throw error

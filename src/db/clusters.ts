@@ -1,0 +1,261 @@
+import { EventEmitter } from 'node:events'
+import { Kysely, PostgresDialect } from 'kysely'
+import type pg from 'pg'
+import { currentAffinity, type DatabasePool, withSchemaAffinity } from './lane-pool.js'
+import type { Tables } from './tables.js'
+
+/** The cluster of DATABASE_URL: it holds the `global` schema and every organisation placed on it. */
+export const MAIN_CLUSTER = 'main'
+
+/** One PostgreSQL cluster that holds organisation schemas. */
+export interface ClusterSetting {
+  name: string
+  url: string
+}
+
+/** Where new organisations go: the cluster with the fewest, or always one named cluster. */
+export type PlacementPolicy = { kind: 'fewest' } | { kind: 'named'; cluster: string }
+
+/** `name=url,name=url` (DATABASE_CLUSTERS): the clusters beside the main one. */
+export function parseClusters(raw: string): ClusterSetting[] | string {
+  const clusters: ClusterSetting[] = []
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const at = part.indexOf('=')
+    const name = at > 0 ? part.slice(0, at).trim() : ''
+    const url = at > 0 ? part.slice(at + 1).trim() : ''
+    if (!/^[a-z][a-z0-9_-]{0,31}$/.test(name))
+      return `"${part}": each entry is name=url, the name in lower-case letters, digits, - or _`
+    if (name === MAIN_CLUSTER) return `"${name}" is the cluster of DATABASE_URL; give the others other names`
+    if (!/^postgres(ql)?:\/\//.test(url))
+      return `${name}: the URL must start with postgres:// or postgresql://`
+    if (clusters.some((c) => c.name === name)) return `${name} is named twice`
+    clusters.push({ name, url })
+  }
+  return clusters
+}
+
+/** An organisation schema named in a statement's text (schema names are `org_` + base32). */
+const SCHEMA_IN_TEXT = /\borg_[a-z0-9]{8,32}\b/g
+const NAMES_SCHEMA = /\borg_[a-z0-9]{8,32}\b/
+/** A table of the global schema (a function such as `global.audit_actor()` is on every cluster). */
+const GLOBAL_TABLE = /"global"\."\w+"|\bglobal\.\w+\b(?!\s*\()/
+const BEGIN = /^\s*(begin|start\s+transaction)\b/i
+const END = /^\s*(commit|end|rollback)\b/i
+
+const EMPTY_RESULT = { command: '', rowCount: 0, rows: [], fields: [], oid: 0 }
+
+type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown
+
+/**
+ * Organisation schemas spread over several PostgreSQL clusters. The application keeps one pool and
+ * one Kysely: a connection taken from this pool is bound to a cluster by the first statement it
+ * sends (a transaction's BEGIN waits for it). A statement that names an organisation schema goes to
+ * the cluster recorded for that organisation (`global.organizations.cluster`, kept in a map); one
+ * that names none (the `global` schema) goes to the main cluster. A transaction stays on the
+ * cluster it started on: a statement naming a schema of another cluster inside it fails, as a
+ * transaction cannot span two servers.
+ */
+export class ClusterPool extends EventEmitter implements DatabasePool {
+  /** Schema name -> cluster; filled at start and on first use, changed by a move. */
+  private readonly placement = new Map<string, string>()
+  readonly dbs = new Map<string, Kysely<Tables>>()
+
+  constructor(
+    /** Every cluster's own pool, the main one first. */
+    readonly pools: ReadonlyMap<string, DatabasePool>,
+    readonly policy: PlacementPolicy = { kind: 'fewest' },
+  ) {
+    super()
+    for (const pool of pools.values()) {
+      pool.on('connect', (client) => this.emit('connect', client))
+      pool.on('error', (error, client) => this.emit('error', error, client))
+    }
+    for (const [name, pool] of pools)
+      this.dbs.set(name, new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }))
+  }
+
+  private get main(): DatabasePool {
+    return this.pools.get(MAIN_CLUSTER) as DatabasePool
+  }
+
+  get options(): pg.Pool['options'] {
+    return this.main.options
+  }
+  get totalCount(): number {
+    return [...this.pools.values()].reduce((sum, pool) => sum + pool.totalCount, 0)
+  }
+  get idleCount(): number {
+    return [...this.pools.values()].reduce((sum, pool) => sum + pool.idleCount, 0)
+  }
+  get waitingCount(): number {
+    return [...this.pools.values()].reduce((sum, pool) => sum + pool.waitingCount, 0)
+  }
+  /** Every open connection of every cluster (the change listener attaches to those). */
+  get _clients(): pg.PoolClient[] {
+    return [...this.pools.values()].flatMap(
+      (pool) => (pool as unknown as { _clients?: pg.PoolClient[] })._clients ?? [],
+    )
+  }
+
+  /** Every cluster's name, the main one first. */
+  get names(): string[] {
+    return [...this.pools.keys()]
+  }
+
+  /** A query builder on one cluster only (migrations, registration, moves): nothing is routed. */
+  db(cluster: string): Kysely<Tables> {
+    const db = this.dbs.get(cluster)
+    if (!db) throw new Error(`cluster ${cluster} is not configured (DATABASE_CLUSTERS)`)
+    return db
+  }
+
+  /** Where the next organisation goes: the named cluster, or the one holding the fewest (main on a tie). */
+  async choose(): Promise<string> {
+    if (this.policy.kind === 'named') return this.policy.cluster
+    const { rows } = await this.main.query<{ cluster: string; n: number }>(
+      'SELECT cluster, count(*)::int AS n FROM global.organizations GROUP BY cluster',
+    )
+    const counts = new Map(rows.map((r) => [r.cluster, r.n]))
+    let best = MAIN_CLUSTER
+    for (const name of this.pools.keys()) if ((counts.get(name) ?? 0) < (counts.get(best) ?? 0)) best = name
+    return best
+  }
+
+  /** Forgets every placement (an organisation was moved): each is read again at its next statement. */
+  forget(): void {
+    this.placement.clear()
+  }
+
+  /** Records where a schema lives (start-up, registration, a move). */
+  place(schema: string, cluster: string): void {
+    this.placement.set(schema, cluster)
+  }
+
+  /** The cluster of a schema: the map, else the global record (an organisation another process made). */
+  async clusterOf(schema: string): Promise<string> {
+    const known = this.placement.get(schema)
+    if (known !== undefined) return known
+    const { rows } = await this.main.query<{ cluster: string }>(
+      'SELECT cluster FROM global.organizations WHERE schema_name = $1',
+      [schema],
+    )
+    const cluster = rows[0]?.cluster
+    if (cluster === undefined) return MAIN_CLUSTER
+    this.placement.set(schema, cluster)
+    return cluster
+  }
+
+  /** The cluster a statement belongs to: that of the schemas it names (all on one), else main. */
+  async clusterOfText(text: string, affinity: string | undefined): Promise<string> {
+    if (affinity !== undefined) return this.clusterOf(affinity)
+    const schemas = new Set(text.match(SCHEMA_IN_TEXT))
+    let cluster: string | undefined
+    for (const schema of schemas) {
+      const found = await this.clusterOf(schema)
+      if (cluster !== undefined && cluster !== found)
+        throw new Error(`one statement names schemas on clusters ${cluster} and ${found}`)
+      cluster = found
+    }
+    return cluster ?? MAIN_CLUSTER
+  }
+
+  connect = (async () => new RoutedClient(this, currentAffinity())) as unknown as pg.Pool['connect']
+
+  query = (async (text: unknown, values?: unknown) => {
+    const client = new RoutedClient(this, currentAffinity())
+    try {
+      return await client.query(text, values)
+    } finally {
+      client.release()
+    }
+  }) as unknown as pg.Pool['query']
+
+  end = (async () => {
+    await Promise.all([...this.dbs.values()].map((db) => db.destroy()))
+  }) as pg.Pool['end']
+}
+
+/** A connection that takes its server connection from the cluster its first statement belongs to. */
+class RoutedClient {
+  private client: pg.PoolClient | undefined
+  private cluster: string | undefined
+  private readonly held: { text: unknown; values: unknown }[] = []
+
+  constructor(
+    private readonly router: ClusterPool,
+    private readonly affinity: string | undefined,
+  ) {}
+
+  query(text: unknown, values?: unknown, callback?: unknown): Promise<unknown> {
+    if (callback !== undefined) throw new Error('a routed connection answers with promises only')
+    const sqlText = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
+    if (typeof sqlText !== 'string') throw new Error('a routed connection needs the statement text')
+    if (!this.client) {
+      if (BEGIN.test(sqlText)) {
+        this.held.push({ text, values })
+        return Promise.resolve(EMPTY_RESULT)
+      }
+      // A transaction that sent nothing: there is nothing to end.
+      if (END.test(sqlText) && this.held.length > 0) {
+        this.held.length = 0
+        return Promise.resolve(EMPTY_RESULT)
+      }
+      return this.bind(sqlText).then(() => this.guarded(sqlText, text, values))
+    }
+    // A statement that names no organisation schema stays where the connection is.
+    if (!NAMES_SCHEMA.test(sqlText)) return this.guarded(sqlText, text, values)
+    return this.router.clusterOfText(sqlText, undefined).then((cluster) => {
+      if (cluster !== this.cluster)
+        throw new Error(`a transaction on cluster ${this.cluster} cannot reach cluster ${cluster}`)
+      return this.guarded(sqlText, text, values)
+    })
+  }
+
+  /**
+   * The global tables live on the main cluster only (another cluster keeps empty copies, made by
+   * the global migrations): a statement reading or writing them on another cluster would see
+   * nothing, so it fails instead of answering wrongly.
+   */
+  private guarded(sqlText: string, text: unknown, values: unknown): Promise<unknown> {
+    if (this.cluster !== MAIN_CLUSTER && GLOBAL_TABLE.test(sqlText))
+      return Promise.reject(
+        new Error(
+          `a statement on cluster ${this.cluster} names a global table, which only the main cluster holds`,
+        ),
+      )
+    return this.send(text, values)
+  }
+
+  private send(text: unknown, values: unknown): Promise<unknown> {
+    return (this.client as unknown as { query: Query }).query(text, values) as Promise<unknown>
+  }
+
+  private async bind(sqlText: string) {
+    const cluster = await this.router.clusterOfText(sqlText, this.affinity)
+    const pool = this.router.pools.get(cluster)
+    if (!pool) throw new Error(`cluster ${cluster} is not configured (DATABASE_CLUSTERS)`)
+    const client =
+      this.affinity === undefined
+        ? await pool.connect()
+        : await withSchemaAffinity(this.affinity, () => pool.connect())
+    this.client = client
+    this.cluster = cluster
+    try {
+      for (const { text, values } of this.held.splice(0)) await this.send(text, values)
+    } catch (error) {
+      this.release(error as Error)
+      throw error
+    }
+  }
+
+  release(error?: Error | boolean): void {
+    this.held.length = 0
+    const client = this.client
+    this.client = undefined
+    this.cluster = undefined
+    client?.release(error)
+  }
+}

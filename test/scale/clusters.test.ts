@@ -1,0 +1,322 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Cartage, openCartage } from '../../src/apps/cartage.js'
+import { type ConfigError, loadConfig } from '../../src/config.js'
+import { migrate, migrationStatus } from '../../src/db/migrator.js'
+import { moveOrganisation } from '../../src/db/move-organisation.js'
+import { MemoryMailer } from '../../src/mail/mailer.js'
+import {
+  type Core,
+  coreAs,
+  type RegisteredOrganization,
+  registerOrganization,
+  registrationBody,
+  signIn,
+  type TestContext,
+} from '../harness.js'
+import { canRunOwnPostgres, type OwnPostgres, startOwnPostgres } from '../own-postgres.js'
+
+const onPostgres = process.env.CARTAGE_TEST_DATABASE === 'postgres'
+
+describe('DATABASE_CLUSTERS and DATABASE_PLACEMENT', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env)
+      return []
+    } catch (error) {
+      return (error as ConfigError).problems
+    }
+  }
+  it('refuses a bad list or placement, naming the setting', () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/postgres'
+    expect(problems({ DATABASE_URL: url, DATABASE_CLUSTERS: 'east' }).join()).toMatch(/^DATABASE_CLUSTERS:/)
+    expect(problems({ DATABASE_URL: url, DATABASE_CLUSTERS: 'main=postgres://x/y' }).join()).toMatch(
+      /^DATABASE_CLUSTERS:/,
+    )
+    expect(problems({ DATABASE_CLUSTERS: `east=${url}` }).join()).toMatch(
+      /^DATABASE_CLUSTERS: needs DATABASE_URL/,
+    )
+    expect(
+      problems({ DATABASE_URL: url, DATABASE_CLUSTERS: `east=${url}`, DATABASE_PLACEMENT: 'west' }).join(),
+    ).toMatch(/^DATABASE_PLACEMENT=/)
+    const config = loadConfig({
+      DATABASE_URL: url,
+      DATABASE_CLUSTERS: `east=${url}`,
+      DATABASE_PLACEMENT: 'east',
+    })
+    expect(config.databaseClusters).toEqual([{ name: 'east', url }])
+    expect(config.databasePlacement).toEqual({ kind: 'named', cluster: 'east' })
+  })
+})
+
+// Two PostgreSQL servers of the test's own: `main` (DATABASE_URL, the global schema) and `east`
+// (DATABASE_CLUSTERS). Organisations are spread over both, each works end to end through the one
+// process, none reaches another's data, and migrations reach both servers.
+describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (DATABASE_CLUSTERS)', () => {
+  let main: OwnPostgres
+  let east: OwnPostgres
+  let ctx: TestContext
+  let second: Cartage<'global'>
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-clusters-'))
+  const orgs: (RegisteredOrganization & { core: Core; schema: string; cluster: string })[] = []
+
+  const query = async <T extends pg.QueryResultRow>(
+    server: OwnPostgres,
+    text: string,
+    values: unknown[] = [],
+  ) => {
+    const client = new pg.Client({ connectionString: server.url })
+    await client.connect()
+    try {
+      return (await client.query<T>(text, values)).rows
+    } finally {
+      await client.end()
+    }
+  }
+  const placementOf = async (businessId: string) => {
+    const rows = await query<{ schema_name: string; cluster: string }>(
+      main,
+      `SELECT o.schema_name, o.cluster FROM global.organizations o
+       JOIN global.businesses b ON b.organization_id = o.id WHERE b.id = $1`,
+      [businessId],
+    )
+    return rows[0] as { schema_name: string; cluster: string }
+  }
+  const schemasOn = async (server: OwnPostgres) =>
+    (
+      await query<{ nspname: string }>(
+        server,
+        "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'org\\_%'",
+      )
+    ).map((r) => r.nspname)
+
+  beforeAll(async () => {
+    ;[main, east] = await Promise.all([startOwnPostgres(), startOwnPostgres()])
+    const env = { RATE_LIMIT_PER_IP: '100000', DATABASE_URL: main.url, DATABASE_CLUSTERS: `east=${east.url}` }
+    const mailer = new MemoryMailer()
+    const cartage = await openCartage({ ...loadConfig(env), dataDir }, { mailer, poolSize: 3 })
+    ctx = { dataDir, mailer, ...cartage }
+    // A second process placing every organisation on `east` (DATABASE_PLACEMENT).
+    second = await openCartage(
+      { ...loadConfig({ ...env, DATABASE_PLACEMENT: 'east' }), dataDir },
+      { mailer, poolSize: 2, apis: ['global'] },
+    )
+  }, 180_000)
+  afterAll(async () => {
+    await second?.close()
+    await ctx?.close()
+    await Promise.all([main?.destroy(), east?.destroy()])
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('places new organisations on the cluster with the fewest, each schema on its own server', async () => {
+    for (let i = 0; i < 4; i++) {
+      const org = await registerOrganization(ctx)
+      const session = await signIn(ctx, org)
+      const placed = await placementOf(org.businessId)
+      orgs.push({
+        ...org,
+        core: coreAs(ctx, { accessToken: session.accessToken, businessId: org.businessId }),
+        schema: placed.schema_name,
+        cluster: placed.cluster,
+      })
+    }
+    // Fewest first, main on a tie: main, east, main, east.
+    expect(orgs.map((o) => o.cluster)).toEqual(['main', 'east', 'main', 'east'])
+    const [onMain, onEast] = await Promise.all([schemasOn(main), schemasOn(east)])
+    for (const org of orgs) {
+      expect(onMain.includes(org.schema)).toBe(org.cluster === 'main')
+      expect(onEast.includes(org.schema)).toBe(org.cluster === 'east')
+    }
+  })
+
+  it('serves each organisation from its cluster: customers created and listed, and no other organisation sees them', async () => {
+    for (const [i, org] of orgs.entries()) {
+      const created = await org.core({
+        method: 'POST',
+        url: '/api/v1/customers',
+        payload: { name: `Customer of ${i} on ${org.cluster}`, type: 'Company' },
+      })
+      expect(created.statusCode, created.body).toBe(200)
+    }
+    const ids: string[] = []
+    for (const [i, org] of orgs.entries()) {
+      const listed = await org.core({ method: 'GET', url: '/api/v1/customers' })
+      expect(listed.statusCode, listed.body).toBe(200)
+      const names = (listed.json().data as { id: string; name: string }[]).map((c) => c.name)
+      expect(names).toEqual([`Customer of ${i} on ${org.cluster}`])
+      ids.push((listed.json().data as { id: string }[])[0]?.id as string)
+    }
+    // The row is on its organisation's server only.
+    const east0 = orgs[1] as (typeof orgs)[number]
+    const rows = await query<{ name: string }>(east, `SELECT name FROM ${east0.schema}.customers`)
+    expect(rows.map((r) => r.name)).toEqual(['Customer of 1 on east'])
+    // Another organisation's customer, on either cluster, is not found; another's business is refused.
+    const [a, b] = orgs as [(typeof orgs)[number], (typeof orgs)[number]]
+    expect((await a.core({ method: 'GET', url: `/api/v1/customers/${ids[1]}` })).statusCode).toBe(404)
+    expect((await b.core({ method: 'GET', url: `/api/v1/customers/${ids[0]}` })).statusCode).toBe(404)
+    const crossed = await a.core({
+      method: 'GET',
+      url: '/api/v1/customers',
+      headers: { 'x-business-id': b.businessId },
+    })
+    expect(crossed.statusCode).toBe(401)
+    expect(crossed.json().code).toBe('business_not_accessible')
+  })
+
+  it('follows the placement setting of the process that registers, and other processes find the organisation', async () => {
+    const response = await second.global.inject({
+      method: 'POST',
+      url: '/api/organizations',
+      payload: registrationBody(),
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    const body = JSON.parse(response.payload) as { data: { id: string; currentUser: { email: string } } }
+    const placed = await placementOf(body.data.id)
+    expect(placed.cluster).toBe('east')
+    // Signed in and served by the first process, which never saw this organisation made.
+    const session = await signIn(ctx, {
+      email: body.data.currentUser.email,
+      password: 'correct-horse-battery',
+    })
+    const core = coreAs(ctx, { accessToken: session.accessToken, businessId: body.data.id })
+    const created = await core({
+      method: 'POST',
+      url: '/api/v1/customers',
+      payload: { name: 'Late', type: 'Company' },
+    })
+    expect(created.statusCode, created.body).toBe(200)
+    const listed = await core({ method: 'GET', url: '/api/v1/customers' })
+    expect((listed.json().data as { name: string }[]).map((c) => c.name)).toEqual(['Late'])
+  })
+
+  it('keeps a transaction on one cluster and the global tables on main: what would cross fails instead of answering wrongly', async () => {
+    const [onMain, onEast] = orgs as [(typeof orgs)[number], (typeof orgs)[number]]
+    const db = ctx.database.db
+    const across = db.transaction().execute(async (trx) => {
+      await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
+      await sql`SELECT count(*) FROM ${sql.id(onMain.schema, 'customers')}`.execute(trx)
+    })
+    await expect(across).rejects.toThrow(/cluster east cannot reach cluster main/)
+    const globalOnEast = db.transaction().execute(async (trx) => {
+      await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
+      await trx.selectFrom('global.users').select('id').execute()
+    })
+    await expect(globalOnEast).rejects.toThrow(/names a global table/)
+    // Statements on their own go where each belongs.
+    const counted = await Promise.all(
+      [onMain, onEast].map((org) =>
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.id(org.schema, 'customers')}`.execute(db),
+      ),
+    )
+    expect(counted.map((r) => r.rows[0]?.n)).toEqual([1, 1])
+    expect((await db.selectFrom('global.organizations').select('id').execute()).length).toBe(5)
+  })
+
+  it('migrates every cluster, and db:status reports each', async () => {
+    const status = await migrationStatus(ctx.database)
+    expect(status.clusters).toEqual([
+      { name: 'main', globalPending: [], tenantSchemas: 2, tenantSchemasBehind: 0, orphanSchemas: 0 },
+      { name: 'east', globalPending: [], tenantSchemas: 3, tenantSchemasBehind: 0, orphanSchemas: 0 },
+    ])
+    // A new tenant migration reaches the organisations of both clusters.
+    const migrations = {
+      ...ctx.database.migrations,
+      tenant: [
+        ...ctx.database.migrations.tenant,
+        { name: '29990101000000-cluster-probe', sql: 'CREATE TABLE cluster_probe (id int)' },
+      ],
+    }
+    const report = await migrate({ ...ctx.database, migrations })
+    expect(report.clusters).toEqual([
+      { name: 'main', globalApplied: [], tenantSchemas: 2, tenantSchemasMigrated: 2 },
+      { name: 'east', globalApplied: [], tenantSchemas: 3, tenantSchemasMigrated: 3 },
+    ])
+    for (const org of orgs) {
+      const server = org.cluster === 'main' ? main : east
+      const rows = await query<{ found: string | null }>(server, 'SELECT to_regclass($1)::text AS found', [
+        `${org.schema}.cluster_probe`,
+      ])
+      expect(rows[0]?.found).toBe(`${org.schema}.cluster_probe`)
+    }
+    expect((await migrationStatus({ ...ctx.database, migrations })).tenantSchemasBehind).toBe(0)
+  })
+
+  it('moves an organisation to another cluster while it is read and written, losing no acknowledged write', async () => {
+    const org = orgs[0] as (typeof orgs)[number]
+    expect(org.cluster).toBe('main')
+    for (let i = 0; i < 20; i++) {
+      const created = await org.core({
+        method: 'POST',
+        url: '/api/v1/customers',
+        payload: { name: `Before ${i}`, type: 'Company' },
+      })
+      expect(created.statusCode, created.body).toBe(200)
+    }
+    const names = async () => {
+      const listed = await org.core({ method: 'GET', url: '/api/v1/customers?PageSize=100' })
+      return {
+        status: listed.statusCode,
+        names:
+          listed.statusCode === 200
+            ? (listed.json().data as { name: string }[]).map((c) => c.name).sort()
+            : [],
+      }
+    }
+    const before = (await names()).names
+    expect(before).toHaveLength(21)
+    let moving = true
+    const reads: number[] = []
+    const acknowledged: string[] = []
+    const writes: number[] = []
+    const reading = (async () => {
+      while (moving) reads.push((await names()).status)
+    })()
+    const writing = (async () => {
+      for (let i = 0; moving && i < 60; i++) {
+        const created = await org.core({
+          method: 'POST',
+          url: '/api/v1/customers',
+          payload: { name: `During ${i}`, type: 'Company' },
+        })
+        writes.push(created.statusCode)
+        if (created.statusCode === 200) acknowledged.push(`During ${i}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    })()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const report = await moveOrganisation(ctx.database, org.schema, 'east')
+    moving = false
+    await Promise.all([reading, writing])
+    expect(report).toMatchObject({ schema: org.schema, from: 'main', to: 'east' })
+    expect(report.tables.customers).toBeGreaterThanOrEqual(21)
+    expect((await placementOf(org.businessId)).cluster).toBe('east')
+    expect(await schemasOn(main)).not.toContain(org.schema)
+    expect(await schemasOn(east)).toContain(org.schema)
+    // Reads went on; nothing acknowledged is missing, before or during the move.
+    expect(reads.length).toBeGreaterThan(0)
+    expect(reads.filter((status) => status !== 200)).toEqual([])
+    expect(acknowledged.length).toBeGreaterThan(0)
+    const after = (await names()).names
+    for (const name of [...before, ...acknowledged]) expect(after).toContain(name)
+    const onEast = await query<{ n: number }>(east, `SELECT count(*)::int AS n FROM ${org.schema}.customers`)
+    expect(onEast[0]?.n).toBe(after.length)
+    // And it keeps working where it is now.
+    const created = await org.core({
+      method: 'POST',
+      url: '/api/v1/customers',
+      payload: { name: 'After', type: 'Company' },
+    })
+    expect(created.statusCode, created.body).toBe(200)
+    expect(
+      (await migrationStatus(ctx.database)).clusters.map((c) => [c.name, c.tenantSchemas, c.orphanSchemas]),
+    ).toEqual([
+      ['main', 1, 0],
+      ['east', 4, 0],
+    ])
+  })
+})
