@@ -47,7 +47,9 @@ describe('SQL console work and result bounds', () => {
     // The database serves the attacker's organisation and the other one afterwards.
     expect((await run(attacker.core, 'SELECT 1 AS one')).json().data.rows).toEqual([[1]])
     expect((await readVehicles(other.core)).statusCode).toBe(200)
-  })
+    // Embedded, the stop restarts the database's thread (a new WASM instance reopening the data
+    // directory): seconds alone, over a minute on a machine loaded far past its cores.
+  }, 180_000)
 
   it('runs one console query per organisation at a time; the next waits briefly, then 429 with Retry-After', async () => {
     const { core } = await ownerSession(ctx)
