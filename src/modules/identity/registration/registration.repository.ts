@@ -1,4 +1,5 @@
-import type { Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import { assertSchemaName } from '../../../db/migrator.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 import { userByEmail } from '../auth/index.js'
 
@@ -110,4 +111,17 @@ export async function insertBusiness(
       add_ons: business.addOns,
     })
     .execute()
+}
+
+/** A new organisation's empty schema (a name already there fails with 42P06). */
+export async function createSchema(trx: Transaction<Tables>, schema: string) {
+  await sql.raw(`CREATE SCHEMA ${assertSchemaName(schema)}`).execute(trx)
+}
+
+/** Removes a schema a registration created on a cluster and its migration records there. */
+export async function dropTenant(db: Kysely<Tables>, schema: string) {
+  await db.transaction().execute(async (trx) => {
+    await sql.raw(`DROP SCHEMA IF EXISTS ${assertSchemaName(schema)} CASCADE`).execute(trx)
+    await sql`DELETE FROM global.tenant_migrations WHERE schema_name = ${schema}`.execute(trx)
+  })
 }

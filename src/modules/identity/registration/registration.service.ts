@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import { MAIN_CLUSTER } from '../../../db/clusters.js'
 import type { Database } from '../../../db/database.js'
 import { isUniqueViolation, newId, shortId, slugify } from '../../../db/ids.js'
@@ -75,7 +75,7 @@ async function registerOnCluster(database: Database, input: repository.NewOrgani
   const schema = assertSchemaName(input.organization.schemaName)
   try {
     await tenantDb.transaction().execute(async (trx) => {
-      await sql.raw(`CREATE SCHEMA ${schema}`).execute(trx)
+      await repository.createSchema(trx, schema)
       await createTenant(trx, database, input)
     })
   } catch (error) {
@@ -92,18 +92,10 @@ async function registerOnCluster(database: Database, input: repository.NewOrgani
       await repository.insertIdentity(trx, input, OWNER_ROLE, newId())
     })
   } catch (error) {
-    await dropTenant(tenantDb, schema).catch(() => {})
+    await repository.dropTenant(tenantDb, schema).catch(() => {})
     throw error
   }
   clusters.place(schema, input.organization.cluster)
-}
-
-/** Removes a schema a registration created on a cluster and its migration records there. */
-export async function dropTenant(db: Kysely<Tables>, schema: string) {
-  await db.transaction().execute(async (trx) => {
-    await sql.raw(`DROP SCHEMA IF EXISTS ${assertSchemaName(schema)} CASCADE`).execute(trx)
-    await sql`DELETE FROM global.tenant_migrations WHERE schema_name = ${schema}`.execute(trx)
-  })
 }
 
 /**
