@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seriousAxeFindings } from './axe.js'
@@ -169,6 +170,29 @@ describe('customers', () => {
     await shows(page.getByRole('table', { name: 'Contacts' }), 'Nomsa Khumalo')
     await shows(page.getByRole('table', { name: 'Activity' }), 'Contact added')
     await screenshot(page, '02-customer')
+  })
+
+  it('exports what the search selects, on all pages, as CSV', async () => {
+    await nav(page, 'Customers')
+    await heading('Customers').waitFor()
+    const table = page.getByRole('table', { name: 'Customers' })
+    await page.getByLabel('Search').fill('bree')
+    await expect.poll(() => table.getByRole('row').count()).toBe(2)
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ])
+    expect(download.suggestedFilename()).toBe('customers.csv')
+    const text = readFileSync(await download.path(), 'utf8')
+    const [header = '', ...rows] = text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+    expect(header.split(',')).toEqual(expect.arrayContaining(['id', 'name', 'email']))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toContain('Bree Street Deli')
+    await page.getByLabel('Search').fill('')
+    await shows(table, 'Wynberg Wholesale')
   })
 
   it('explains a customer that does not exist', async () => {

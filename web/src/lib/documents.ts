@@ -6,8 +6,18 @@ import { client } from '../api/generated/core/client.gen'
  * bearer token.
  */
 export async function downloadPdf(url: string, fileName: string): Promise<void> {
+  await downloadFile(url, fileName)
+}
+
+/** Fetches a file the Core API answers (with `query` as its parameters) and saves it as `fileName`. */
+export async function downloadFile(
+  url: string,
+  fileName: string,
+  query?: Record<string, unknown>,
+): Promise<void> {
   const { data } = await client.get<{ 200: Blob }, unknown, true>({
     url,
+    ...(query ? { query } : {}),
     parseAs: 'blob',
     throwOnError: true,
   })

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { getAuditLogOptions } from '../../api/generated/core/@tanstack/react-query.gen'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, DayFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
@@ -29,20 +30,21 @@ export function shownValue(value: unknown): string {
 export default function AuditLog() {
   const list = useListState({ filters: { entityType: '', from: '', to: '' } })
   const { entityType, from, to } = list.filters
+  const query = {
+    ...list.parameters(),
+    ...(entityType ? { entityType } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+  }
   const entries = useQuery({
-    ...getAuditLogOptions({
-      query: {
-        ...list.parameters(),
-        ...(entityType ? { entityType } : {}),
-        ...(from ? { from } : {}),
-        ...(to ? { to } : {}),
-      },
-    }),
+    ...getAuditLogOptions({ query }),
     placeholderData: keepPreviousData,
   })
   return (
     <>
-      <PageHeader title="Audit log" />
+      <PageHeader title="Audit log">
+        <ExportCsvButton url="/api/v1/audit-log" query={query} fileName="audit-log.csv" />
+      </PageHeader>
       <ListToolbar label="Find changes">
         <SearchField hint="Record type, id or action" value={list.search} onChange={list.setSearch} />
         <ChoiceFilter

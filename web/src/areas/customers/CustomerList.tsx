@@ -4,6 +4,7 @@ import {
   getAllCustomerGroupsOptions,
   getAllCustomersOptions,
 } from '../../api/generated/core/@tanstack/react-query.gen'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
@@ -28,14 +29,17 @@ export default function CustomerList() {
     type && `type eq ${quoted(type)}`,
     group && `customerGroupId eq ${group}`,
   )
+  const query = list.parameters(filter)
   const customers = useQuery({
-    ...getAllCustomersOptions({ query: list.parameters(filter) }),
+    ...getAllCustomersOptions({ query }),
     placeholderData: keepPreviousData,
   })
 
   return (
     <>
-      <PageHeader title="Customers" />
+      <PageHeader title="Customers">
+        <ExportCsvButton url="/api/v1/Customers" query={query} fileName="customers.csv" />
+      </PageHeader>
       <ListToolbar label="Find customers">
         <SearchField
           hint="Name, email, phone or a contact's name"

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { getShipmentsOptions } from '../../api/generated/core/@tanstack/react-query.gen'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, DayFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
@@ -28,10 +29,9 @@ export default function ShipmentList() {
     sort: { field: 'dateCreated', descending: true },
   })
   const { status, date } = list.filters
+  const query = list.parameters(allOf(status && `status eq ${quoted(status)}`, date && scheduledOn(date)))
   const shipments = useQuery({
-    ...getShipmentsOptions({
-      query: list.parameters(allOf(status && `status eq ${quoted(status)}`, date && scheduledOn(date))),
-    }),
+    ...getShipmentsOptions({ query }),
     placeholderData: keepPreviousData,
   })
   return (
@@ -39,7 +39,9 @@ export default function ShipmentList() {
       <p className="breadcrumb">
         <Link href="/delivery">Delivery</Link> / Shipments
       </p>
-      <PageHeader title="Shipments" />
+      <PageHeader title="Shipments">
+        <ExportCsvButton url="/api/v1/shipments" query={query} fileName="shipments.csv" />
+      </PageHeader>
       <ListToolbar label="Find shipments">
         <SearchField hint="Code or notes" value={list.search} onChange={list.setSearch} />
         <ChoiceFilter

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { getBomsOptions } from '../../api/generated/core/@tanstack/react-query.gen'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
@@ -15,14 +16,17 @@ import { useUnits } from '../stock/units'
 export default function BomList() {
   const list = useListState({ filters: { status: '' }, sort: { field: 'code', descending: false } })
   const { status } = list.filters
+  const query = list.parameters(status ? `status eq ${quoted(status)}` : undefined)
   const boms = useQuery({
-    ...getBomsOptions({ query: list.parameters(status ? `status eq ${quoted(status)}` : undefined) }),
+    ...getBomsOptions({ query }),
     placeholderData: keepPreviousData,
   })
   const unitOf = useUnits(boms.data?.data.map((row) => row.product.sku) ?? [])
   return (
     <>
-      <PageHeader title="Bills of materials" />
+      <PageHeader title="Bills of materials">
+        <ExportCsvButton url="/api/v1/bom" query={query} fileName="boms.csv" />
+      </PageHeader>
       <ListToolbar label="Find bills of materials">
         <SearchField
           hint="Code, name, or the product's SKU or name"

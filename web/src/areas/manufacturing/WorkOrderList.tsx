@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { getWorkOrdersOptions } from '../../api/generated/core/@tanstack/react-query.gen'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
@@ -17,14 +18,16 @@ export const WORK_ORDER_STATES = ['Draft', 'Released', 'InProgress', 'Completed'
 export default function WorkOrderList() {
   const list = useListState({ filters: { status: '' }, sort: { field: 'dateCreated', descending: true } })
   const { status } = list.filters
+  const query = list.parameters(status ? `status eq ${quoted(status)}` : undefined)
   const orders = useQuery({
-    ...getWorkOrdersOptions({ query: list.parameters(status ? `status eq ${quoted(status)}` : undefined) }),
+    ...getWorkOrdersOptions({ query }),
     placeholderData: keepPreviousData,
   })
   const unitOf = useUnits(orders.data?.data.map((row) => row.product.sku) ?? [])
   return (
     <>
       <PageHeader title="Work orders">
+        <ExportCsvButton url="/api/v1/work-orders" query={query} fileName="work-orders.csv" />
         <Link className="button secondary" href="/manufacturing/boms">
           Plan one from a bill of materials
         </Link>

@@ -11,6 +11,7 @@ import {
 } from '../../api/generated/core/@tanstack/react-query.gen'
 import { useWorkspace } from '../../app/workspace-context'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { Field } from '../../components/Field'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
@@ -28,8 +29,9 @@ export default function OrderList() {
   const queryClient = useQueryClient()
   const list = useListState({ filters: { status: '' }, sort: { field: 'orderDate', descending: true } })
   const filter = allOf(list.filters.status && `status eq ${quoted(list.filters.status)}`)
+  const query = list.parameters(filter)
   const orders = useQuery({
-    ...getOrdersOptions({ query: list.parameters(filter) }),
+    ...getOrdersOptions({ query }),
     placeholderData: keepPreviousData,
   })
   const refresh = () => queryClient.invalidateQueries({ queryKey: [{ _id: 'getOrders' }] })
@@ -41,6 +43,7 @@ export default function OrderList() {
   return (
     <>
       <PageHeader title="Sales orders">
+        <ExportCsvButton url="/api/v1/orders" query={query} fileName="orders.csv" />
         {canModify && !creating && (
           <button type="button" onClick={() => setCreating(true)}>
             New order

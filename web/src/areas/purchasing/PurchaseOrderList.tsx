@@ -12,6 +12,7 @@ import {
 import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { Field } from '../../components/Field'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
@@ -34,8 +35,9 @@ export default function PurchaseOrderList() {
     list.filters.status && `status eq ${quoted(list.filters.status)}`,
     list.filters.supplier && `supplierId eq ${list.filters.supplier}`,
   )
+  const query = list.parameters(filter)
   const orders = useQuery({
-    ...getPurchaseOrdersOptions({ query: list.parameters(filter) }),
+    ...getPurchaseOrdersOptions({ query }),
     placeholderData: keepPreviousData,
   })
   const [creating, setCreating] = useState(false)
@@ -43,6 +45,7 @@ export default function PurchaseOrderList() {
   return (
     <>
       <PageHeader title="Purchase orders">
+        <ExportCsvButton url="/api/v1/purchase-orders" query={query} fileName="purchase-orders.csv" />
         {canModify && !creating && (
           <button type="button" onClick={() => setCreating(true)}>
             New purchase order

@@ -9,6 +9,7 @@ import {
 import type { SupplierResponse } from '../../api/generated/core/types.gen'
 import { useWorkspace } from '../../app/workspace-context'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { Field } from '../../components/Field'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
@@ -36,14 +37,16 @@ export default function SupplierList() {
   const { can } = useWorkspace()
   const list = useListState({ filters: { active: '' }, sort: { field: 'name', descending: false } })
   const filter = allOf(list.filters.active && `isActive eq ${list.filters.active}`)
+  const query = list.parameters(filter)
   const suppliers = useQuery({
-    ...getSuppliersOptions({ query: list.parameters(filter) }),
+    ...getSuppliersOptions({ query }),
     placeholderData: keepPreviousData,
   })
   const [creating, setCreating] = useState(false)
   return (
     <>
       <PageHeader title="Suppliers">
+        <ExportCsvButton url="/api/v1/suppliers" query={query} fileName="suppliers.csv" />
         {can('Suppliers', 'Modify') && !creating && (
           <button type="button" onClick={() => setCreating(true)}>
             New supplier

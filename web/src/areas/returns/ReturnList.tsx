@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { getReturnsOptions } from '../../api/generated/core/@tanstack/react-query.gen'
 import { useWorkspace } from '../../app/workspace-context'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
@@ -16,13 +17,16 @@ export default function ReturnList() {
   const { currency } = useWorkspace()
   const list = useListState({ filters: { status: '' }, sort: { field: 'dateCreated', descending: true } })
   const filter = allOf(list.filters.status && `status eq ${quoted(list.filters.status)}`)
+  const query = list.parameters(filter)
   const returns = useQuery({
-    ...getReturnsOptions({ query: list.parameters(filter) }),
+    ...getReturnsOptions({ query }),
     placeholderData: keepPreviousData,
   })
   return (
     <>
-      <PageHeader title="Returns" />
+      <PageHeader title="Returns">
+        <ExportCsvButton url="/api/v1/returns" query={query} fileName="returns.csv" />
+      </PageHeader>
       <p className="muted">
         A return is requested from a delivered shipment on its sales order&rsquo;s page.
       </p>

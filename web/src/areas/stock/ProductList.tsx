@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { getProductsOptions } from '../../api/generated/core/@tanstack/react-query.gen'
 import { useWorkspace } from '../../app/workspace-context'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
@@ -15,10 +16,9 @@ export default function ProductList() {
   const { currency } = useWorkspace()
   const list = useListState({ filters: { type: '' }, sort: { field: 'sku', descending: false } })
   const { type } = list.filters
+  const query = list.parameters(allOf(type && `type eq ${quoted(type)}`, 'active eq true'))
   const products = useQuery({
-    ...getProductsOptions({
-      query: list.parameters(allOf(type && `type eq ${quoted(type)}`, 'active eq true')),
-    }),
+    ...getProductsOptions({ query }),
     placeholderData: keepPreviousData,
   })
   const isLow = (p: { onHand: number; reorderLevel: number | null; type: string }) =>
@@ -26,7 +26,9 @@ export default function ProductList() {
 
   return (
     <>
-      <PageHeader title="Products and stock" />
+      <PageHeader title="Products and stock">
+        <ExportCsvButton url="/api/v1/products" query={query} fileName="products.csv" />
+      </PageHeader>
       <ListToolbar label="Find products">
         <SearchField hint="SKU, name or barcode" value={list.search} onChange={list.setSearch} />
         <ChoiceFilter

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { getTransferOrdersOptions } from '../../api/generated/core/@tanstack/react-query.gen'
 import { useWorkspace } from '../../app/workspace-context'
+import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
@@ -16,15 +17,18 @@ export default function TransferOrderList() {
   const { me, currency } = useWorkspace()
   const list = useListState({ filters: { status: '' } })
   const filter = allOf(list.filters.status && `status eq ${quoted(list.filters.status)}`)
+  const query = list.parameters(filter)
   const transfers = useQuery({
-    ...getTransferOrdersOptions({ query: list.parameters(filter) }),
+    ...getTransferOrdersOptions({ query }),
     placeholderData: keepPreviousData,
   })
   const businessName = (id: string) =>
     me.businesses.find((b) => b.id === id)?.displayName ?? 'another business'
   return (
     <>
-      <PageHeader title="Transfer orders" />
+      <PageHeader title="Transfer orders">
+        <ExportCsvButton url="/api/v1/transfer-orders" query={query} fileName="transfer-orders.csv" />
+      </PageHeader>
       <ListToolbar label="Find transfer orders">
         <SearchField hint="Number or notes" value={list.search} onChange={list.setSearch} />
         <ChoiceFilter
