@@ -1,6 +1,5 @@
-import { useState } from 'react'
 import { downloadFile } from '../lib/documents'
-import { ErrorNotice } from './ErrorNotice'
+import { DownloadButton } from './DownloadButton'
 
 /**
  * Downloads everything a list's search and filters select, on all its pages, as CSV: the server
@@ -17,26 +16,13 @@ export function ExportCsvButton({
   query: object
   fileName: string
 }) {
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>(null)
-  const exportAll = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      const { Page: _page, PageSize: _size, ...selection } = query as Record<string, unknown>
-      await downloadFile(url, fileName, { ...selection, $format: 'csv' })
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { Page: _page, PageSize: _size, ...selection } = query as Record<string, unknown>
   return (
-    <>
-      <button type="button" className="secondary" disabled={busy} onClick={() => void exportAll()}>
-        {busy ? 'Exporting…' : 'Export CSV'}
-      </button>
-      {error ? <ErrorNotice error={error} what="Exporting the list" /> : null}
-    </>
+    <DownloadButton
+      label="Export CSV"
+      busyLabel="Exporting…"
+      what="Exporting the list"
+      download={() => downloadFile(url, fileName, { ...selection, $format: 'csv' })}
+    />
   )
 }

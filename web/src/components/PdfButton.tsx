@@ -1,6 +1,5 @@
-import { useState } from 'react'
-import { downloadPdf } from '../lib/documents'
-import { ErrorNotice } from './ErrorNotice'
+import { downloadFile } from '../lib/documents'
+import { DownloadButton } from './DownloadButton'
 
 /** A button that downloads one PDF document; a failure is said in words beside it. */
 export function PdfButton({
@@ -15,31 +14,13 @@ export function PdfButton({
   /** When the visible label alone is ambiguous (one per row): "Delivery note of SHP-000004". */
   accessibleName?: string
 }) {
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>(null)
-  const open = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      await downloadPdf(url, fileName)
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
-  }
   return (
-    <>
-      <button
-        type="button"
-        className="secondary"
-        disabled={busy}
-        aria-label={accessibleName ? `${accessibleName} (PDF)` : undefined}
-        onClick={() => void open()}
-      >
-        {busy ? 'Preparing…' : `${label} (PDF)`}
-      </button>
-      {error ? <ErrorNotice error={error} what={`Downloading ${label.toLowerCase()}`} /> : null}
-    </>
+    <DownloadButton
+      label={`${label} (PDF)`}
+      busyLabel="Preparing…"
+      accessibleName={accessibleName ? `${accessibleName} (PDF)` : undefined}
+      what={`Downloading ${label.toLowerCase()}`}
+      download={() => downloadFile(url, fileName)}
+    />
   )
 }

@@ -1,15 +1,10 @@
 import { client } from '../api/generated/core/client.gen'
 
 /**
- * Fetches a PDF the Core API renders (a delivery note, a route sheet, a pick list) with the
- * session's credentials and hands it to the browser as a download: a plain link would carry no
- * bearer token.
+ * Fetches a file the Core API answers (a document's PDF, a list's CSV; `query` as its parameters)
+ * with the session's credentials and hands it to the browser as a download saved as `fileName`: a
+ * plain link would carry no bearer token.
  */
-export async function downloadPdf(url: string, fileName: string): Promise<void> {
-  await downloadFile(url, fileName)
-}
-
-/** Fetches a file the Core API answers (with `query` as its parameters) and saves it as `fileName`. */
 export async function downloadFile(
   url: string,
   fileName: string,
