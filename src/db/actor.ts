@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { DatabasePool } from './lane-pool.js'
+import { BEGINS_TRANSACTION, type ClientQuery, ENDS_TRANSACTION, statementText } from './statement-text.js'
 
 /**
  * Who a request acts as, for the audit log: the database triggers that write it
@@ -53,12 +54,9 @@ export function setActor(kind: ActorKind, id: string, requestId: string): void {
 /** The setting's value for the current context: empty outside a request (the system: migrations, jobs). */
 export const currentActor = (): string => requestActor.getStore()?.actor ?? ''
 
-type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown
 const SET_ACTOR = "SELECT set_config('cartage.actor', $1, false)"
 /** A rollback undoes a setting made inside the transaction: the connection's value is then unknown. */
 const ROLLBACK = /^\s*rollback\b/i
-const BEGIN = /^\s*(begin|start\s+transaction)\b/i
-const END = /^\s*(commit|end|rollback)\b/i
 /** A statement on its own that reads: it writes no row, so no trigger needs the actor. */
 const READ = /^\s*(select|show)\b/i
 
@@ -77,16 +75,16 @@ export function useActorSetting(pool: DatabasePool, mode: 'session' | 'transacti
   pool.on('connect', (client) => {
     let carried: string | undefined
     let inTransaction = false
-    const target = client as unknown as { query: Query }
-    const query = target.query.bind(client) as Query
+    const target = client as unknown as { query: ClientQuery }
+    const query = target.query.bind(client) as ClientQuery
     target.query = (text, values, callback) => {
-      const sqlText = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
-      if (typeof sqlText === 'string' && END.test(sqlText)) {
+      const sqlText = statementText(text)
+      if (typeof sqlText === 'string' && ENDS_TRANSACTION.test(sqlText)) {
         if (ROLLBACK.test(sqlText)) carried = undefined
         inTransaction = false
         return query(text, values, callback)
       }
-      const begins = typeof sqlText === 'string' && BEGIN.test(sqlText)
+      const begins = typeof sqlText === 'string' && BEGINS_TRANSACTION.test(sqlText)
       const wanted = currentActor()
       // A callback or a submittable (a cursor: reads only) goes as it is: the caller needs what query returns.
       const submittable = typeof (text as { submit?: unknown } | null)?.submit === 'function'
@@ -115,20 +113,20 @@ const SET_ACTOR_LOCAL = "SELECT set_config('cartage.actor', $1, true)"
 function useActorPerTransaction(pool: DatabasePool): void {
   pool.on('connect', (client) => {
     let inTransaction = false
-    const target = client as unknown as { query: Query }
-    const query = target.query.bind(client) as Query
+    const target = client as unknown as { query: ClientQuery }
+    const query = target.query.bind(client) as ClientQuery
     const send = (text: unknown, values?: unknown) => query(text, values) as Promise<unknown>
     target.query = (text, values, callback) => {
-      const sqlText = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
+      const sqlText = statementText(text)
       const submittable = typeof (text as { submit?: unknown } | null)?.submit === 'function'
       if (typeof sqlText !== 'string' || callback !== undefined || submittable)
         return query(text, values, callback)
-      if (END.test(sqlText)) {
+      if (ENDS_TRANSACTION.test(sqlText)) {
         inTransaction = false
         return query(text, values, callback)
       }
       const wanted = currentActor()
-      if (BEGIN.test(sqlText)) {
+      if (BEGINS_TRANSACTION.test(sqlText)) {
         inTransaction = true
         if (wanted === '') return query(text, values)
         return send(text, values).then(async (result) => {

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events'
 import { Kysely, PostgresDialect } from 'kysely'
 import type pg from 'pg'
 import { currentAffinity, type DatabasePool, withSchemaAffinity } from './lane-pool.js'
+import { BEGINS_TRANSACTION, type ClientQuery, ENDS_TRANSACTION, statementText } from './statement-text.js'
 import type { Tables } from './tables.js'
 
 /** The cluster of DATABASE_URL: it holds the `global` schema and every organisation placed on it. */
@@ -38,16 +39,12 @@ export function parseClusters(raw: string): ClusterSetting[] | string {
 }
 
 /** An organisation schema named in a statement's text (schema names are `org_` + base32). */
-const SCHEMA_IN_TEXT = /\borg_[a-z0-9]{8,32}\b/g
 const NAMES_SCHEMA = /\borg_[a-z0-9]{8,32}\b/
+const SCHEMA_IN_TEXT = new RegExp(NAMES_SCHEMA.source, 'g')
 /** A table of the global schema (a function such as `global.audit_actor()` is on every cluster). */
 const GLOBAL_TABLE = /"global"\."\w+"|\bglobal\.\w+\b(?!\s*\()/
-const BEGIN = /^\s*(begin|start\s+transaction)\b/i
-const END = /^\s*(commit|end|rollback)\b/i
 
 const EMPTY_RESULT = { command: '', rowCount: 0, rows: [], fields: [], oid: 0 }
-
-type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown
 
 /**
  * Organisation schemas spread over several PostgreSQL clusters. The application keeps one pool and
@@ -191,15 +188,15 @@ class RoutedClient {
 
   query(text: unknown, values?: unknown, callback?: unknown): Promise<unknown> {
     if (callback !== undefined) throw new Error('a routed connection answers with promises only')
-    const sqlText = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
+    const sqlText = statementText(text)
     if (typeof sqlText !== 'string') throw new Error('a routed connection needs the statement text')
     if (!this.client) {
-      if (BEGIN.test(sqlText)) {
+      if (BEGINS_TRANSACTION.test(sqlText)) {
         this.held.push({ text, values })
         return Promise.resolve(EMPTY_RESULT)
       }
       // A transaction that sent nothing: there is nothing to end.
-      if (END.test(sqlText) && this.held.length > 0) {
+      if (ENDS_TRANSACTION.test(sqlText) && this.held.length > 0) {
         this.held.length = 0
         return Promise.resolve(EMPTY_RESULT)
       }
@@ -230,7 +227,7 @@ class RoutedClient {
   }
 
   private send(text: unknown, values: unknown): Promise<unknown> {
-    return (this.client as unknown as { query: Query }).query(text, values) as Promise<unknown>
+    return (this.client as unknown as { query: ClientQuery }).query(text, values) as Promise<unknown>
   }
 
   private async bind(sqlText: string) {

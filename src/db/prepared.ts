@@ -1,4 +1,5 @@
 import type { DatabasePool } from './lane-pool.js'
+import type { ClientQuery } from './statement-text.js'
 
 /**
  * Server-side prepared statements for the fixed-shape statements (db/schema-statements.ts): their
@@ -26,7 +27,6 @@ export function forgetPrepared(text: string): void {
   registered.delete(text)
 }
 
-type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown
 /** node-postgres remembers which names it has parsed on a connection; an evicted name must leave it. */
 type WithParsed = { connection?: { parsedStatements?: Record<string, string> } }
 
@@ -35,8 +35,8 @@ export function usePreparedStatements(pool: DatabasePool): void {
   pool.on('connect', (client) => {
     // Text -> its name on this connection, least recently used first (a Map keeps insertion order).
     const prepared = new Map<string, string>()
-    const target = client as unknown as { query: Query }
-    const query = target.query.bind(client) as Query
+    const target = client as unknown as { query: ClientQuery }
+    const query = target.query.bind(client) as ClientQuery
     const parsed = (client as unknown as WithParsed).connection?.parsedStatements
     target.query = (text, values, callback) => {
       if (typeof text !== 'string' || callback !== undefined || !registered.has(text))

@@ -1,0 +1,13 @@
+/**
+ * What the wrappers of a pooled connection's `query` (the audit actor, prepared statements, the
+ * cluster router) read of a statement on its way: pg's `query` signature, the statement's text,
+ * and whether it begins or ends a transaction.
+ */
+export type ClientQuery = (text: unknown, values?: unknown, callback?: unknown) => unknown
+
+/** The SQL text of a `query` call: a string, or a query config's `text`. */
+export const statementText = (text: unknown): unknown =>
+  typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
+
+export const BEGINS_TRANSACTION = /^\s*(begin|start\s+transaction)\b/i
+export const ENDS_TRANSACTION = /^\s*(commit|end|rollback)\b/i
