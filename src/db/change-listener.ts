@@ -54,6 +54,7 @@ export class ChangeListener {
   private writes = 0
   private syncedWrites = 0
   private syncing: Promise<boolean> | undefined
+  private turn: Promise<void> | undefined
 
   constructor(
     private readonly database: Pick<Database, 'kind' | 'pool' | 'atClose'> &
@@ -86,9 +87,12 @@ export class ChangeListener {
    * before the committing statement answers, and a notification reaches the client ahead of
    * the next reply on that connection).
    */
-  async settle(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve))
-    if (this.database.poolMode !== 'transaction') return
+  settle(): Promise<void> {
+    return this.database.poolMode === 'transaction' ? this.settleBehindPooler() : this.nextTurn()
+  }
+
+  private async settleBehindPooler(): Promise<void> {
+    await this.nextTurn()
     const wanted = this.writes
     while (this.live && this.syncedWrites < wanted) {
       const client = this.client
@@ -97,6 +101,21 @@ export class ChangeListener {
       // A failed round trip: the connection is going, and `live` with it.
       if (!(await this.syncing)) return
     }
+  }
+
+  /**
+   * The end of the event loop's current I/O phase (a check-phase callback), shared by every caller
+   * in the same turn: a notification that arrived before a request was read is handled by then.
+   * One timer a turn instead of one per request on the hot authentication path.
+   */
+  private nextTurn(): Promise<void> {
+    this.turn ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.turn = undefined
+        resolve()
+      }),
+    )
+    return this.turn
   }
 
   /** One `SELECT 1` on the listening connection; every write counted before it is then heard. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { setActor } from '../db/actor.js'
 import { AppError } from '../errors.js'
 import type { Access, AuthContext, BusinessAuth } from '../security/auth-context.js'
@@ -11,6 +11,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 /** Routes outside the API surface need no declaration. */
 const UNDECLARED_OK = /^(\/(docs|openapi\.json|health|metrics)(\/|$)|\*$)/
+
+type Credential = { apiKey: string } | { token: string; businessId: string | null; needsBusiness: boolean }
+type Done = (error?: Error) => void
 
 /** One row of the permission table: what each API route requires (read by the permission matrix test). */
 export interface DeclaredRoute {
@@ -63,8 +66,8 @@ export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, a
     const needsBusiness = 'permission' in access || access.business
     const permission = 'permission' in access ? access.permission : undefined
     const personOnly = access.personOnly
-    return async (request: FastifyRequest) => {
-      const auth = await authenticate(request, needsBusiness)
+    /** The credential's context on the request, as the actor, and the route's rights checked. */
+    const admit = (request: FastifyRequest, auth: AuthContext) => {
       request.auth = auth
       if (auth.kind === 'apiKey' && auth.apiKeyId) setActor('ApiKey', auth.apiKeyId, request.id)
       else setActor('User', auth.userId, request.id)
@@ -78,11 +81,43 @@ export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, a
         )
       }
     }
+    const fromCredential = (request: FastifyRequest, credential: Credential, done: Done) => {
+      let auth: AuthContext | undefined
+      try {
+        auth = cached(credential)
+        if (auth) admit(request, auth)
+      } catch (error) {
+        return done(error as Error)
+      }
+      if (auth) return done()
+      verified(credential).then((verifiedAuth) => {
+        try {
+          admit(request, verifiedAuth)
+        } catch (error) {
+          return done(error as Error)
+        }
+        done()
+      }, done)
+    }
+    // A callback hook: a credential this process knows answers without a promise of its own (the
+    // usual request); one it must verify or read goes the asynchronous way.
+    return (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
+      let credential: Credential
+      try {
+        credential = credentialOf(request, needsBusiness)
+      } catch (error) {
+        return done(error as Error)
+      }
+      const settling = authenticator.beforeTrustingCaches()
+      if (!settling) return fromCredential(request, credential, done)
+      settling.then(() => fromCredential(request, credential, done), done)
+    }
   }
 
-  async function authenticate(request: FastifyRequest, needsBusiness: boolean): Promise<AuthContext> {
+  /** What the request presents: an API key, or a bearer token with the business it names. */
+  function credentialOf(request: FastifyRequest, needsBusiness: boolean): Credential {
     const apiKey = request.headers['x-dispatch-api-key']
-    if (typeof apiKey === 'string' && apiKey !== '') return authenticator.apiKey(apiKey)
+    if (typeof apiKey === 'string' && apiKey !== '') return { apiKey }
     const header = request.headers.authorization
     const match = typeof header === 'string' ? BEARER.exec(header) : null
     if (!match?.[1]) throw authErrors.missing()
@@ -90,12 +125,24 @@ export function installAuthentication(app: FastifyInstance, flavor: ApiFlavor, a
     const businessId =
       needsBusiness && typeof rawBusiness === 'string' && rawBusiness !== '' ? rawBusiness : null
     if (businessId && !UUID.test(businessId)) throw authErrors.business()
+    return { token: match[1], businessId: businessId?.toLowerCase() ?? null, needsBusiness }
+  }
+
+  function cached(credential: Credential): AuthContext | undefined {
+    if ('apiKey' in credential) return authenticator.cachedApiKey(credential.apiKey)
+    const auth = authenticator.cachedBearer(credential.token, credential.businessId)
+    if (auth && credential.needsBusiness && !auth.businessId) throw authErrors.business()
+    return auth
+  }
+
+  async function verified(credential: Credential): Promise<AuthContext> {
+    if ('apiKey' in credential) return authenticator.apiKey(credential.apiKey)
     const auth = await authenticator.bearer(
-      match[1],
-      businessId?.toLowerCase() ?? null,
+      credential.token,
+      credential.businessId,
       flavor === 'core' ? 403 : 401,
     )
-    if (needsBusiness && !auth.businessId) throw authErrors.business()
+    if (credential.needsBusiness && !auth.businessId) throw authErrors.business()
     return auth
   }
 }

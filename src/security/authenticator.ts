@@ -11,7 +11,7 @@ import {
   readStoredScopes,
 } from './permissions.js'
 import type { SecretHasher } from './secrets.js'
-import { TokenError, type TokenSigner } from './signing.js'
+import { type AccessClaims, TokenError, type TokenSigner } from './signing.js'
 
 /**
  * How long a process may trust what it read about a session or membership when it has no live
@@ -94,32 +94,53 @@ export class Authenticator {
     })
   }
 
+  /**
+   * What a caller of `cachedBearer` or `cachedApiKey` waits for first: while the change feed is
+   * live, the end of the event loop's current turn (one timer shared by every request in it), so a
+   * notification that arrived before the request was read has emptied the caches. Undefined when
+   * nothing needs waiting for.
+   */
+  beforeTrustingCaches(): Promise<void> | undefined {
+    const feed = this.credentialChanges
+    feed?.start()
+    return feed?.live ? feed.settle() : undefined
+  }
+
+  /**
+   * `bearer` from what this process verified and read before, with no promise, or undefined when
+   * the token must be verified or the session read (then `bearer`). Throws what `bearer` throws
+   * for a session known to be ended. Call after `beforeTrustingCaches` has resolved.
+   */
+  cachedBearer(token: string, businessId: string | null): AuthContext | undefined {
+    const claims = this.signer.verifiedAccess(token)
+    if (!claims) return undefined
+    const inBusiness = this.boundBusiness(claims, businessId)
+    const cached = this.bearerStates.get(`${claims.sessionId}:${inBusiness ?? ''}`)
+    if (!cached || !this.trusted(cached)) return undefined
+    return bearerContext(claims, inBusiness, cached.state)
+  }
+
   /** A bearer access token; `businessId` from X-Business-Id (null where the route needs none). */
   async bearer(token: string, businessId: string | null, expiredStatus: 401 | 403): Promise<AuthContext> {
     // A token verified before costs a map lookup; only a new one (or new keys) waits on a promise.
     const claims = this.signer.verifiedAccess(token) ?? (await this.verifyBearer(token, expiredStatus))
-    // A handed-off session is bound to its business: it may omit X-Business-Id, never change it.
-    if (claims.businessId) {
-      if (businessId && businessId !== claims.businessId) throw authErrors.business()
-      businessId = claims.businessId
-    }
-    const state = await this.bearerState(claims.sessionId, businessId)
-    if (!state) throw authErrors.revoked()
-    if (state.revoked || state.expiresAt <= Date.now()) throw authErrors.revoked()
-    if (businessId && !state.businessFound) throw authErrors.business()
-    return {
-      kind: 'user',
-      userId: claims.userId,
-      organizationId: claims.organizationId,
-      schemaName: state.schemaName,
-      businessId,
-      sessionId: claims.sessionId,
-      apiKeyId: null,
-      role: state.role,
-      isOwner: state.role === 'Owner',
-      permissions: state.permissions,
-      scopes: state.scopes,
-    }
+    const inBusiness = this.boundBusiness(claims, businessId)
+    return bearerContext(claims, inBusiness, await this.bearerState(claims.sessionId, inBusiness))
+  }
+
+  /** A handed-off session is bound to its business: it may omit X-Business-Id, never change it. */
+  private boundBusiness(claims: AccessClaims, businessId: string | null): string | null {
+    if (!claims.businessId) return businessId
+    if (businessId && businessId !== claims.businessId) throw authErrors.business()
+    return claims.businessId
+  }
+
+  /** A cached session state may be used: trusted until a change on a live feed, or still young. */
+  private trusted(cached: { readAt: number; untilChanged: boolean }): boolean {
+    return (
+      (cached.untilChanged && this.credentialChanges?.live === true) ||
+      Date.now() - cached.readAt < SESSION_STATE_TTL_MS
+    )
   }
 
   private async verifyBearer(token: string, expiredStatus: 401 | 403) {
@@ -140,8 +161,7 @@ export class Authenticator {
     // As for API keys: a notification already on its way in is read before the cache is trusted.
     if (feed?.live && this.bearerStates.get(key)?.untilChanged) await feed.settle()
     const cached = this.bearerStates.get(key)
-    if (cached && ((cached.untilChanged && feed?.live) || Date.now() - cached.readAt < SESSION_STATE_TTL_MS))
-      return cached.state
+    if (cached && this.trusted(cached)) return cached.state
     const generation = feed?.generation
     const live = feed?.live === true
     const row = await this.db
@@ -206,15 +226,8 @@ export class Authenticator {
     // A notification already on its way in is read before the cache is trusted: one turn of the
     // event loop's I/O phase (microseconds) instead of a database round trip.
     if (feed?.live && this.apiKeys.has(key)) await feed.settle()
-    const cached = feed?.live ? this.apiKeys.get(key) : undefined
-    if (cached) {
-      if (cached.expiresAt !== null && cached.expiresAt <= Date.now()) {
-        this.apiKeys.delete(key)
-        throw authErrors.invalid()
-      }
-      this.touch(cached.context.apiKeyId ?? '')
-      return { ...cached.context }
-    }
+    const cached = this.cachedApiKey(key)
+    if (cached) return cached
     const generation = feed?.generation
     const live = feed?.live === true
     const row = await this.readApiKey(key)
@@ -236,6 +249,21 @@ export class Authenticator {
       this.apiKeys.set(key, { context, expiresAt: row.expires_at?.getTime() ?? null })
     }
     return { ...context }
+  }
+
+  /**
+   * `apiKey` from this process's cache, with no promise, or undefined when the key must be read
+   * (then `apiKey`). Call after `beforeTrustingCaches` has resolved.
+   */
+  cachedApiKey(key: string): AuthContext | undefined {
+    const cached = this.credentialChanges?.live ? this.apiKeys.get(key) : undefined
+    if (!cached) return undefined
+    if (cached.expiresAt !== null && cached.expiresAt <= Date.now()) {
+      this.apiKeys.delete(key)
+      throw authErrors.invalid()
+    }
+    this.touch(cached.context.apiKeyId ?? '')
+    return { ...cached.context }
   }
 
   /** How many session states this process trusts until a change is reported (tests, metrics). */
@@ -316,5 +344,28 @@ function apiKeyContext(row: ApiKeyRow): AuthContext {
     isOwner: row.role === 'Owner',
     permissions: intersect(rolePermissions(row.role, row.custom_permissions), scopes),
     scopes,
+  }
+}
+
+/** The context of a signed-in person's request, or the refusal its session state calls for. */
+function bearerContext(
+  claims: AccessClaims,
+  businessId: string | null,
+  state: BearerState | null,
+): AuthContext {
+  if (!state || state.revoked || state.expiresAt <= Date.now()) throw authErrors.revoked()
+  if (businessId && !state.businessFound) throw authErrors.business()
+  return {
+    kind: 'user',
+    userId: claims.userId,
+    organizationId: claims.organizationId,
+    schemaName: state.schemaName,
+    businessId,
+    sessionId: claims.sessionId,
+    apiKeyId: null,
+    role: state.role,
+    isOwner: state.role === 'Owner',
+    permissions: state.permissions,
+    scopes: state.scopes,
   }
 }
