@@ -3,6 +3,8 @@ import type { ReactNode } from 'react'
 export interface Column<Row> {
   key: string
   header: string
+  /** Shown in the header cell instead of the header text (a "choose all" box); header then names it. */
+  headerContent?: ReactNode
   render: (row: Row) => ReactNode
   number?: boolean
   /** Keep on one line (codes, dates). */
@@ -72,7 +74,7 @@ export function DataTable<Row>({
                       <span aria-hidden="true">{active ? (sort.descending ? ' ▼' : ' ▲') : ' ↕'}</span>
                     </button>
                   ) : (
-                    column.header
+                    (column.headerContent ?? column.header)
                   )}
                 </th>
               )
