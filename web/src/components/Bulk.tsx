@@ -128,7 +128,6 @@ export function BulkBar({
   return (
     <>
       {selection.count > 0 && (
-        // biome-ignore lint/a11y/useSemanticElements: a toolbar of actions on the chosen rows
         <div className="bulk-bar" role="toolbar" aria-label={`Act on the chosen ${noun}`}>
           <span>
             {selection.count} {noun} chosen

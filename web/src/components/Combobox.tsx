@@ -66,11 +66,11 @@ export function Combobox({
     } else if (event.key === 'ArrowUp') {
       event.preventDefault()
       setOpen(true)
-      setActive((index) => (options.length === 0 ? -1 : index <= 0 ? options.length - 1 : index - 1))
+      setActive((index) => (options.length === 0 ? -1 : (index <= 0 ? options.length : index) - 1))
     } else if (event.key === 'Enter') {
       if (shown && options.length > 0) {
         event.preventDefault()
-        choose(options[active < 0 ? 0 : active])
+        choose(options[Math.max(active, 0)])
       }
     } else if (event.key === 'Escape') {
       if (shown) {
@@ -110,12 +110,14 @@ export function Combobox({
         onBlur={() => setOpen(false)}
       />
       <div className="combobox-popup" hidden={!shown}>
-        <ul id={listId} role="listbox" aria-label={`${label}: suggestions`}>
+        <div id={listId} role="listbox" aria-label={`${label}: suggestions`}>
           {options.map((option, index) => {
             const heading = option.group && option.group !== lastGroup ? option.group : null
             lastGroup = option.group
             return (
-              <li
+              // The keyboard works in the text box (aria-activedescendant); a click chooses too.
+              // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the combobox's input
+              <div
                 key={`${option.group ?? ''}:${option.id}`}
                 id={optionId(index)}
                 role="option"
@@ -123,6 +125,7 @@ export function Combobox({
                 className={heading ? 'first-of-group' : undefined}
                 data-group={heading ?? undefined}
                 onMouseDown={(event) => event.preventDefault()}
+                tabIndex={-1}
                 onClick={() => choose(option)}
               >
                 {heading && (
@@ -132,10 +135,10 @@ export function Combobox({
                 )}
                 <span>{option.label}</span>
                 {option.detail && <span className="muted"> {option.detail}</span>}
-              </li>
+              </div>
             )
           })}
-        </ul>
+        </div>
         {options.length === 0 && (
           <p className="muted combobox-note" role="status">
             {loading ? 'Searching…' : emptyText}
