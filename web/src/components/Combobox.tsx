@@ -29,6 +29,7 @@ export function Combobox({
   inputRef,
   emptyText = 'No match.',
   className,
+  keyShortcuts,
 }: {
   label: string
   text: string
@@ -43,6 +44,8 @@ export function Combobox({
   inputRef?: Ref<HTMLInputElement>
   emptyText?: string
   className?: string
+  /** The keys that reach the box from anywhere (aria-keyshortcuts), e.g. "/ Control+K". */
+  keyShortcuts?: string
 }) {
   const ownId = useId()
   const id = givenId ?? ownId
@@ -96,6 +99,7 @@ export function Combobox({
         aria-activedescendant={shown && active >= 0 ? optionId(active) : undefined}
         aria-describedby={describedBy}
         aria-invalid={invalid}
+        aria-keyshortcuts={keyShortcuts}
         autoComplete="off"
         placeholder={placeholder}
         value={text}
