@@ -363,7 +363,7 @@ async function pick(label: string, text: string, option: string | RegExp) {
 }
 
 describe('writing sales orders', () => {
-  it('creates an order of two lines, with the API’s refusals at their fields, edits it and confirms it', async () => {
+  it('creates a draft of two lines, its customer and product picked by keyboard, a refused date at its field', async () => {
     await open('/orders')
     await heading('Sales orders').waitFor()
     await page.getByRole('button', { name: 'New order' }).click()
@@ -392,7 +392,10 @@ describe('writing sales orders', () => {
     await shows(lines, 'SA-GRANOLA')
     await shows(lines, 'Gift wrapping')
     expect(await cell(lines, 1, 2)).toBe(`2 ${granola.unitOfMeasure}`)
+  })
 
+  it('edits the draft’s lines, with a refused quantity at its line, and confirms it from its page', async () => {
+    const lines = page.getByRole('table', { name: /^Lines of ORD-/ })
     await page.getByRole('button', { name: 'Edit order' }).click()
     const edit = page.getByRole('form', { name: /^Edit order ORD-/ })
     expect(await page.getByRole('combobox', { name: 'Customer' }).inputValue()).toBe('Bree Street Deli')
@@ -479,8 +482,7 @@ describe('acting on chosen rows', () => {
     await list.getByRole('checkbox', { name: `Choose ${b.code}` }).check()
     const bar = page.getByRole('toolbar', { name: 'Act on the chosen shipments' })
     await shows(bar, '2 shipments chosen')
-    await bar
-      .getByLabel('Plan')
+    await bar.getByLabel('Plan')
     const planOption = bar.getByLabel('Plan').locator('option', { hasText: plan.code })
     await planOption.waitFor({ state: 'attached' })
     await bar.getByLabel('Plan').selectOption((await planOption.getAttribute('value')) ?? '')
@@ -522,10 +524,10 @@ describe('global search', () => {
     await open('/')
     await heading('Dashboard').waitFor()
     await page.locator('body').press('/')
-    const box = page.getByRole('combobox', { name: 'Search everything' })
+    const box = page.getByRole('combobox', { name: 'Find anything' })
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true)
     await box.fill('Bree')
-    await page.getByRole('option', { name: /Bree Street Deli/ }).waitFor()
+    await page.getByRole('option', { name: /^Bree Street Deli\s*Customers$/ }).waitFor()
     expect(await box.getAttribute('aria-expanded')).toBe('true')
     await expectAccessible('.global-search')
     await box.press('ArrowDown')
@@ -537,7 +539,7 @@ describe('global search', () => {
     const [order] = await core<Order[]>('GET', '/api/v1/orders?Page=1&PageSize=1&$orderby=code')
     await page.keyboard.press('Control+K')
     await box.fill(order?.code ?? '')
-    await page.getByRole('option', { name: new RegExp(order?.code ?? '') }).waitFor()
+    await page.getByRole('option', { name: new RegExp(`^${order?.code}\\s*Sales orders`) }).waitFor()
     await box.press('Enter')
     await heading(`Sales order ${order?.code}`).waitFor()
 

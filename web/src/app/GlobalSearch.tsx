@@ -147,8 +147,8 @@ export function GlobalSearch() {
   return (
     <search className="global-search" aria-label="Everything">
       <Combobox
-        label="Search everything"
-        placeholder="Search everything ( / )"
+        label="Find anything"
+        placeholder="Find anything ( / or Ctrl+K )"
         text={text}
         onText={setText}
         options={options}
