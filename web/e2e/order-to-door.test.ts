@@ -580,3 +580,71 @@ describe('saved views', () => {
     await screenshot(page, 'jobs-06-saved-views')
   })
 })
+
+describe('a plan’s stops in the dispatcher’s order', () => {
+  it('moves stops by keyboard, by button and by drag, each saved, and says why a move was refused', async () => {
+    const [customer] = await core<{ id: string }[]>(
+      'GET',
+      '/api/v1/Customers?Page=1&PageSize=1&$orderby=name',
+    )
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)
+    const stops: { id: string; code: string }[] = []
+    for (const [i, address] of [
+      '8 Kloof Street, Gardens',
+      '45 Main Road, Sea Point',
+      '3 Main Road, Claremont',
+    ].entries())
+      stops.push(
+        await core('POST', '/api/v1/shipments', {
+          customerId: customer?.id,
+          deliveryAddress: { fullAddress: address, latitude: -33.93 + i / 100, longitude: 18.41 },
+          weight: 3,
+          scheduledDate: `${day}T08:00:00Z`,
+        }),
+      )
+    const [a, b, c] = stops as [
+      { id: string; code: string },
+      { id: string; code: string },
+      { id: string; code: string },
+    ]
+    const plan = await core<{ id: string; code: string }>('POST', '/api/v1/plans', {
+      name: 'Reordered run',
+      scheduledDate: day,
+      shipmentIds: [a.id, b.id, c.id],
+    })
+    const order = async () =>
+      (await core<{ shipments: { id: string }[] }>('GET', `/api/v1/plans/${plan.id}`)).shipments.map(
+        (s) => s.id,
+      )
+    await open(`/delivery/plans/${plan.id}`)
+    await heading(/Reordered run$/).waitFor()
+    const table = page.getByRole('table', { name: `Stops of ${plan.code} in delivery order` })
+    await shows(table, c.code)
+
+    // Alt+Down on the first stop's button: saved, announced, and the keyboard stays on it.
+    const down = table.getByRole('button', { name: `Down: move ${a.code} one stop later` })
+    await down.focus()
+    await down.press('Alt+ArrowDown')
+    await shows(page.getByRole('status').filter({ hasText: 'is now stop' }), `${a.code} is now stop 2 of 3.`)
+    await expect.poll(order).toEqual([b.id, a.id, c.id])
+    await expect.poll(() => down.evaluate((el) => el === document.activeElement)).toBe(true)
+    await expect.poll(() => cell(table, 2, 1)).toBe(a.code)
+
+    await table.getByRole('button', { name: `Up: move ${c.code} one stop earlier` }).click()
+    await expect.poll(order).toEqual([b.id, c.id, a.id])
+    await expectAccessible('#main section[aria-labelledby="pl-stops"]')
+
+    await table
+      .getByRole('row', { name: new RegExp(a.code) })
+      .dragTo(table.getByRole('row', { name: new RegExp(b.code) }))
+    await expect.poll(order).toEqual([a.id, b.id, c.id])
+    await screenshot(page, 'jobs-07-stops')
+
+    // Someone takes a stop off meanwhile: the move is refused, naming the list and the stranger.
+    await core('DELETE', `/api/v1/plans/${plan.id}/shipments/${c.id}`)
+    await table.getByRole('button', { name: `Down: move ${a.code} one stop later` }).click()
+    await shows(alert(), 'shipmentIds')
+    await shows(alert(), c.id)
+    expect(await order()).toEqual([a.id, b.id])
+  })
+})

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { HTMLAttributes, ReactNode } from 'react'
 
 export interface Column<Row> {
   key: string
@@ -31,6 +31,7 @@ export function DataTable<Row>({
   onSort,
   empty = 'Nothing to show.',
   rowClass,
+  rowProps,
 }: {
   caption: string
   columns: Column<Row>[]
@@ -40,6 +41,8 @@ export function DataTable<Row>({
   onSort?: (sort: Sort) => void
   empty?: string
   rowClass?: (row: Row) => string | undefined
+  /** Further attributes of a row's <tr> (a drag source and target). */
+  rowProps?: (row: Row, index: number) => HTMLAttributes<HTMLTableRowElement>
 }) {
   return (
     // A table wider than the screen scrolls sideways: the region takes focus so the keyboard can scroll it.
@@ -89,8 +92,8 @@ export function DataTable<Row>({
               </td>
             </tr>
           ) : (
-            rows.map((row) => (
-              <tr key={rowKey(row)} className={rowClass?.(row)}>
+            rows.map((row, index) => (
+              <tr key={rowKey(row)} className={rowClass?.(row)} {...rowProps?.(row, index)}>
                 {columns.map((column) => (
                   <td
                     key={column.key}
