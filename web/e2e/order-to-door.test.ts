@@ -525,7 +525,7 @@ describe('global search', () => {
     await heading('Dashboard').waitFor()
     await page.locator('body').press('/')
     const box = page.getByRole('combobox', { name: 'Find anything' })
-    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true)
+    await expect.poll(() => box.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true)
     await box.fill('Bree')
     await page.getByRole('option', { name: /^Bree Street Deli\s*Customers$/ }).waitFor()
     expect(await box.getAttribute('aria-expanded')).toBe('true')
@@ -627,7 +627,7 @@ describe('a plan’s stops in the dispatcher’s order', () => {
     await down.press('Alt+ArrowDown')
     await shows(page.getByRole('status').filter({ hasText: 'is now stop' }), `${a.code} is now stop 2 of 3.`)
     await expect.poll(order).toEqual([b.id, a.id, c.id])
-    await expect.poll(() => down.evaluate((el) => el === document.activeElement)).toBe(true)
+    await expect.poll(() => down.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true)
     await expect.poll(() => cell(table, 2, 1)).toBe(a.code)
 
     await table.getByRole('button', { name: `Up: move ${c.code} one stop earlier` }).click()
