@@ -340,3 +340,311 @@ describe('plan', () => {
     await downloadsPdf(section.getByRole('button', { name: 'Route sheet (PDF)' }), /\/route-sheet$/)
   })
 })
+
+// The jobs of a working day on lists: orders written and changed in the console, rows chosen and
+// acted on together, one search for everything, and views of a list kept under a name.
+
+/** The problem shown at a labelled control (Field ties it through aria-describedby). */
+async function problemAt(label: string | RegExp) {
+  const control = page.getByLabel(label, { exact: typeof label === 'string' })
+  await expect.poll(() => control.getAttribute('aria-invalid')).toBe('true')
+  const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ')
+  const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"].problem`).allTextContents()))
+  return texts.flat().join(' ')
+}
+
+/** Picks a suggestion of a combobox by typing and the keyboard: Down, then Enter. */
+async function pick(label: string, text: string, option: string | RegExp) {
+  const box = page.getByRole('combobox', { name: label })
+  await box.fill(text)
+  await page.getByRole('option', { name: option }).first().waitFor()
+  await box.press('ArrowDown')
+  await box.press('Enter')
+}
+
+describe('writing sales orders', () => {
+  it('creates a draft of two lines, its customer and product picked by keyboard, a refused date at its field', async () => {
+    await open('/orders')
+    await heading('Sales orders').waitFor()
+    await page.getByRole('button', { name: 'New order' }).click()
+    const form = page.getByRole('form', { name: 'New order' })
+    await pick('Customer', 'Bree', 'Bree Street Deli')
+    await pick('Line 1 product', 'GRANOLA', /SA-GRANOLA/)
+    await page.getByLabel('Line 1 quantity').fill('2')
+    await page.getByLabel('Line 1 unit price').fill('89.5')
+    await form.getByRole('button', { name: 'Add a line' }).click()
+    await page.getByLabel('Line 2 description').fill('Gift wrapping')
+    await page.getByLabel('Line 2 quantity').fill('1')
+    await page.getByLabel('Line 2 unit price').fill('20')
+    await page.getByLabel('Order date').fill('2040-01-01')
+    await expectAccessible('form[aria-label="New order"]')
+    await form.getByRole('button', { name: 'Create draft order' }).click()
+    // The API refuses a date ten years ahead; the reason shows at the date, and nothing was created.
+    expect(await problemAt('Order date')).not.toBe('')
+    await shows(alert(), 'orderDate')
+    await screenshot(page, 'jobs-01-order-refused')
+
+    await page.getByLabel('Order date').fill(new Date().toISOString().slice(0, 10))
+    await form.getByRole('button', { name: 'Create draft order' }).click()
+    await heading(/^Sales order ORD-/).waitFor()
+    await shows(badge(), 'Draft')
+    const lines = page.getByRole('table', { name: /^Lines of ORD-/ })
+    await shows(lines, 'SA-GRANOLA')
+    await shows(lines, 'Gift wrapping')
+    expect(await cell(lines, 1, 2)).toBe(`2 ${granola.unitOfMeasure}`)
+  })
+
+  it('edits the draft’s lines, with a refused quantity at its line, and confirms it from its page', async () => {
+    const lines = page.getByRole('table', { name: /^Lines of ORD-/ })
+    await page.getByRole('button', { name: 'Edit order' }).click()
+    const edit = page.getByRole('form', { name: /^Edit order ORD-/ })
+    expect(await page.getByRole('combobox', { name: 'Customer' }).inputValue()).toBe('Bree Street Deli')
+    await page.getByLabel('Line 2 quantity').fill('1.123456')
+    await edit.getByRole('button', { name: 'Save order' }).click()
+    expect(await problemAt('Line 2 quantity')).toBe('must have at most 4 decimal places')
+    await page.getByLabel('Line 2 quantity').fill('3')
+    await edit.getByRole('button', { name: 'Save order' }).click()
+    await edit.waitFor({ state: 'detached' })
+    await expect.poll(() => cell(lines, 2, 2)).toBe('3')
+    const orderId = page.url().split('/').pop() ?? ''
+    const saved = await core<{ lines: { quantity: number; description: string | null }[] }>(
+      'GET',
+      `/api/v1/orders/${orderId}`,
+    )
+    expect(saved.lines.map((l) => l.quantity)).toEqual([2, 3])
+
+    await page.getByRole('button', { name: 'Confirm (reserve stock)' }).click()
+    await shows(badge(), 'Confirmed')
+    await screenshot(page, 'jobs-02-order-confirmed')
+  })
+})
+
+describe('acting on chosen rows', () => {
+  it('confirms the chosen drafts and names the one that could not be', async () => {
+    const [first, second] = [await draftOrder(1), await draftOrder(1)] as [Order, Order]
+    await core('PUT', `/api/v1/orders/${first.id}`, {
+      customerId: first.customerId,
+      notes: 'bulk-e2e',
+      lines: [{ productId: granola.id, quantity: 1, unitPrice: 89.5 }],
+    })
+    await core('PUT', `/api/v1/orders/${second.id}`, {
+      customerId: second.customerId,
+      notes: 'bulk-e2e',
+      lines: [{ productId: granola.id, quantity: 1, unitPrice: 89.5 }],
+    })
+    await open('/orders?q=bulk-e2e')
+    const list = page.getByRole('table', { name: 'Sales orders' })
+    await shows(list, second.code)
+    await list.getByRole('checkbox', { name: 'Choose all on this page' }).check()
+    await shows(page.getByRole('toolbar', { name: 'Act on the chosen orders' }), '2 orders chosen')
+    await expectAccessible('#main')
+    // Meanwhile someone cancels the first: the console confirms the other and says which failed.
+    await core('POST', `/api/v1/orders/${first.id}/cancel`)
+    await page.getByRole('button', { name: 'Confirm the chosen drafts' }).click()
+    await shows(alert(), '1 confirmed, 1 failed:')
+    await shows(alert().getByRole('listitem'), first.code)
+    const after = await core<Order>('GET', `/api/v1/orders/${second.id}`)
+    expect(after.status).toBe('Confirmed')
+    await screenshot(page, 'jobs-03-bulk-orders')
+  })
+
+  it('puts the chosen shipments onto a plan and names the one already on another', async () => {
+    const [customer] = await core<{ id: string }[]>(
+      'GET',
+      '/api/v1/Customers?Page=1&PageSize=1&$orderby=name',
+    )
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+    const shipment = () =>
+      core<{ id: string; code: string }>('POST', '/api/v1/shipments', {
+        customerId: customer?.id,
+        notes: 'bulk-e2e',
+        deliveryAddress: {
+          fullAddress: '112 Bree Street, Cape Town',
+          latitude: -33.9195,
+          longitude: 18.4172,
+        },
+        weight: 5,
+        scheduledDate: `${tomorrow}T08:00:00Z`,
+      })
+    const [a, b] = [await shipment(), await shipment()]
+    const plan = await core<{ id: string; code: string }>('POST', '/api/v1/plans', {
+      name: 'Bulk run',
+      scheduledDate: tomorrow,
+    })
+    const other = await core<{ id: string }>('POST', '/api/v1/plans', {
+      name: 'Other run',
+      scheduledDate: tomorrow,
+    })
+    await open('/delivery/shipments?q=bulk-e2e')
+    const list = page.getByRole('table', { name: 'Shipments' })
+    await shows(list, b.code)
+    await list.getByRole('checkbox', { name: `Choose ${a.code}` }).check()
+    await list.getByRole('checkbox', { name: `Choose ${b.code}` }).check()
+    const bar = page.getByRole('toolbar', { name: 'Act on the chosen shipments' })
+    await shows(bar, '2 shipments chosen')
+    await bar.getByLabel('Plan')
+    const planOption = bar.getByLabel('Plan').locator('option', { hasText: plan.code })
+    await planOption.waitFor({ state: 'attached' })
+    await bar.getByLabel('Plan').selectOption((await planOption.getAttribute('value')) ?? '')
+    await core('POST', `/api/v1/plans/${other.id}/shipments`, { shipmentId: b.id })
+    await bar.getByRole('button', { name: 'Put onto the plan' }).click()
+    await shows(alert(), '1 put onto the plan, 1 failed:')
+    await shows(alert().getByRole('listitem'), b.code)
+    const onPlan = await core<{ deliveryPlanId: string | null }>('GET', `/api/v1/shipments/${a.id}`)
+    expect(onPlan.deliveryPlanId).toBe(plan.id)
+    await expectAccessible('#main')
+    await screenshot(page, 'jobs-04-bulk-shipments')
+  })
+
+  it('marks the chosen notifications read', async () => {
+    const unread = await core<{ id: string }[]>(
+      'GET',
+      '/api/notifications/user?includeRead=false&Page=1&PageSize=100',
+    )
+    expect(unread.length).toBeGreaterThan(0)
+    await open('/notifications')
+    await heading('Notifications').waitFor()
+    await page.getByRole('checkbox', { name: 'Choose all on this page' }).check()
+    await page.getByRole('button', { name: 'Mark the chosen read' }).click()
+    await shows(
+      page.getByRole('status').filter({ hasText: 'changed' }),
+      `${Math.min(unread.length, 20)} changed.`,
+    )
+    const left = await core<{ id: string }[]>(
+      'GET',
+      '/api/notifications/user?includeRead=false&Page=1&PageSize=100',
+    )
+    expect(left.length).toBe(Math.max(unread.length - 20, 0))
+    await expectAccessible('#main')
+  })
+})
+
+describe('global search', () => {
+  it('finds a customer and an order from anywhere by keyboard, and says when nothing matches', async () => {
+    await open('/')
+    await heading('Dashboard').waitFor()
+    await page.locator('body').press('/')
+    const box = page.getByRole('combobox', { name: 'Find anything' })
+    await expect.poll(() => box.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true)
+    await box.fill('Bree')
+    await page.getByRole('option', { name: /^Bree Street Deli\s*Customers$/ }).waitFor()
+    expect(await box.getAttribute('aria-expanded')).toBe('true')
+    await expectAccessible('.global-search')
+    await box.press('ArrowDown')
+    const active = await box.getAttribute('aria-activedescendant')
+    expect(await page.locator(`[id="${active}"]`).textContent()).toContain('Bree Street Deli')
+    await box.press('Enter')
+    await heading('Bree Street Deli').waitFor()
+
+    const [order] = await core<Order[]>('GET', '/api/v1/orders?Page=1&PageSize=1&$orderby=code')
+    await page.keyboard.press('Control+K')
+    await box.fill(order?.code ?? '')
+    await page.getByRole('option', { name: new RegExp(`^${order?.code}\\s*Sales orders`) }).waitFor()
+    await box.press('Enter')
+    await heading(`Sales order ${order?.code}`).waitFor()
+
+    await page.keyboard.press('Control+K')
+    await box.fill('zzqx-nothing')
+    await shows(page.locator('.global-search [role="status"]'), 'Nothing found for “zzqx-nothing”.')
+    await box.press('Escape')
+    expect(await box.getAttribute('aria-expanded')).toBe('false')
+    await screenshot(page, 'jobs-05-search')
+  })
+})
+
+describe('saved views', () => {
+  it('keeps a list’s filters under a name and reopens them, after a reload too', async () => {
+    await open('/orders')
+    await heading('Sales orders').waitFor()
+    await page.getByRole('button', { name: 'Save view' }).click()
+    expect(await problemAt('View name')).toBe('Name the view.')
+    await page.getByLabel('State').selectOption('Draft')
+    await expect.poll(() => page.url()).toContain('status=Draft')
+    await page.getByLabel('View name').fill('Drafts to confirm')
+    await page.getByRole('button', { name: 'Save view' }).click()
+    const views = page.getByRole('navigation', { name: 'Saved views' })
+    await views.getByRole('link', { name: 'Drafts to confirm' }).waitFor()
+    await expectAccessible('#main search')
+
+    await open('/orders')
+    await page.reload()
+    await heading('Sales orders').waitFor()
+    expect(await page.getByLabel('State').inputValue()).toBe('')
+    await views.getByRole('link', { name: 'Drafts to confirm' }).click()
+    await expect.poll(() => page.url()).toContain('status=Draft')
+    expect(await page.getByLabel('State').inputValue()).toBe('Draft')
+    // A view belongs to its list: the shipments list has none.
+    await open('/delivery/shipments')
+    await heading('Shipments').waitFor()
+    expect(await views.count()).toBe(0)
+    await screenshot(page, 'jobs-06-saved-views')
+  })
+})
+
+describe('a plan’s stops in the dispatcher’s order', () => {
+  it('moves stops by keyboard, by button and by drag, each saved, and says why a move was refused', async () => {
+    const [customer] = await core<{ id: string }[]>(
+      'GET',
+      '/api/v1/Customers?Page=1&PageSize=1&$orderby=name',
+    )
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)
+    const stops: { id: string; code: string }[] = []
+    for (const [i, address] of [
+      '8 Kloof Street, Gardens',
+      '45 Main Road, Sea Point',
+      '3 Main Road, Claremont',
+    ].entries())
+      stops.push(
+        await core('POST', '/api/v1/shipments', {
+          customerId: customer?.id,
+          deliveryAddress: { fullAddress: address, latitude: -33.93 + i / 100, longitude: 18.41 },
+          weight: 3,
+          scheduledDate: `${day}T08:00:00Z`,
+        }),
+      )
+    const [a, b, c] = stops as [
+      { id: string; code: string },
+      { id: string; code: string },
+      { id: string; code: string },
+    ]
+    const plan = await core<{ id: string; code: string }>('POST', '/api/v1/plans', {
+      name: 'Reordered run',
+      scheduledDate: day,
+      shipmentIds: [a.id, b.id, c.id],
+    })
+    const order = async () =>
+      (await core<{ shipments: { id: string }[] }>('GET', `/api/v1/plans/${plan.id}`)).shipments.map(
+        (s) => s.id,
+      )
+    await open(`/delivery/plans/${plan.id}`)
+    await heading(/Reordered run$/).waitFor()
+    const table = page.getByRole('table', { name: `Stops of ${plan.code} in delivery order` })
+    await shows(table, c.code)
+
+    // Alt+Down on the first stop's button: saved, announced, and the keyboard stays on it.
+    const down = table.getByRole('button', { name: `Down: move ${a.code} one stop later` })
+    await down.focus()
+    await down.press('Alt+ArrowDown')
+    await shows(page.getByRole('status').filter({ hasText: 'is now stop' }), `${a.code} is now stop 2 of 3.`)
+    await expect.poll(order).toEqual([b.id, a.id, c.id])
+    await expect.poll(() => down.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true)
+    await expect.poll(() => cell(table, 2, 1)).toBe(a.code)
+
+    await table.getByRole('button', { name: `Up: move ${c.code} one stop earlier` }).click()
+    await expect.poll(order).toEqual([b.id, c.id, a.id])
+    await expectAccessible('#main section[aria-labelledby="pl-stops"]')
+
+    await table
+      .getByRole('row', { name: new RegExp(a.code) })
+      .dragTo(table.getByRole('row', { name: new RegExp(b.code) }))
+    await expect.poll(order).toEqual([a.id, b.id, c.id])
+    await screenshot(page, 'jobs-07-stops')
+
+    // Someone takes a stop off meanwhile: the move is refused, naming the list and the stranger.
+    await core('DELETE', `/api/v1/plans/${plan.id}/shipments/${c.id}`)
+    await table.getByRole('button', { name: `Down: move ${a.code} one stop later` }).click()
+    await shows(alert(), 'shipmentIds')
+    await shows(alert(), c.id)
+    expect(await order()).toEqual([a.id, b.id])
+  })
+})

@@ -7,6 +7,7 @@ import type {
   GetDeliveryPlanTimelineResponses,
   GetDispatchResponses,
   RemoveShipmentFromDispatchResponses,
+  ReorderPlanStopsResponses,
   ScheduleDispatchResponses,
 } from './generated/core/types.gen'
 
@@ -89,6 +90,17 @@ export async function movePlan(planId: string, move: PlanMove): Promise<Plan> {
 export async function removeShipmentFromPlan(planId: string, shipmentId: string): Promise<boolean> {
   const { data } = await client.delete<RemoveShipmentFromDispatchResponses, unknown, true>({
     url: url(planId, `/shipments/${encodeURIComponent(shipmentId)}`),
+    throwOnError: true,
+  })
+  return data.data
+}
+
+/** Puts the plan's stops in the order of `shipmentIds` (every shipment on it, once); answers the plan. */
+export async function reorderStops(planId: string, shipmentIds: readonly string[]): Promise<Plan> {
+  const { data } = await client.put<ReorderPlanStopsResponses, unknown, true>({
+    url: url(planId, '/stops'),
+    body: { shipmentIds: [...shipmentIds] },
+    headers: { 'Content-Type': 'application/json' },
     throwOnError: true,
   })
   return data.data

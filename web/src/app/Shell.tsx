@@ -7,6 +7,7 @@ import { ErrorBoundary } from '../components/ErrorBoundary'
 import { Loading } from '../components/Loading'
 import { PageHeader } from '../components/PageHeader'
 import { consoleRouteFor } from '../lib/action-links'
+import { GlobalSearch } from './GlobalSearch'
 import * as pages from './routes'
 import { useConsole } from './session-context'
 import { useWorkspace } from './workspace-context'
@@ -87,6 +88,7 @@ export function Shell() {
         <div className="brand">
           Cartage <small>{me.organization.name}</small>
         </div>
+        <GlobalSearch />
         {me.businesses.length > 1 ? (
           <label htmlFor={businessSelect}>
             Business

@@ -1,8 +1,10 @@
-import type { ReactNode } from 'react'
+import type { HTMLAttributes, ReactNode } from 'react'
 
 export interface Column<Row> {
   key: string
   header: string
+  /** Shown in the header cell instead of the header text (a "choose all" box); header then names it. */
+  headerContent?: ReactNode
   render: (row: Row) => ReactNode
   number?: boolean
   /** Keep on one line (codes, dates). */
@@ -29,6 +31,7 @@ export function DataTable<Row>({
   onSort,
   empty = 'Nothing to show.',
   rowClass,
+  rowProps,
 }: {
   caption: string
   columns: Column<Row>[]
@@ -38,6 +41,8 @@ export function DataTable<Row>({
   onSort?: (sort: Sort) => void
   empty?: string
   rowClass?: (row: Row) => string | undefined
+  /** Further attributes of a row's <tr> (a drag source and target). */
+  rowProps?: (row: Row, index: number) => HTMLAttributes<HTMLTableRowElement>
 }) {
   return (
     // A table wider than the screen scrolls sideways: the region takes focus so the keyboard can scroll it.
@@ -72,7 +77,7 @@ export function DataTable<Row>({
                       <span aria-hidden="true">{active ? (sort.descending ? ' ▼' : ' ▲') : ' ↕'}</span>
                     </button>
                   ) : (
-                    column.header
+                    (column.headerContent ?? column.header)
                   )}
                 </th>
               )
@@ -87,8 +92,8 @@ export function DataTable<Row>({
               </td>
             </tr>
           ) : (
-            rows.map((row) => (
-              <tr key={rowKey(row)} className={rowClass?.(row)}>
+            rows.map((row, index) => (
+              <tr key={rowKey(row)} className={rowClass?.(row)} {...rowProps?.(row, index)}>
                 {columns.map((column) => (
                   <td
                     key={column.key}

@@ -1,12 +1,17 @@
 import type { ReactNode } from 'react'
 import { words } from '../lib/format'
 import { Field } from './Field'
+import { SavedViews } from './SavedViews'
 
-/** The search and filters above a list, a landmark screen readers can jump to. */
+/**
+ * The search and filters above a list, a landmark screen readers can jump to, with the list's
+ * saved views (its state in the address saved under a name) after them.
+ */
 export function ListToolbar({ label, children }: { label: string; children: ReactNode }) {
   return (
     <search className="toolbar" aria-label={label}>
       {children}
+      <SavedViews />
     </search>
   )
 }

@@ -142,3 +142,34 @@ export async function unassignedShipmentCount(db: Executor, schema: string, busi
     .executeTakeFirstOrThrow()
   return Number(n)
 }
+
+/** The ids of a plan's shipments, in stop order. */
+export async function planShipmentIds(trx: Transaction<Tables>, schema: string, planId: string) {
+  const rows = await trx
+    .withSchema(schema)
+    .selectFrom('shipments')
+    .select('id')
+    .where('delivery_plan_id', '=', planId)
+    .orderBy(sql`stop_sequence nulls last`)
+    .orderBy('code')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+/**
+ * Numbers the plan's stops 1..n in the order given. Planned times are cleared: they belonged to the
+ * old order (planning the day or re-optimising sets them again).
+ */
+export async function numberStops(
+  trx: Transaction<Tables>,
+  schema: string,
+  planId: string,
+  shipmentIds: readonly string[],
+) {
+  const values = sql.join(shipmentIds.map((id, i) => sql`(${id}::uuid, ${i + 1}::int)`))
+  await sql`
+    UPDATE ${sql.table(`${schema}.shipments`)} AS s
+    SET stop_sequence = v.seq, planned_arrival = NULL, planned_departure = NULL, date_modified = now()
+    FROM (VALUES ${values}) AS v (id, seq)
+    WHERE s.id = v.id AND s.delivery_plan_id = ${planId}`.execute(trx)
+}

@@ -4,7 +4,13 @@ import type { Tables } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { shipmentNotFound } from '../shipments/index.js'
-import { assignShipment, releaseShipments, shipmentPlacement } from './plan-shipments.repository.js'
+import {
+  assignShipment,
+  numberStops,
+  planShipmentIds,
+  releaseShipments,
+  shipmentPlacement,
+} from './plan-shipments.repository.js'
 import {
   planNotEditable,
   planNotFound,
@@ -84,5 +90,35 @@ export async function removeShipment(
     const released = await releaseShipments(trx, auth.schemaName, planId, shipmentId)
     if (released === 0n) throw shipmentNotFound()
     return true
+  })
+}
+
+/**
+ * Re-orders a Draft or Scheduled plan's stops (a dispatcher's own order, by drag or keyboard): the
+ * list must name every shipment on the plan once, else a 400 naming shipmentIds says which are
+ * missing or not on it. The plan row is locked, so a shipment added or taken off meanwhile is
+ * seen.
+ */
+export async function reorderStops(
+  database: Database,
+  auth: BusinessAuth,
+  planId: string,
+  shipmentIds: readonly string[],
+) {
+  await database.db.transaction().execute(async (trx) => {
+    await editablePlan(trx, auth, planId)
+    const current = await planShipmentIds(trx, auth.schemaName, planId)
+    const on = new Set(current)
+    const given = new Set(shipmentIds)
+    if (given.size !== shipmentIds.length) throw invalidField('shipmentIds', 'must name each shipment once')
+    const strangers = shipmentIds.filter((id) => !on.has(id))
+    if (strangers.length > 0) throw invalidField('shipmentIds', `not on this plan: ${strangers.join(', ')}`)
+    const missing = current.filter((id) => !given.has(id))
+    if (missing.length > 0)
+      throw invalidField(
+        'shipmentIds',
+        `must name every shipment on the plan; missing: ${missing.join(', ')}`,
+      )
+    await numberStops(trx, auth.schemaName, planId, shipmentIds)
   })
 }

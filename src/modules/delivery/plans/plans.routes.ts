@@ -8,7 +8,7 @@ import type { AppDeps } from '../../../platform/deps.js'
 import { ShipmentResponse } from '../shipments/index.js'
 import { autobatch } from './autobatch.service.js'
 import { overview, timeline, unassignedShipments } from './plan-reads.service.js'
-import { addShipment, removeShipment } from './plan-shipments.service.js'
+import { addShipment, removeShipment, reorderStops } from './plan-shipments.service.js'
 import {
   AddShipmentRequest,
   DeliveryPlanTimelineResponse,
@@ -21,6 +21,7 @@ import {
   PLAN_DAY_RULE,
   PlanParams,
   PlanShipmentParams,
+  PlanStopsRequest,
   PlansQuery,
   ShipmentIdParams,
 } from './plans.schemas.js'
@@ -227,6 +228,26 @@ export function registerPlanRoutes(app: HttpApp, deps: AppDeps) {
           request.params.shipmentId,
         ),
       ),
+  )
+  app.put(
+    '/api/v1/plans/:deliveryPlanId/stops',
+    operation(MODIFY, {
+      operationId: 'ReorderPlanStops',
+      summary: 'Put a Draft or Scheduled plan’s stops in a new order',
+      description:
+        'shipmentIds names every shipment on the plan once, in the new order (the first is stop 1); one missing, named twice or not on the plan is a 400 naming shipmentIds. ' +
+        'Planned arrivals are cleared (they belonged to the old order). A plan past Scheduled is a 409 plan_not_editable.',
+      tags: TAGS,
+      params: PlanParams,
+      body: PlanStopsRequest,
+      response: ONE,
+      errors: [400, 404, 409],
+    }),
+    async (request) => {
+      const auth = businessAuthOf(request)
+      await reorderStops(database, auth, request.params.deliveryPlanId, request.body.shipmentIds)
+      return single('core', await getPlan(database, auth, request.params.deliveryPlanId))
+    },
   )
   app.post(
     '/api/v1/plans/:dispatchId/autobatch',

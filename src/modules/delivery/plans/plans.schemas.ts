@@ -65,6 +65,13 @@ export const PlanParams = Type.Object({ deliveryPlanId: Uuid() })
 export const PlanShipmentParams = Type.Object({ deliveryPlanId: Uuid(), shipmentId: Uuid() })
 export const ShipmentIdParams = Type.Object({ shipmentId: Uuid() })
 export const AddShipmentRequest = Type.Object({ shipmentId: Uuid() })
+export const PlanStopsRequest = Type.Object({
+  shipmentIds: Type.Array(Uuid(), {
+    minItems: 1,
+    maxItems: 1000,
+    description: 'every shipment on the plan, each once, in the new stop order (the first is stop 1)',
+  }),
+})
 
 /** Plans per page when neither perPage nor PageSize is given (the contract's default). */
 export const DEFAULT_PLANS_PER_PAGE = 50

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { type KeyboardEvent, useEffect, useMemo, useState } from 'react'
 import { Link, useParams } from 'wouter'
 import { getAllDeliveryZonesOptions } from '../../api/generated/core/@tanstack/react-query.gen'
 import { getUnassignedShipments } from '../../api/generated/core/sdk.gen'
@@ -15,6 +15,7 @@ import {
   planTimelineKey,
   removeShipmentFromPlan,
   reoptimisePlan,
+  reorderStops,
 } from '../../api/plans'
 import { useWorkspace } from '../../app/workspace-context'
 import { DataTable } from '../../components/DataTable'
@@ -29,6 +30,7 @@ import {
   LEFT_OUT_WORDS,
   type LeftOutEntry,
   leftOutFromMessages,
+  movedTo,
   scheduledOn,
 } from './left-out'
 import { PickList } from './PickList'
@@ -101,6 +103,21 @@ export default function PlanDetail() {
     mutationFn: (shipmentId: string) => removeShipmentFromPlan(id, shipmentId),
     onSuccess: refresh,
   })
+  // A stop moved by its buttons, Alt+Up/Down or a drop: saved at once, the answer is the plan.
+  const [moved, setMoved] = useState<string | null>(null)
+  const [refocus, setRefocus] = useState<string | null>(null)
+  const [dragged, setDragged] = useState<string | null>(null)
+  const reorder = useMutation({
+    mutationFn: (change: { ids: string[]; code: string; focus: string }) => reorderStops(id, change.ids),
+    onMutate: () => setMoved(null),
+    onSuccess: (after, change) => {
+      queryClient.setQueryData(planKey(id), after)
+      const at = after.shipments.findIndex((s) => s.code === change.code)
+      setMoved(`${change.code} is now stop ${at + 1} of ${after.shipments.length}.`)
+      setRefocus(change.focus)
+      void refresh()
+    },
+  })
 
   const autobatch = useMutation({
     mutationFn: async (current: Plan): Promise<AutobatchResult> => {
@@ -163,6 +180,13 @@ export default function PlanDetail() {
     },
   })
 
+  // The moved row is re-drawn in its new place: the keyboard stays on the button that moved it.
+  useEffect(() => {
+    if (!refocus) return
+    document.querySelector<HTMLElement>(`[data-stop-move="${refocus}"]`)?.focus()
+    setRefocus(null)
+  }, [refocus])
+
   const p = plan.data
   const mapZones = useMemo<MapZone[]>(() => {
     const all = zones.data?.data ?? []
@@ -205,7 +229,24 @@ export default function PlanDetail() {
   const editable = p.status === 'Draft' || p.status === 'Scheduled'
   const reoptimisable = editable || p.status === 'Dispatched'
   const moves = canModify ? planMoves(p.status) : []
-  const working = move.isPending || autobatch.isPending || remove.isPending || reoptimise.isPending
+  const working =
+    move.isPending || autobatch.isPending || remove.isPending || reoptimise.isPending || reorder.isPending
+  const stopIds = p.shipments.map((s) => s.id)
+  const moveStop = (index: number, to: number) => {
+    if (working) return
+    const ids = movedTo(stopIds, index, to)
+    const shipment = p.shipments[index]
+    if (!shipment || ids.every((shipmentId, i) => shipmentId === stopIds[i])) return
+    reorder.mutate({ ids, code: shipment.code, focus: `${shipment.id}:${to < index ? 'up' : 'down'}` })
+  }
+  const reorderable = canModify && editable && p.shipments.length > 1
+  const onMoveKey = (event: KeyboardEvent, index: number) => {
+    if (!event.altKey || working) return
+    if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+      event.preventDefault()
+      moveStop(index, index + (event.key === 'ArrowUp' ? -1 : 1))
+    }
+  }
 
   return (
     <>
@@ -246,6 +287,7 @@ export default function PlanDetail() {
       {reoptimise.error ? <ErrorNotice error={reoptimise.error} what="Re-optimising the plan" /> : null}
       {move.error ? <ErrorNotice error={move.error} what="Changing the plan" /> : null}
       {remove.error ? <ErrorNotice error={remove.error} what="Taking the shipment off" /> : null}
+      {reorder.error ? <ErrorNotice error={reorder.error} what="Re-ordering the stops" /> : null}
       {result && <AutobatchOutcome result={result} />}
       {reoptimised && <ReoptimiseOutcome result={reoptimised} />}
       <dl className="figures">
@@ -296,7 +338,39 @@ export default function PlanDetail() {
       </section>
       <section className="card" aria-labelledby="pl-stops">
         <h2 id="pl-stops">Stops in order</h2>
+        {reorderable && (
+          <p className="muted" id="pl-stops-how">
+            Move a stop with its Up and Down buttons (Alt+Up and Alt+Down on them), or drag its row. Each move
+            is saved at once; planned arrivals are cleared until the route is planned again.
+          </p>
+        )}
+        <p className="visually-hidden" role="status">
+          {moved}
+        </p>
         <DataTable
+          rowProps={
+            reorderable
+              ? (row, index) => ({
+                  draggable: !working,
+                  className: dragged === row.id ? 'dragging' : undefined,
+                  onDragStart: (event) => {
+                    event.dataTransfer.setData('text/plain', row.id)
+                    event.dataTransfer.effectAllowed = 'move'
+                    setDragged(row.id)
+                  },
+                  onDragEnd: () => setDragged(null),
+                  onDragOver: (event) => {
+                    if (dragged) event.preventDefault()
+                  },
+                  onDrop: (event) => {
+                    event.preventDefault()
+                    const from = stopIds.indexOf(event.dataTransfer.getData('text/plain') || (dragged ?? ''))
+                    setDragged(null)
+                    if (from >= 0) moveStop(from, index)
+                  },
+                })
+              : undefined
+          }
           caption={`Stops of ${p.code} in delivery order`}
           rows={p.shipments}
           rowKey={(row) => row.id}
@@ -326,6 +400,45 @@ export default function PlanDetail() {
             },
             { key: 'weight', header: 'Weight (kg)', number: true, render: (row) => quantity(row.weight) },
             { key: 'status', header: 'State', render: (row) => <Status value={row.status} /> },
+            ...(reorderable
+              ? [
+                  {
+                    key: 'order',
+                    header: 'Order',
+                    render: (row: Shipment) => {
+                      const index = stopIds.indexOf(row.id)
+                      return (
+                        // biome-ignore lint/a11y/noStaticElementInteractions: Alt+arrows reach the buttons inside
+                        <span className="stop-moves" onKeyDown={(event) => onMoveKey(event, index)}>
+                          <button
+                            type="button"
+                            className="secondary"
+                            // Not disabled: a disabled button would drop the keyboard's focus.
+                            aria-disabled={index === 0 || undefined}
+                            data-stop-move={`${row.id}:up`}
+                            aria-label={`Up: move ${row.code} one stop earlier`}
+                            aria-describedby="pl-stops-how"
+                            onClick={() => moveStop(index, index - 1)}
+                          >
+                            Up
+                          </button>
+                          <button
+                            type="button"
+                            className="secondary"
+                            aria-disabled={index === stopIds.length - 1 || undefined}
+                            data-stop-move={`${row.id}:down`}
+                            aria-label={`Down: move ${row.code} one stop later`}
+                            aria-describedby="pl-stops-how"
+                            onClick={() => moveStop(index, index + 1)}
+                          >
+                            Down
+                          </button>
+                        </span>
+                      )
+                    },
+                  },
+                ]
+              : []),
             ...(canModify && editable
               ? [
                   {

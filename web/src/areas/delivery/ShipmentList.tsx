@@ -1,6 +1,10 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useId, useState } from 'react'
 import { Link } from 'wouter'
-import { getShipmentsOptions } from '../../api/generated/core/@tanstack/react-query.gen'
+import { getShipmentsOptions, getTripsOptions } from '../../api/generated/core/@tanstack/react-query.gen'
+import { addShipment } from '../../api/generated/core/sdk.gen'
+import { useWorkspace } from '../../app/workspace-context'
+import { BulkBar, type BulkOutcome, runEach, selectColumn, useSelection } from '../../components/Bulk'
 import { ExportCsvButton } from '../../components/ExportCsvButton'
 import { ChoiceFilter, DayFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
@@ -22,8 +26,42 @@ export const SHIPMENT_STATES = [
   'Cancelled',
 ] as const
 
-/** Every shipment, by state and day. */
+/** A shipment can go onto a plan while it is Pending or Assigned and on no plan (the API's rule). */
+const placeable = (row: { status: string; deliveryPlanId: string | null }) =>
+  !row.deliveryPlanId && (row.status === 'Pending' || row.status === 'Assigned')
+
+/** Every shipment, by state and day; the chosen ones put onto a plan. */
 export default function ShipmentList() {
+  const { can } = useWorkspace()
+  const queryClient = useQueryClient()
+  const canPlan = can('Shipments', 'Modify')
+  const selection = useSelection()
+  const [outcomes, setOutcomes] = useState<BulkOutcome[] | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [planId, setPlanId] = useState('')
+  const planSelect = useId()
+  // Plans still open to new stops: Draft and Scheduled ones, the newest first.
+  const plans = useQuery({
+    ...getTripsOptions({ query: { page: 1, perPage: 50 } }),
+    enabled: canPlan && selection.count > 0,
+  })
+  const openPlans = (plans.data?.data ?? []).filter((p) => p.status === 'Draft' || p.status === 'Scheduled')
+  const putOnPlan = async () => {
+    if (!planId) return
+    setBusy(true)
+    setOutcomes(null)
+    const done = await runEach(selection.chosen, (shipmentId) =>
+      addShipment({ path: { deliveryPlanId: planId }, body: { shipmentId }, throwOnError: true }),
+    )
+    setOutcomes(done)
+    selection.clear()
+    setBusy(false)
+    await Promise.all(
+      ['getShipments', 'getTrips', 'getDispatchOverview', 'getUnassignedShipments'].map((_id) =>
+        queryClient.invalidateQueries({ queryKey: [{ _id }] }),
+      ),
+    )
+  }
   const list = useListState({
     filters: { status: '', date: '' },
     sort: { field: 'dateCreated', descending: true },
@@ -52,6 +90,24 @@ export default function ShipmentList() {
         />
         <DayFilter label="Delivery day" value={date} onChange={(value) => list.setFilter('date', value)} />
       </ListToolbar>
+      {canPlan && (
+        <BulkBar selection={selection} noun="shipments" outcomes={outcomes} done="put onto the plan">
+          <label htmlFor={planSelect}>Plan</label>
+          <select id={planSelect} value={planId} onChange={(event) => setPlanId(event.target.value)}>
+            <option value="">
+              {plans.isLoading ? 'Loading plans…' : 'Choose a draft or scheduled plan…'}
+            </option>
+            {openPlans.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.code} {p.name ?? ''} ({day(p.scheduledDate)})
+              </option>
+            ))}
+          </select>
+          <button type="button" disabled={busy || !planId} onClick={() => void putOnPlan()}>
+            {busy ? 'Putting them on…' : 'Put onto the plan'}
+          </button>
+        </BulkBar>
+      )}
       <Loaded query={shipments} what="Loading shipments">
         {(result) => (
           <PagedTable
@@ -62,6 +118,7 @@ export default function ShipmentList() {
             rowKey={(row) => row.id}
             empty="No shipment matches."
             columns={[
+              ...(canPlan ? [selectColumn(selection, result.data, (row) => row.code, placeable)] : []),
               {
                 key: 'code',
                 header: 'Shipment',

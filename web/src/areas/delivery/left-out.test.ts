@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LEFT_OUT_WORDS, leftOutFromMessages, scheduledOn } from './left-out'
+import { LEFT_OUT_WORDS, leftOutFromMessages, movedTo, scheduledOn } from './left-out'
 
 const warning = (code: string, shipment: string, message = `Shipment ${shipment} …`) => ({
   code,
@@ -66,5 +66,18 @@ describe('a delivery day as a filter', () => {
     expect(scheduledOn('2026-11-30')).toBe(
       'scheduledDate ge 2026-11-30T00:00:00Z and scheduledDate lt 2026-12-01T00:00:00Z',
     )
+  })
+})
+
+describe('a stop moved in the plan', () => {
+  it('moves one id to its new place and keeps the rest in order', () => {
+    expect(movedTo(['a', 'b', 'c', 'd'], 2, 0)).toEqual(['c', 'a', 'b', 'd'])
+    expect(movedTo(['a', 'b', 'c', 'd'], 0, 3)).toEqual(['b', 'c', 'd', 'a'])
+    expect(movedTo(['a', 'b', 'c'], 1, 2)).toEqual(['a', 'c', 'b'])
+  })
+  it('goes no further than the ends, and leaves the list as it was when nothing moves', () => {
+    expect(movedTo(['a', 'b', 'c'], 0, -1)).toEqual(['a', 'b', 'c'])
+    expect(movedTo(['a', 'b', 'c'], 2, 5)).toEqual(['a', 'b', 'c'])
+    expect(movedTo(['a', 'b', 'c'], 7, 0)).toEqual(['a', 'b', 'c'])
   })
 })

@@ -84,3 +84,16 @@ export function scheduledOn(dayValue: string): string {
   const next = new Date(start.getTime() + 86_400_000).toISOString().slice(0, 10)
   return `scheduledDate ge ${dayValue}T00:00:00Z and scheduledDate lt ${next}T00:00:00Z`
 }
+
+/**
+ * The ids in order with the one at `from` moved to `to` (both clamped to the list); the same
+ * list when nothing moves. Used by the move buttons, Alt+arrows and a drop.
+ */
+export function movedTo<T>(ids: readonly T[], from: number, to: number): T[] {
+  const target = Math.max(0, Math.min(ids.length - 1, to))
+  if (from < 0 || from >= ids.length || from === target) return [...ids]
+  const next = [...ids]
+  const [moved] = next.splice(from, 1) as [T]
+  next.splice(target, 0, moved)
+  return next
+}

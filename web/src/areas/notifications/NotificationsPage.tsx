@@ -6,6 +6,8 @@ import {
   markAllNotificationsReadMutation,
   patchNotificationMutation,
 } from '../../api/generated/core/@tanstack/react-query.gen'
+import { patchNotification } from '../../api/generated/core/sdk.gen'
+import { BulkBar, type BulkOutcome, runEach, useSelection } from '../../components/Bulk'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { Loading } from '../../components/Loading'
 import { PageHeader } from '../../components/PageHeader'
@@ -34,6 +36,22 @@ export default function NotificationsPage() {
   const patch = useMutation({ ...patchNotificationMutation(), onSuccess: refresh })
   const markAll = useMutation({ ...markAllNotificationsReadMutation(), onSuccess: refresh })
   const error = patch.error ?? markAll.error
+  const selection = useSelection()
+  const [outcomes, setOutcomes] = useState<BulkOutcome[] | null>(null)
+  const [busy, setBusy] = useState(false)
+  const markChosen = async (read: boolean) => {
+    setBusy(true)
+    setOutcomes(null)
+    const done = await runEach(selection.chosen, (id) =>
+      patchNotification({ path: { id }, body: { read }, throwOnError: true }),
+    )
+    setOutcomes(done)
+    selection.clear()
+    setBusy(false)
+    await refresh()
+  }
+  const pageRows = (list.data?.data ?? []).map((n) => ({ id: n.id, name: n.title }))
+  const allChosen = pageRows.length > 0 && pageRows.every((row) => selection.has(row.id))
 
   return (
     <>
@@ -75,6 +93,14 @@ export default function NotificationsPage() {
         </div>
       )}
       {error ? <ErrorNotice error={error} what="Updating notifications" /> : null}
+      <BulkBar selection={selection} noun="notifications" outcomes={outcomes} done="changed">
+        <button type="button" disabled={busy} onClick={() => void markChosen(true)}>
+          Mark the chosen read
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => void markChosen(false)}>
+          Mark the chosen unread
+        </button>
+      </BulkBar>
       {list.error ? (
         <ErrorNotice error={list.error} what="Loading notifications" onRetry={() => void list.refetch()} />
       ) : !list.data ? (
@@ -87,6 +113,10 @@ export default function NotificationsPage() {
         </p>
       ) : (
         <>
+          <label className="check">
+            <input type="checkbox" checked={allChosen} onChange={() => selection.toggleAll(pageRows)} />
+            Choose all on this page
+          </label>
           <ul className="notifications" aria-label="Notifications">
             {list.data.data.map((n) => {
               const route = consoleRouteFor(n)
@@ -102,6 +132,15 @@ export default function NotificationsPage() {
                   <p>{n.message}</p>
                   <p className="muted">{dateTime(n.dateCreated)}</p>
                   <div className="actions">
+                    <label className="check">
+                      <input
+                        type="checkbox"
+                        checked={selection.has(n.id)}
+                        onChange={() => selection.toggle(n.id, n.title)}
+                      />
+                      <span className="visually-hidden">Choose “{n.title}”</span>
+                      <span aria-hidden="true">Choose</span>
+                    </label>
                     {route && <Link href={route}>Open</Link>}
                     <button
                       type="button"

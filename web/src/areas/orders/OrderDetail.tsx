@@ -24,6 +24,7 @@ import { pdfName } from '../../lib/documents'
 import { dateTime, day, money, quantity } from '../../lib/format'
 import { quoted } from '../../lib/odata'
 import { ReturnForm } from '../returns/ReturnForm'
+import { OrderForm } from './OrderForm'
 import { lineProblems, type OrderMove, orderMoves } from './order-logic'
 
 type Order = GetOrderResponses[200]['data']
@@ -63,6 +64,8 @@ export default function OrderDetail() {
   const error = Object.values(all).find((m) => m.error)?.error
   const busy = Object.values(all).some((m) => m.isPending)
   const o = order.data?.data
+  const [editing, setEditing] = useState(false)
+  const products = useLineProducts(o?.lines ?? [])
 
   if (order.error)
     return (
@@ -86,6 +89,11 @@ export default function OrderDetail() {
       </p>
       <PageHeader title={`Sales order ${o.code}`}>
         <Status value={o.status} />
+        {canModify && (o.status === 'Draft' || o.status === 'Confirmed') && !editing && (
+          <button type="button" className="secondary" disabled={busy} onClick={() => setEditing(true)}>
+            Edit order
+          </button>
+        )}
         {moves.map((move) => (
           <button
             key={move}
@@ -99,6 +107,13 @@ export default function OrderDetail() {
         ))}
       </PageHeader>
       {error ? <ErrorNotice error={error} what="Changing the order" /> : null}
+      {editing && (
+        <OrderForm
+          order={o}
+          productLabels={new Map([...products].map(([pid, p]) => [pid, `${p.sku} ${p.name}`]))}
+          onDone={() => setEditing(false)}
+        />
+      )}
       <section className="card" aria-labelledby="o-facts">
         <h2 id="o-facts">Order</h2>
         <dl className="facts">

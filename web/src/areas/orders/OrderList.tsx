@@ -1,29 +1,30 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
-import { Link } from 'wouter'
+import { useState } from 'react'
+import { Link, useLocation } from 'wouter'
 import {
   cancelOrderMutation,
   confirmOrderMutation,
-  createOrderMutation,
-  getAllCustomersOptions,
   getOrdersOptions,
-  getProductsOptions,
 } from '../../api/generated/core/@tanstack/react-query.gen'
+import { confirmOrder } from '../../api/generated/core/sdk.gen'
 import { useWorkspace } from '../../app/workspace-context'
+import { BulkBar, type BulkOutcome, runEach, selectColumn, useSelection } from '../../components/Bulk'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ExportCsvButton } from '../../components/ExportCsvButton'
-import { Field } from '../../components/Field'
 import { ChoiceFilter, ListToolbar, SearchField } from '../../components/ListToolbar'
 import { Loaded } from '../../components/Loaded'
 import { PagedTable } from '../../components/PagedTable'
 import { PageHeader } from '../../components/PageHeader'
 import { Status } from '../../components/Status'
-import { mergedProblems } from '../../lib/form-errors'
 import { day, money } from '../../lib/format'
 import { useListState } from '../../lib/list-state'
 import { allOf, quoted } from '../../lib/odata'
+import { OrderForm } from './OrderForm'
 
-/** Sales orders: the list, a new draft, and a draft confirmed or an order cancelled from its row. */
+/**
+ * Sales orders: the list, a new draft, a draft confirmed or an order cancelled from its row, and
+ * the chosen drafts confirmed together.
+ */
 export default function OrderList() {
   const { can } = useWorkspace()
   const queryClient = useQueryClient()
@@ -38,8 +39,23 @@ export default function OrderList() {
   const confirm = useMutation({ ...confirmOrderMutation(), onSuccess: refresh })
   const cancel = useMutation({ ...cancelOrderMutation(), onSuccess: refresh })
   const [creating, setCreating] = useState(false)
+  const [, go] = useLocation()
   const canModify = can('Orders', 'Modify')
-  const working = confirm.isPending || cancel.isPending
+  const selection = useSelection()
+  const [outcomes, setOutcomes] = useState<BulkOutcome[] | null>(null)
+  const [bulkBusy, setBulkBusy] = useState(false)
+  const working = confirm.isPending || cancel.isPending || bulkBusy
+  const confirmChosen = async () => {
+    setBulkBusy(true)
+    setOutcomes(null)
+    const done = await runEach(selection.chosen, (orderId) =>
+      confirmOrder({ path: { orderId }, throwOnError: true }),
+    )
+    setOutcomes(done)
+    selection.clear()
+    setBulkBusy(false)
+    await refresh()
+  }
   return (
     <>
       <PageHeader title="Sales orders">
@@ -50,7 +66,14 @@ export default function OrderList() {
           </button>
         )}
       </PageHeader>
-      {creating && <OrderForm onDone={() => setCreating(false)} />}
+      {creating && (
+        <OrderForm
+          onDone={(orderId) => {
+            setCreating(false)
+            if (orderId) go(`/orders/${orderId}`)
+          }}
+        />
+      )}
       {confirm.error || cancel.error ? (
         <ErrorNotice error={confirm.error ?? cancel.error} what="Changing the order" />
       ) : null}
@@ -63,6 +86,13 @@ export default function OrderList() {
           choices={['Draft', 'Confirmed', 'Fulfilled', 'Cancelled']}
         />
       </ListToolbar>
+      {canModify && (
+        <BulkBar selection={selection} noun="orders" outcomes={outcomes} done="confirmed">
+          <button type="button" disabled={working} onClick={() => void confirmChosen()}>
+            {bulkBusy ? 'Confirming…' : 'Confirm the chosen drafts'}
+          </button>
+        </BulkBar>
+      )}
       <Loaded query={orders} what="Loading orders">
         {(result) => (
           <PagedTable
@@ -73,6 +103,16 @@ export default function OrderList() {
             choosePageSize
             empty={list.term || filter ? 'No order matches.' : 'No orders yet.'}
             columns={[
+              ...(canModify
+                ? [
+                    selectColumn(
+                      selection,
+                      result.data,
+                      (row) => row.code,
+                      (row) => row.status === 'Draft',
+                    ),
+                  ]
+                : []),
               {
                 key: 'code',
                 header: 'Code',
@@ -143,94 +183,5 @@ export default function OrderList() {
         )}
       </Loaded>
     </>
-  )
-}
-
-/** A new draft order: the customer and one line (a product or a description) at a price. */
-function OrderForm({ onDone }: { onDone: () => void }) {
-  const queryClient = useQueryClient()
-  const customers = useQuery(getAllCustomersOptions({ query: { Page: 1, PageSize: 100, $orderby: 'name' } }))
-  const products = useQuery(getProductsOptions({ query: { Page: 1, PageSize: 100, $orderby: 'sku' } }))
-  const create = useMutation({
-    ...createOrderMutation(),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [{ _id: 'getOrders' }] }),
-  })
-  const [customerId, setCustomerId] = useState('')
-  const [productId, setProductId] = useState('')
-  const [qty, setQty] = useState('1')
-  const [price, setPrice] = useState('')
-  const [local, setLocal] = useState<Record<string, string>>({})
-  const problems = mergedProblems(local, create.error)
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    const found: Record<string, string> = {}
-    if (!customerId) found.customerId = 'Choose the customer.'
-    if (!productId) found['lines.0'] = 'Choose a product.'
-    const quantity = Number(qty)
-    if (!Number.isFinite(quantity) || quantity <= 0) found['lines.0.quantity'] = 'More than 0.'
-    const unitPrice = Number(price)
-    if (price.trim() === '' || !Number.isFinite(unitPrice) || unitPrice < 0)
-      found['lines.0.unitPrice'] = 'A price of 0 or more.'
-    setLocal(found)
-    if (Object.keys(found).length > 0) return
-    create.mutate(
-      { body: { customerId, lines: [{ productId, quantity, unitPrice }] } },
-      { onSuccess: onDone },
-    )
-  }
-  return (
-    <form className="card" onSubmit={submit} noValidate aria-label="New order">
-      <h2>New order</h2>
-      {create.error ? <ErrorNotice error={create.error} what="Creating the order" /> : null}
-      <div className="form-row">
-        <Field label="Customer" problem={problems.customerId}>
-          {(control) => (
-            <select {...control} value={customerId} onChange={(e) => setCustomerId(e.target.value)}>
-              <option value="">Choose…</option>
-              {(customers.data?.data ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Product" problem={problems['lines.0.productId'] ?? problems['lines.0']}>
-          {(control) => (
-            <select {...control} value={productId} onChange={(e) => setProductId(e.target.value)}>
-              <option value="">Choose…</option>
-              {(products.data?.data ?? []).map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.sku} {p.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Quantity" problem={problems['lines.0.quantity']}>
-          {(control) => (
-            <input {...control} inputMode="decimal" value={qty} onChange={(e) => setQty(e.target.value)} />
-          )}
-        </Field>
-        <Field label="Unit price" problem={problems['lines.0.unitPrice']}>
-          {(control) => (
-            <input
-              {...control}
-              inputMode="decimal"
-              value={price}
-              onChange={(e) => setPrice(e.target.value)}
-            />
-          )}
-        </Field>
-      </div>
-      <div className="actions">
-        <button type="submit" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create draft order'}
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
   )
 }

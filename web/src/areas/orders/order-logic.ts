@@ -34,3 +34,51 @@ export function lineProblems(error: unknown): Map<number, string> {
   }
   return found
 }
+
+/** One line of the order form as typed. */
+export interface LineDraft {
+  key: number
+  productId: string
+  /** What the product picker shows (SKU and name once chosen). */
+  productText: string
+  description: string
+  quantity: string
+  unitPrice: string
+}
+
+/**
+ * What the form itself refuses before asking (the rest, such as more than 4 decimals or a
+ * product archived meanwhile, is the API's to say): a line needs a product or a description, a
+ * number for its quantity and its price. Keys are the API's own field names.
+ */
+export function draftLineProblems(lines: readonly LineDraft[]): Record<string, string> {
+  const found: Record<string, string> = {}
+  lines.forEach((line, index) => {
+    if (!line.productId && !line.description.trim()) {
+      found[`lines.${index}.productId`] = line.productText.trim()
+        ? 'Choose the product from the suggestions.'
+        : 'Choose a product or write a description.'
+    }
+    if (line.quantity.trim() === '' || !Number.isFinite(Number(line.quantity)))
+      found[`lines.${index}.quantity`] = 'A number, more than 0.'
+    if (line.unitPrice.trim() === '' || !Number.isFinite(Number(line.unitPrice)))
+      found[`lines.${index}.unitPrice`] = 'A price: 0 or more.'
+  })
+  return found
+}
+
+/** The lines as the API takes them, in the form's order. */
+export function orderLinesBody(lines: readonly LineDraft[]) {
+  return lines.map((line) => ({
+    productId: line.productId || null,
+    description: line.description.trim() || null,
+    quantity: Number(line.quantity),
+    unitPrice: Number(line.unitPrice),
+  }))
+}
+
+/**
+ * A day of the date input as the order's instant: noon UTC, which is that same calendar day in
+ * every time zone from UTC-11 to UTC+11 (the business's day is what lists and documents show).
+ */
+export const orderDay = (day: string) => `${day}T12:00:00.000Z`
