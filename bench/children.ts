@@ -6,6 +6,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 export interface ServerProcess {
   ports: Record<string, number>
+  /** The server's process id (its memory is read from /proc). */
+  pid: number
   stop(): Promise<void>
 }
 
@@ -47,7 +49,7 @@ export async function startServer(
       string,
       number
     >
-    return { ports, stop }
+    return { ports, pid: child.pid ?? 0, stop }
   } catch (error) {
     await stop()
     throw error

@@ -43,7 +43,7 @@ const SEARCH_INDEXES = [
  * Adds customers to the seeded business until it has `total`, in one statement. The live-customer
  * count is set once afterwards rather than by its trigger a million times.
  */
-async function grow(pool: DatabasePool, schema: string, businessId: string, total: number) {
+export async function grow(pool: DatabasePool, schema: string, businessId: string, total: number) {
   // As a bulk import should: the search indexes collect the rows in their pending lists and merge
   // them once, then go back to taking each new customer straight into the index.
   const setFastUpdate = (on: boolean) =>
