@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Transaction } from 'kysely'
 import type { Tables } from '../src/db/tables.js'
 import { hashPassword } from '../src/security/passwords.js'
-import { coreAs, PASSWORD, signIn, type TestContext, uniqueEmail } from './harness.js'
+import { coreAs, type OwnerSession, PASSWORD, signIn, type TestContext, uniqueEmail } from './harness.js'
 
 /**
  * Fixtures every module's tests share: rows inserted directly for what a test is not about, and
@@ -47,6 +47,19 @@ export async function addBusiness(ctx: TestContext, businessId: string): Promise
     .values({ id, registered_name: 'Branch', display_name: 'Branch' })
     .execute()
   return id
+}
+
+/**
+ * A new business in the owner's organisation, as registration leaves one (its row; no settings,
+ * customers or other data), with the owner acting in it: a clean business for a test whose story
+ * is about one business's data, without registering an organisation (a schema with every table,
+ * the dearest step of most tests). Tests about the organisation itself (members, roles, keys,
+ * another organisation's 404) keep their own `ownerSession(ctx)`.
+ */
+export async function freshBusiness(ctx: TestContext, owner: OwnerSession) {
+  const businessId = await addBusiness(ctx, owner.org.businessId)
+  const credential = { accessToken: owner.signedIn.accessToken, businessId }
+  return { businessId, credential, core: coreAs(ctx, credential) }
 }
 
 /** A customer row inserted directly, for tests that are not about the customers API. */

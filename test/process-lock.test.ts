@@ -32,14 +32,14 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lo
       const holder = await startHolder()
       try {
         const pid = String(holder.child.pid)
-        const second = await run('serve')
-        expect(second.status).toBe(1)
-        expect(second.stderr).toContain(`in use by process ${pid}`)
-        expect(second.stdout).not.toContain('Core API')
-        for (const command of ['db:status', 'migrate']) {
-          const result = await run(command)
-          expect(result.status, command).toBe(1)
-          expect(result.stderr, command).toContain(`in use by process ${pid}`)
+        // All three at once: each is refused on its own, and none waits for another's start-up.
+        const [second, ...commands] = await Promise.all(['serve', 'db:status', 'migrate'].map(run))
+        expect(second?.status).toBe(1)
+        expect(second?.stderr).toContain(`in use by process ${pid}`)
+        expect(second?.stdout).not.toContain('Core API')
+        for (const [i, command] of ['db:status', 'migrate'].entries()) {
+          expect(commands[i]?.status, command).toBe(1)
+          expect(commands[i]?.stderr, command).toContain(`in use by process ${pid}`)
         }
         // The holder is unharmed.
         expect((await fetch(`${holder.core}/health/ready`)).status).toBe(200)
@@ -76,12 +76,11 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lo
   it(
     'leaves no temporary folder behind when the start fails (port in use)',
     async () => {
-      const holder = await startHolder()
-      const port = new URL(holder.core).port
-      holder.child.kill('SIGTERM')
-      await holder.exited
+      // Another program holds the port the server is told to use.
       const blocker = (await import('node:net')).createServer()
-      await new Promise<void>((resolve) => blocker.listen(Number(port), '127.0.0.1', resolve))
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+      const address = blocker.address()
+      const port = String(typeof address === 'object' && address ? address.port : '')
       // A private TMPDIR: what the failed start leaves there is all its own.
       const tmp = mkdtempSync(path.join(os.tmpdir(), 'cartage-lock-tmp-'))
       try {

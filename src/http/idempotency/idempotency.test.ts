@@ -1,13 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { createApiKey, fieldsOf } from '../../../test/fixtures.js'
-import { type Core, coreAs, globalAs, ownerSession, useTestContext } from '../../../test/harness.js'
+import { createApiKey, fieldsOf, freshBusiness } from '../../../test/fixtures.js'
+import {
+  type Core,
+  coreAs,
+  globalAs,
+  ownerSession,
+  useOwnerSession,
+  useTestContext,
+} from '../../../test/harness.js'
 import { testDatabaseUrl } from '../../../test/test-database.js'
 import { CUSTOMERS } from '../../modules/customers/customers/customers.fixtures.js'
 import { purgeExpiredKeys } from './idempotency.repository.js'
 
 const ctx = useTestContext()
+// Keys are kept per organisation, under random names: the tests share one organisation, each in a
+// fresh business of it (customers are counted per business), except those that age every key of
+// their organisation, which keep their own.
+const owner = useOwnerSession(ctx)
 
 const createWithKey = (core: Core, key: string, payload: Record<string, unknown>) =>
   core({ method: 'POST', url: CUSTOMERS, headers: { 'idempotency-key': key }, payload })
@@ -32,7 +43,7 @@ async function ageKeys(businessId: string, minutes: number, options: { unanswere
 
 describe('Idempotency-Key', () => {
   it('answers a retry with the first answer, marked as replayed, without doing the work again', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const key = randomUUID()
     const name = `Idem ${key}`
     const first = await createWithKey(core, key, { name })
@@ -51,14 +62,14 @@ describe('Idempotency-Key', () => {
   })
 
   it('refuses the same key for a different body, path or caller with a 409 naming the header', async () => {
-    const owner = await ownerSession(ctx)
+    const { core, businessId } = await freshBusiness(ctx, owner)
     const key = randomUUID()
-    expect((await createWithKey(owner.core, key, { name: 'First' })).statusCode).toBe(200)
-    const otherBody = await createWithKey(owner.core, key, { name: 'Second' })
+    expect((await createWithKey(core, key, { name: 'First' })).statusCode).toBe(200)
+    const otherBody = await createWithKey(core, key, { name: 'Second' })
     expect(otherBody.statusCode).toBe(409)
     expect(otherBody.json()).toMatchObject({ code: 'idempotency_key_reused' })
     expect(fieldsOf(otherBody)).toEqual(['Idempotency-Key'])
-    const otherPath = await owner.core({
+    const otherPath = await core({
       method: 'POST',
       url: '/api/v1/CustomerGroups',
       headers: { 'idempotency-key': key },
@@ -66,15 +77,15 @@ describe('Idempotency-Key', () => {
     })
     expect(otherPath.statusCode).toBe(409)
     // The same organisation's API key is another caller: it never gets the owner's answer.
-    const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId)
+    const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, businessId)
     const otherCaller = await createWithKey(coreAs(ctx, { apiKey }), key, { name: 'First' })
     expect(otherCaller.statusCode).toBe(409)
     expect(otherCaller.json()).toMatchObject({ code: 'idempotency_key_reused' })
-    expect(await customersNamed(owner.core, 'Second')).toBe(0)
+    expect(await customersNamed(core, 'Second')).toBe(0)
   })
 
   it('keeps keys per organisation: another organisation may use the same key', async () => {
-    const a = await ownerSession(ctx)
+    const a = await freshBusiness(ctx, owner)
     const b = await ownerSession(ctx)
     const key = randomUUID()
     const fromA = await createWithKey(a.core, key, { name: 'Shared key' })
@@ -86,7 +97,7 @@ describe('Idempotency-Key', () => {
   })
 
   it('refuses a malformed key with a 400 naming the header, before any work', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     for (const key of ['x'.repeat(256), 'tab\there']) {
       const response = await createWithKey(core, key, { name: 'Malformed key' })
       expect(response.statusCode).toBe(400)
@@ -97,7 +108,7 @@ describe('Idempotency-Key', () => {
   })
 
   it('keeps a 4xx answer of a request that ran, but not a request refused for its input', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const key = randomUUID()
     const invalid = await createWithKey(core, key, { name: '' })
     expect(invalid.statusCode).toBe(400)
@@ -170,7 +181,6 @@ describe('Idempotency-Key', () => {
   }, 30_000)
 
   it('makes Global API POSTs idempotent: one API key, its value replayed only to its creator', async () => {
-    const owner = await ownerSession(ctx)
     const global = globalAs(ctx, { bearer: owner.signedIn.accessToken })
     const key = randomUUID()
     const create = () =>
@@ -207,7 +217,7 @@ describe('Idempotency-Key', () => {
   })
 
   it('ignores the header on public POSTs: a sign-in is never replayed', async () => {
-    const { org } = await ownerSession(ctx)
+    const { org } = owner
     const key = randomUUID()
     const signIn = () =>
       ctx.global.inject({
@@ -226,7 +236,7 @@ describe('Idempotency-Key', () => {
   it.skipIf(!testDatabaseUrl())(
     'does the work once for 20 parallel requests with one key; all get the same answer (PostgreSQL)',
     async () => {
-      const { core } = await ownerSession(ctx)
+      const { core } = await freshBusiness(ctx, owner)
       const key = randomUUID()
       const name = `Parallel ${key}`
       const responses = await Promise.all(

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { addMember } from '../../../../test/fixtures.js'
-import { type Core, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { type Core, useOwnerSession, useTestContext } from '../../../../test/harness.js'
 import { PDF, PNG, temporaryDir, upload } from '../../organisation/files/files.fixtures.js'
 import { CUSTOMERS, createCustomer } from '../customers/customers.fixtures.js'
 
 const storage = temporaryDir('attachments')
 const ctx = useTestContext({ FILES_DIR: storage.dir }, storage.remove)
+// Every test adds its own customers and files and reads back only those: one organisation for the
+// file, and one more as the stranger whose customers and files are out of reach.
+const owner = useOwnerSession(ctx)
+const stranger = useOwnerSession(ctx)
 
 async function uploadedId(core: Core, content: Buffer | string = PNG, name = 'photo.png') {
   const response = await upload(core, content, name)
@@ -28,7 +32,6 @@ async function traceTypes(core: Core, customerId: string) {
 
 describe('POST /api/v1/Customers/{customerId}/attachments', () => {
   it('attaches an uploaded file (fileAttachmentId or its alias fileId) and returns the customer', async () => {
-    const owner = await ownerSession(ctx)
     const customer = await createCustomer(owner.core)
     const fileId = await uploadedId(owner.core, PNG, 'site-photo.png')
     const response = await attach(owner.core, customer.id, { type: 'File', fileAttachmentId: fileId })
@@ -87,7 +90,6 @@ describe('POST /api/v1/Customers/{customerId}/attachments', () => {
   })
 
   it('attaches a link with a title and an http(s) url', async () => {
-    const owner = await ownerSession(ctx)
     const customer = await createCustomer(owner.core)
     const response = await attach(owner.core, customer.id, {
       type: 'Link',
@@ -113,7 +115,6 @@ describe('POST /api/v1/Customers/{customerId}/attachments', () => {
   })
 
   it('answers 400 naming each invalid field', async () => {
-    const owner = await ownerSession(ctx)
     const customer = await createCustomer(owner.core)
     const reasonsOf = async (payload: Record<string, unknown>) => {
       const response = await attach(owner.core, customer.id, payload)
@@ -145,7 +146,6 @@ describe('POST /api/v1/Customers/{customerId}/attachments', () => {
     expect(await reasonsOf({ fileAttachmentId: '00000000-0000-4000-8000-000000000000' })).toEqual([
       'fileAttachmentId',
     ])
-    const stranger = await ownerSession(ctx)
     const foreignFile = await uploadedId(stranger.core)
     expect(await reasonsOf({ fileAttachmentId: foreignFile })).toEqual(['fileAttachmentId'])
     const mine = await uploadedId(owner.core)
@@ -154,14 +154,12 @@ describe('POST /api/v1/Customers/{customerId}/attachments', () => {
   })
 
   it('answers 404 for an unknown, foreign or deleted customer', async () => {
-    const owner = await ownerSession(ctx)
     const fileId = await uploadedId(owner.core)
     const unknown = await attach(owner.core, '00000000-0000-4000-8000-000000000000', {
       fileAttachmentId: fileId,
     })
     expect(unknown.statusCode).toBe(404)
     expect(unknown.json().code).toBe('customer_not_found')
-    const stranger = await ownerSession(ctx)
     const theirs = await createCustomer(stranger.core)
     expect((await attach(owner.core, theirs.id, { fileAttachmentId: fileId })).statusCode).toBe(404)
     const deleted = await createCustomer(owner.core)
@@ -170,7 +168,6 @@ describe('POST /api/v1/Customers/{customerId}/attachments', () => {
   })
 
   it('needs Customers Modify: a Member gets 403 on upload and attach', async () => {
-    const owner = await ownerSession(ctx)
     const customer = await createCustomer(owner.core)
     const fileId = await uploadedId(owner.core)
     const member = await addMember(ctx, owner.org.businessId)
@@ -184,7 +181,6 @@ describe('POST /api/v1/Customers/{customerId}/attachments', () => {
 
 describe('DELETE /api/v1/Customers/{customerId}/attachments/{attachmentId}', () => {
   it('removes the entry but keeps the stored file downloadable', async () => {
-    const owner = await ownerSession(ctx)
     const customer = await createCustomer(owner.core)
     const fileId = await uploadedId(owner.core, PDF, 'contract.pdf')
     const added = await attach(owner.core, customer.id, { fileAttachmentId: fileId })
@@ -218,14 +214,12 @@ describe('DELETE /api/v1/Customers/{customerId}/attachments/{attachmentId}', () 
   })
 
   it('answers 404 for an attachment of another customer or organisation, 403 without Delete', async () => {
-    const owner = await ownerSession(ctx)
     const first = await createCustomer(owner.core)
     const second = await createCustomer(owner.core, { name: 'Other' })
     const entry = (
       await attach(owner.core, first.id, { type: 'Link', title: 'A', url: 'https://a.example' })
     ).json().data.attachments[0]
     expect((await detach(owner.core, second.id, entry.id)).statusCode).toBe(404)
-    const stranger = await ownerSession(ctx)
     const theirs = await createCustomer(stranger.core)
     expect((await detach(stranger.core, theirs.id, entry.id)).statusCode).toBe(404)
     expect((await detach(stranger.core, first.id, entry.id)).statusCode).toBe(404)

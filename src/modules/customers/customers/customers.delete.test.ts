@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
-import { type Core, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { fieldsOf, freshBusiness, schemaOf } from '../../../../test/fixtures.js'
+import { type Core, useOwnerSession, useTestContext } from '../../../../test/harness.js'
 import { CUSTOMERS, createCustomer, tracesOf } from './customers.fixtures.js'
 
 const ctx = useTestContext()
+// Customers belong to a business: each test starts from a fresh business of one organisation, and
+// "another organisation" is one more, shared by the tests that need a stranger's customers.
+const owner = useOwnerSession(ctx)
+const stranger = useOwnerSession(ctx)
 
 const BULK = `${CUSTOMERS}/delete-customers`
 
@@ -17,21 +21,21 @@ async function liveIds(core: Core) {
 
 describe('DELETE /api/v1/Customers/{customerId}', () => {
   it('soft-deletes: the API answers 404 afterwards, but orders and traces stay in the database', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, businessId } = await freshBusiness(ctx, owner)
     const customer = await createCustomer(core, { contacts: [{ firstName: 'Jane' }] })
     await core({
       method: 'POST',
       url: `${CUSTOMERS}/${customer.id}/traces`,
       payload: { type: 'Call', note: 'Asked for a quote' },
     })
-    const schema = await schemaOf(ctx, org.businessId)
+    const schema = await schemaOf(ctx, businessId)
     const db = ctx.database.db.withSchema(schema)
     const orderId = randomUUID()
     await db
       .insertInto('orders')
       .values({
         id: orderId,
-        business_id: org.businessId,
+        business_id: businessId,
         code: 'ORD-000001',
         customer_id: customer.id,
         order_date: new Date(),
@@ -76,8 +80,8 @@ describe('DELETE /api/v1/Customers/{customerId}', () => {
   })
 
   it("gives 404 for unknown ids and another organisation's customers, and deletes nothing there", async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
+    const other = stranger
     const foreign = await createCustomer(other.core)
     for (const id of [foreign.id, randomUUID()]) {
       const response = await core({ method: 'DELETE', url: `${CUSTOMERS}/${id}` })
@@ -90,7 +94,7 @@ describe('DELETE /api/v1/Customers/{customerId}', () => {
 
 describe('PUT /api/v1/Customers/delete-customers', () => {
   it('deletes every listed customer, each with a CustomerDeleted trace', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, businessId } = await freshBusiness(ctx, owner)
     const [a, b, keep] = [await createCustomer(core), await createCustomer(core), await createCustomer(core)]
     const response = await core({
       method: 'PUT',
@@ -100,19 +104,20 @@ describe('PUT /api/v1/Customers/delete-customers', () => {
     expect(response.statusCode).toBe(200)
     expect(response.json().data).toBe(true)
     expect(await liveIds(core)).toEqual([keep.id])
-    const schema = await schemaOf(ctx, org.businessId)
+    const schema = await schemaOf(ctx, businessId)
     const deletedTraces = await ctx.database.db
       .withSchema(schema)
       .selectFrom('activity_traces')
       .select('customer_id')
+      .where('business_id', '=', businessId)
       .where('type', '=', 'CustomerDeleted')
       .execute()
     expect(deletedTraces.map((t) => t.customer_id).sort()).toEqual([a.id, b.id].sort())
   })
 
   it('is all or nothing: an unknown, foreign or already deleted id gives a 404 naming it, and nothing is deleted', async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
+    const other = stranger
     const foreign = await createCustomer(other.core)
     const [a, b, gone] = [await createCustomer(core), await createCustomer(core), await createCustomer(core)]
     await core({ method: 'DELETE', url: `${CUSTOMERS}/${gone.id}` })
@@ -134,7 +139,7 @@ describe('PUT /api/v1/Customers/delete-customers', () => {
   })
 
   it('validates the id list (400 customerIds)', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const a = await createCustomer(core)
     const tooMany = Array.from({ length: 501 }, () => randomUUID())
     for (const customerIds of [[], [a.id, a.id], [a.id, a.id.toUpperCase()], ['nope'], tooMany]) {
@@ -148,7 +153,7 @@ describe('PUT /api/v1/Customers/delete-customers', () => {
   })
 
   it('is never taken for PUT /{customerId}, in any letter case', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const a = await createCustomer(core)
     const response = await core({
       method: 'PUT',
@@ -177,7 +182,7 @@ describe('the total of an unfiltered list (the live-customer count kept by a tri
     )
 
   it('follows creates, single and bulk deletes, and agrees with a filtered count', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const created = []
     for (let i = 0; i < 5; i++) created.push(await createCustomer(core, { name: `Counted ${i}` }))
     expect(await totals(core)).toEqual([5, 5, 5])
@@ -194,8 +199,8 @@ describe('the total of an unfiltered list (the live-customer count kept by a tri
   })
 
   it('counts parallel creates exactly, each business on its own', async () => {
-    const first = await ownerSession(ctx)
-    const second = await ownerSession(ctx)
+    const first = await freshBusiness(ctx, owner)
+    const second = await freshBusiness(ctx, owner)
     await Promise.all([
       ...Array.from({ length: 12 }, (_, i) => createCustomer(first.core, { name: `Parallel ${i}` })),
       ...Array.from({ length: 7 }, (_, i) => createCustomer(second.core, { name: `Other ${i}` })),

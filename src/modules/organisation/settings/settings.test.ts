@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addMember, createApiKey, fieldsOf, schemaOf } from '../../../../test/fixtures.js'
-import { type Core, coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { addMember, createApiKey, fieldsOf, freshBusiness, schemaOf } from '../../../../test/fixtures.js'
+import { type Core, coreAs, ownerSession, useOwnerSession, useTestContext } from '../../../../test/harness.js'
 import { readSetting, readSettings } from './settings.reader.js'
 import { KNOWN_SETTINGS } from './settings.registry.js'
 
 const ctx = useTestContext()
+// Settings belong to a business: each test starts from a fresh business of one organisation.
+const owner = useOwnerSession(ctx)
 
 interface Item {
   key: string
@@ -34,7 +36,7 @@ const item = (items: Item[], key: string) => items.find((i) => i.key === key)
 
 describe('GET /api/settings/business', () => {
   it('lists every known setting with its default on one page', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const page = await list(core)
     expect(page).toMatchObject({
       page: 1,
@@ -78,7 +80,7 @@ describe('GET /api/settings/business', () => {
   })
 
   it('filters by a comma-separated list of case-sensitive keys', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     expect((await patch(core, { 'ui.theme': 'dark' })).statusCode).toBe(200)
     const some = await list(core, '?keys=stock.allowNegative, ui.theme,,nope')
     expect(some.data.map((i) => i.key)).toEqual(['stock.allowNegative', 'ui.theme'])
@@ -91,7 +93,7 @@ describe('GET /api/settings/business', () => {
 
 describe('PATCH /api/settings/business', () => {
   it('saves typed values normalised, keeps unknown keys as text, and resets to the default with null', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const saved = await patch(core, {
       'stock.allowNegative': 'TRUE',
       'currency.default': 'zar',
@@ -137,7 +139,7 @@ describe('PATCH /api/settings/business', () => {
   })
 
   it('rejects values that do not fit their type, one reason per key, and saves nothing', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const response = await patch(core, {
       'stock.allowNegative': 'yes',
       'currency.default': 'DOLLAR',
@@ -165,7 +167,7 @@ describe('PATCH /api/settings/business', () => {
   })
 
   it('enforces the key and value limits', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const tooMany = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']))
     const many = await patch(core, tooMany)
     expect(many.statusCode).toBe(400)
@@ -188,9 +190,12 @@ describe('PATCH /api/settings/business', () => {
   })
 
   it('keeps each business’s settings apart', async () => {
-    const { org, core, signedIn } = await ownerSession(ctx)
+    const { businessId, core } = await freshBusiness(ctx, owner)
     const branch = await core({ method: 'POST', url: '/api/business', payload: { registeredName: 'Branch' } })
-    const asBranch = coreAs(ctx, { accessToken: signedIn.accessToken, businessId: branch.json().data.id })
+    const asBranch = coreAs(ctx, {
+      accessToken: owner.signedIn.accessToken,
+      businessId: branch.json().data.id,
+    })
     await patch(core, { 'stock.allowNegative': 'true' })
     expect(item((await list(asBranch)).data, 'stock.allowNegative')).toMatchObject({
       value: 'false',
@@ -199,12 +204,12 @@ describe('PATCH /api/settings/business', () => {
     const other = await ownerSession(ctx)
     expect(item((await list(other.core)).data, 'stock.allowNegative')).toMatchObject({ isDefault: true })
     expect(item((await list(core)).data, 'stock.allowNegative')).toMatchObject({ value: 'true' })
-    expect(org.businessId).not.toBe(branch.json().data.id)
+    expect(businessId).not.toBe(branch.json().data.id)
   })
 
   it('is refused to a Member, who can still read', async () => {
-    const { org } = await ownerSession(ctx)
-    const member = await addMember(ctx, org.businessId, { role: 'Member' })
+    const { businessId } = await freshBusiness(ctx, owner)
+    const member = await addMember(ctx, businessId, { role: 'Member' })
     const response = await patch(member.core, { 'stock.allowNegative': 'true' })
     expect(response.statusCode).toBe(403)
     expect(response.json().code).toBe('permission_denied')
@@ -214,8 +219,8 @@ describe('PATCH /api/settings/business', () => {
   })
 
   it('works with an API key', async () => {
-    const { org, signedIn, core } = await ownerSession(ctx)
-    const key = coreAs(ctx, { apiKey: await createApiKey(ctx, signedIn.accessToken, org.businessId) })
+    const { businessId, core } = await freshBusiness(ctx, owner)
+    const key = coreAs(ctx, { apiKey: await createApiKey(ctx, owner.signedIn.accessToken, businessId) })
     expect((await patch(key, { 'orders.codePrefix': 'PO' })).statusCode).toBe(200)
     expect(item((await list(core)).data, 'orders.codePrefix')).toMatchObject({ value: 'PO' })
     expect((await key({ url: '/api/settings/Orders' })).json()).toEqual([
@@ -227,7 +232,7 @@ describe('PATCH /api/settings/business', () => {
 
 describe('GET /api/settings/{module}', () => {
   it('returns the module’s settings as a bare array, by name in any case or by number', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     await patch(core, { 'stock.allowNegative': 'true', 'ui.theme': 'dark' })
     const products = [
       'packages.defaultDimensionUnit',
@@ -249,7 +254,7 @@ describe('GET /api/settings/{module}', () => {
   })
 
   it('names `module` when it is not a PermissionModule', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     for (const module of ['0', '17', '99', 'bogus']) {
       const response = await core({ url: `/api/settings/${module}` })
       expect(response.statusCode, module).toBe(400)
@@ -260,10 +265,10 @@ describe('GET /api/settings/{module}', () => {
 
 describe('readSettings / readSetting', () => {
   it('gives other modules typed values merged over the defaults', async () => {
-    const { org, core } = await ownerSession(ctx)
-    const schema = await schemaOf(ctx, org.businessId)
+    const { businessId, core } = await freshBusiness(ctx, owner)
+    const schema = await schemaOf(ctx, businessId)
     const db = ctx.database.db
-    const defaults = await readSettings(db, schema, org.businessId)
+    const defaults = await readSettings(db, schema, businessId)
     expect(defaults).toMatchObject({
       'stock.allowNegative': false,
       'notifications.emailEnabled': true,
@@ -277,19 +282,20 @@ describe('readSettings / readSetting', () => {
       'orders.codePrefix': 'SO',
       'packages.defaultDimensionUnit': 'IN',
     })
-    const settings = await readSettings(db, schema, org.businessId)
+    const settings = await readSettings(db, schema, businessId)
     expect(settings['stock.allowNegative']).toBe(true)
     expect(settings['orders.codePrefix']).toBe('SO')
     expect(settings['packages.defaultDimensionUnit']).toBe('In')
-    expect(await readSetting(db, schema, org.businessId, 'stock.allowNegative')).toBe(true)
-    expect(await readSetting(db, schema, org.businessId, 'notifications.emailEnabled')).toBe(true)
+    expect(await readSetting(db, schema, businessId, 'stock.allowNegative')).toBe(true)
+    expect(await readSetting(db, schema, businessId, 'notifications.emailEnabled')).toBe(true)
     // A stored value that no longer fits its type reads as the default.
     await db
       .withSchema(schema)
       .updateTable('settings')
       .set({ value: 'garbage' })
+      .where('business_id', '=', businessId)
       .where('key', '=', 'stock.allowNegative')
       .execute()
-    expect(await readSetting(db, schema, org.businessId, 'stock.allowNegative')).toBe(false)
+    expect(await readSetting(db, schema, businessId, 'stock.allowNegative')).toBe(false)
   })
 })
