@@ -7,7 +7,8 @@
  *
  *   DATABASE_URL=postgres://... npx tsx bench/csv-export.ts
  *
- * PostgreSQL only (the customers are added with generate_series, bench/scale.ts). Replaces its
+ * PostgreSQL only (the customers are added with generate_series, bench/scale.ts). The client asks
+ * for no compression unless CSV_ENCODING names one (`br`, `gzip`), as a browser would. Replaces its
  * section of bench/RESULTS.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -46,7 +47,8 @@ async function exportOnce(url: string, headers: Record<string, string>, pid: num
     peakMb = Math.max(peakMb, rssMb(pid))
   }, 20)
   const start = process.hrtime.bigint()
-  const response = await fetch(url, { headers })
+  const encoding = process.env.CSV_ENCODING ?? 'identity'
+  const response = await fetch(url, { headers: { ...headers, 'accept-encoding': encoding } })
   if (response.status !== 200 || !response.body) throw new Error(`csv-export: ${response.status}`)
   let bytes = 0
   let lines = 0
@@ -73,10 +75,11 @@ const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
 const results: Export[] = []
 try {
   const core = `http://127.0.0.1:${server.ports.core}`
-  const s = await seed(`http://127.0.0.1:${server.ports.global}`, core)
-  const { schemaName } = await resolveSeed(pool, s)
-  const headers = { authorization: `Bearer ${s.accessToken}`, 'x-business-id': s.businessId }
   for (const size of SIZES) {
+    // An organisation of its own for each size: grow() numbers its customers from 1.
+    const s = await seed(`http://127.0.0.1:${server.ports.global}`, core)
+    const { schemaName } = await resolveSeed(pool, s)
+    const headers = { authorization: `Bearer ${s.accessToken}`, 'x-business-id': s.businessId }
     await grow(pool, schemaName, s.businessId, size)
     const done = await exportOnce(`${core}/api/v1/Customers?$format=csv`, headers, server.pid)
     if (done.rows !== size) throw new Error(`csv-export: ${done.rows} rows in the file, ${size} expected`)
@@ -108,7 +111,10 @@ const section =
     )
     .join('\n') +
   `\n\nGrowth 100,000 / 10,000: **${ratio.toFixed(2)}x**, ${met ? 'met' : '**not met**'} ` +
-  `(${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}).\n`
+  `(${new Date().toISOString()}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}).\n`
 process.stdout.write(`\n${section}`)
 const file = fileURLToPath(new URL('./RESULTS.md', import.meta.url))
 const current = readFileSync(file, 'utf8')
@@ -116,5 +122,7 @@ const at = current.indexOf(HEADING)
 const end = at < 0 ? -1 : current.indexOf('\n## ', at + HEADING.length)
 writeFileSync(
   file,
-  at < 0 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, at)}${section}${end < 0 ? '' : current.slice(end)}`,
+  at < 0
+    ? `${current.trimEnd()}\n\n${section}`
+    : `${current.slice(0, at)}${section}${end < 0 ? '' : current.slice(end)}`,
 )
