@@ -1,5 +1,6 @@
 import { polygonsOf, type ZoneGeometry } from './geometry.js'
 import { type GeometryWork, IndexedRing, type Position } from './rings.js'
+import type { ZoneShape } from './shape.js'
 
 /**
  * A zone's geometry ready for point tests: each ring's coordinates and edge index built once.
@@ -25,7 +26,12 @@ export class PreparedZone {
     return new PreparedZone(prepared, positions)
   }
 
-  /** From a stored geometry (validated when it was saved). */
+  /** From a stored shape (validated when it was saved); its coordinates are kept, not copied. */
+  static fromShape(shape: ZoneShape): PreparedZone {
+    return PreparedZone.fromRings(shape.polygons.map((rings) => rings.map((ring) => new IndexedRing(ring))))
+  }
+
+  /** From a GeoJSON geometry (already validated). */
   static fromGeometry(geometry: ZoneGeometry): PreparedZone {
     return PreparedZone.fromRings(
       polygonsOf(geometry).map((polygon) => polygon.map((ring) => new IndexedRing(ring as Position[]))),
