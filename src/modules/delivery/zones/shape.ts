@@ -13,7 +13,7 @@ import type { ZoneGeometry } from './geometry.js'
 export interface ZoneShape {
   type: ZoneGeometry['type']
   /** Per polygon, its rings (outer first): longitudes and latitudes, the closing position included. */
-  polygons: { xs: Float64Array; ys: Float64Array }[][]
+  polygons: readonly (readonly { readonly xs: Float64Array; readonly ys: Float64Array }[])[]
 }
 
 const KIND = { Polygon: 1, MultiPolygon: 2 } as const

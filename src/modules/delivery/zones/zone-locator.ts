@@ -1,4 +1,5 @@
 import type { Executor } from '../../../db/tables.js'
+import type { ZoneGeometry } from './geometry.js'
 import { PreparedZone, preparedZones } from './prepared-zone.js'
 import { decodeShape } from './shape.js'
 import { type ZoneHead, type ZoneRow, zonesAroundPoint, zonesByIds } from './zones.repository.js'
@@ -17,7 +18,13 @@ export interface ZoneLocator {
     businessId: string,
     longitude: number,
     latitude: number,
-  ): Promise<ZoneRow[]>
+  ): Promise<FoundZone[]>
+}
+
+/** A zone a lookup found: its columns, and its geometry (from wherever the locator had it). */
+export interface FoundZone {
+  row: Omit<ZoneRow, 'shape'>
+  geometry: ZoneGeometry
 }
 
 /**
@@ -58,22 +65,12 @@ export const boundingBoxLocator: ZoneLocator = {
     const heads = await zonesAroundPoint(db, schema, businessId, longitude, latitude)
     const { prepared, read } = await prepareZones(db, schema, businessId, heads)
     const inside = heads.filter((head) => prepared.get(head.id)?.contains(longitude, latitude))
-    // A large zone's answer needs its shape, which its head did not carry.
-    const unread = inside.filter((head) => head.shape == null && !read.has(head.id)).map((head) => head.id)
-    for (const row of await zonesByIds(db, schema, businessId, unread)) {
-      const head = heads.find((h) => h.id === row.id)
-      // Changed since its head was read: the answer holds the new geometry, so test that.
-      if (head && row.revision !== head.revision) {
-        const zone = PreparedZone.fromShape(decodeShape(row.shape))
-        preparedZones.set(schema, row.id, row.revision, zone)
-        if (!zone.contains(longitude, latitude)) continue
-      }
-      read.set(row.id, row)
-    }
+    // The prepared zone holds the geometry of the revision its head names (inline, cached or just
+    // read), so the answer needs no second read of a large zone's shape.
     return inside.flatMap((head) => {
-      if (head.shape != null) return [{ ...head, shape: head.shape }]
-      const row = read.get(head.id)
-      return row ? [row] : []
+      const zone = prepared.get(head.id)
+      const row = read.get(head.id) ?? head
+      return zone ? [{ row, geometry: zone.geometry() }] : []
     })
   },
 }

@@ -69,7 +69,7 @@ async function valuesOf(request: ZoneRequest): Promise<{
     type: request.polygon.type as ZoneGeometry['type'],
     coordinates: request.polygon.type === 'Polygon' ? parsed.polygons[0] : parsed.polygons,
   }
-  const prepared = PreparedZone.fromRings(parsed.rings)
+  const prepared = PreparedZone.fromRings(geometry.type, parsed.rings)
   const values = {
     name,
     shape: encodeShape({ type: geometry.type, polygons: parsed.rings }),
@@ -131,7 +131,7 @@ export async function zonesAtPoint(
   latitude: number,
   longitude: number,
 ) {
-  const rows = await locator.zonesContaining(
+  const found = await locator.zonesContaining(
     database.db,
     auth.schemaName,
     auth.businessId,
@@ -140,8 +140,8 @@ export async function zonesAtPoint(
   )
   return paged(
     'core',
-    rows.map((row) => toZone(row)),
-    rows.length,
-    { page: 1, pageSize: Math.max(1, rows.length) },
+    found.map(({ row, geometry }) => toZone(row, geometry)),
+    found.length,
+    { page: 1, pageSize: Math.max(1, found.length) },
   )
 }
