@@ -17,47 +17,49 @@ function startWorker(): Worker {
 }
 
 /**
- * One thread started ahead, waiting for the next plan: starting one (and loading the engine in it)
- * costs about 0.1 s, a tenth of an autobatch's budget. It does not keep the process alive while it
- * waits (unref), and one that failed to start is replaced by the next solve.
+ * One thread kept after it answered, for the next plan: starting one and loading the engine in it
+ * costs a tenth of a second or more, a good part of an autobatch's budget (and an autobatch may
+ * solve up to three times in a row). It does not keep the process alive while it waits (unref).
+ * Plans solved at the same time each get a thread of their own; only one idle thread is kept.
  */
-let spare: Worker | undefined
+let idle: Worker | undefined
 
-function takeWorker(): Worker {
-  const worker = spare ?? startWorker()
-  spare = undefined
-  worker.ref()
-  return worker
-}
-
-function prepareSpare() {
-  if (spare) return
-  const worker = startWorker()
+function release(worker: Worker) {
+  if (idle) {
+    void worker.terminate()
+    return
+  }
   worker.unref()
+  idle = worker
+  // A thread that fails or dies while it waits is forgotten; the next solve starts another.
   const forget = () => {
-    if (spare === worker) spare = undefined
+    if (idle === worker) idle = undefined
+    void worker.terminate()
   }
   worker.once('error', forget)
   worker.once('exit', forget)
-  spare = worker
 }
 
-/**
- * Solves on a thread of its own, so a long plan never holds the event loop: one worker per plan,
- * ended once it has answered (a plan's search never shares a thread with another's), and the next
- * one started meanwhile so the next plan need not wait for it.
- */
+/** Solves on a thread of its own, so a long plan never holds the event loop. */
 export function solveInThread(problem: PlanningProblem, options: PlanningOptions): Promise<PlanningResult> {
-  const worker = takeWorker()
+  const worker = idle ?? startWorker()
+  idle = undefined
+  worker.removeAllListeners()
+  worker.ref()
   return new Promise<PlanningResult>((resolve, reject) => {
+    const fail = (error: Error) => {
+      worker.removeAllListeners()
+      void worker.terminate()
+      reject(error)
+    }
     worker.once('message', (answer: Answer) => {
+      worker.removeAllListeners()
       if (answer.ok) resolve(answer.result)
       else reject(new Error(`planning failed: ${answer.error}`))
-      void worker.terminate()
+      release(worker)
     })
-    worker.once('error', reject)
-    worker.once('exit', (code) => reject(new Error(`planning thread exited with code ${code}`)))
+    worker.once('error', fail)
+    worker.once('exit', (code) => fail(new Error(`planning thread exited with code ${code}`)))
     worker.postMessage({ problem, options })
-    prepareSpare()
   })
 }
