@@ -21,6 +21,7 @@ import type { DatabasePool } from '../src/db/lane-pool.js'
 import { paged } from '../src/http/envelopes.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
 import { containsPoint, polygonsOf, type ZoneGeometry } from '../src/modules/delivery/zones/geometry.js'
+import { decodeShape, encodeShape, geometryOf, shapeOf } from '../src/modules/delivery/zones/shape.js'
 import type { ZoneRow } from '../src/modules/delivery/zones/zones.repository.js'
 import { zonesAroundPointQuery } from '../src/modules/delivery/zones/zones.repository.js'
 import { toZone } from '../src/modules/delivery/zones/zones.service.js'
@@ -64,12 +65,17 @@ export const deliveryScenarios = withEitherCredential([
     rows: [2],
     respond: (rows) => {
       const inside = (rows as unknown as ZoneRow[]).filter((zone) =>
-        containsPoint(polygonsOf(zone.geometry as ZoneGeometry), POINT.longitude, POINT.latitude),
+        containsPoint(polygonsOf(geometryOf(decodeShape(zone.shape))), POINT.longitude, POINT.latitude),
       )
-      return paged('core', inside.map(toZone), inside.length, {
-        page: 1,
-        pageSize: Math.max(1, inside.length),
-      })
+      return paged(
+        'core',
+        inside.map((zone) => toZone(zone)),
+        inside.length,
+        {
+          page: 1,
+          pageSize: Math.max(1, inside.length),
+        },
+      )
     },
   },
 ])
@@ -115,33 +121,26 @@ export async function seedZones(pool: DatabasePool, seed: ResolvedSeed): Promise
     const points = polygonsOf(geometry).flat(2) as unknown as number[][]
     const xs = points.map((p) => p[0] ?? 0)
     const ys = points.map((p) => p[1] ?? 0)
-    return [
-      id(label),
-      label,
-      JSON.stringify(geometry),
-      Math.min(...xs),
-      Math.min(...ys),
-      Math.max(...xs),
-      Math.max(...ys),
-    ]
+    return {
+      id: id(label),
+      name: label,
+      shape: encodeShape(shapeOf(geometry)),
+      positions: points.length,
+      box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
+    }
   })
   await pool.query(
-    `INSERT INTO "${schema}".delivery_zones (id, business_id, name, geometry, min_longitude, min_latitude, max_longitude, max_latitude)
-     SELECT z.id, $1, z.name, z.geometry, z.x0, z.y0, z.x1, z.y1
-     FROM jsonb_to_recordset($2::jsonb) AS z(id uuid, name text, geometry jsonb, x0 float8, y0 float8, x1 float8, y1 float8)`,
+    `INSERT INTO "${schema}".delivery_zones (id, business_id, name, shape, positions, min_longitude, min_latitude, max_longitude, max_latitude)
+     SELECT z.id, $1, z.name, z.shape, z.positions, z.x0, z.y0, z.x1, z.y1
+     FROM unnest($2::uuid[], $3::text[], $4::bytea[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::float8[])
+       AS z(id, name, shape, positions, x0, y0, x1, y1)`,
     [
       seed.businessId,
-      JSON.stringify(
-        rows.map(([zid, name, geometry, x0, y0, x1, y1]) => ({
-          id: zid,
-          name,
-          geometry: JSON.parse(geometry as string),
-          x0,
-          y0,
-          x1,
-          y1,
-        })),
-      ),
+      rows.map((r) => r.id),
+      rows.map((r) => r.name),
+      rows.map((r) => r.shape),
+      rows.map((r) => r.positions),
+      ...[0, 1, 2, 3].map((k) => rows.map((r) => r.box[k])),
     ],
   )
 }

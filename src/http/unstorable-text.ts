@@ -32,16 +32,23 @@ export function findUnstorable(value: unknown, root = ''): string | undefined {
       continue
     }
     if (node === null || typeof node !== 'object') continue
+    // Only strings and containers are visited (and given a path): a large body is mostly numbers,
+    // such as a zone's 20,000 positions.
     if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], path ? `${path}.${i}` : String(i)])
+      for (let i = node.length - 1; i >= 0; i--) {
+        const item: unknown = node[i]
+        if (typeof item === 'string' || (typeof item === 'object' && item !== null))
+          stack.push([item, path ? `${path}.${i}` : String(i)])
+      }
       continue
     }
     const keys = Object.keys(node)
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i] as string
-      const child = path ? `${path}.${key}` : key
       if (UNSTORABLE.test(key)) return path ? `${path}.${printable(key)}` : printable(key)
-      stack.push([(node as Record<string, unknown>)[key], child])
+      const item = (node as Record<string, unknown>)[key]
+      if (typeof item === 'string' || (typeof item === 'object' && item !== null))
+        stack.push([item, path ? `${path}.${key}` : key])
     }
   }
   return undefined

@@ -6,26 +6,60 @@ const source = import.meta.url.endsWith('.ts')
 
 type Answer = { ok: true; result: PlanningResult } | { ok: false; error: string }
 
-/**
- * Solves on a thread of its own, so a long plan never holds the event loop: one short-lived worker
- * per plan (starting one costs tens of milliseconds, nothing beside seconds of search).
- */
-export function solveInThread(problem: PlanningProblem, options: PlanningOptions): Promise<PlanningResult> {
+function startWorker(): Worker {
   const script = new URL(`./worker.${source ? 'ts' : 'js'}`, import.meta.url)
-  const worker = source
+  return source
     ? new Worker(
         `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}) })`,
         { eval: true },
       )
     : new Worker(script)
+}
+
+/**
+ * One thread kept after it answered, for the next plan: starting one and loading the engine in it
+ * costs a tenth of a second or more, a good part of an autobatch's budget (and an autobatch may
+ * solve up to three times in a row). It does not keep the process alive while it waits (unref).
+ * Plans solved at the same time each get a thread of their own; only one idle thread is kept.
+ */
+let idle: Worker | undefined
+
+function release(worker: Worker) {
+  if (idle) {
+    void worker.terminate()
+    return
+  }
+  worker.unref()
+  idle = worker
+  // A thread that fails or dies while it waits is forgotten; the next solve starts another.
+  const forget = () => {
+    if (idle === worker) idle = undefined
+    void worker.terminate()
+  }
+  worker.once('error', forget)
+  worker.once('exit', forget)
+}
+
+/** Solves on a thread of its own, so a long plan never holds the event loop. */
+export function solveInThread(problem: PlanningProblem, options: PlanningOptions): Promise<PlanningResult> {
+  const worker = idle ?? startWorker()
+  idle = undefined
+  worker.removeAllListeners()
+  worker.ref()
   return new Promise<PlanningResult>((resolve, reject) => {
+    const fail = (error: Error) => {
+      worker.removeAllListeners()
+      void worker.terminate()
+      reject(error)
+    }
     worker.once('message', (answer: Answer) => {
+      worker.removeAllListeners()
       if (answer.ok) resolve(answer.result)
       else reject(new Error(`planning failed: ${answer.error}`))
-      void worker.terminate()
+      release(worker)
     })
-    worker.once('error', reject)
-    worker.once('exit', (code) => reject(new Error(`planning thread exited with code ${code}`)))
+    worker.once('error', fail)
+    worker.once('exit', (code) => fail(new Error(`planning thread exited with code ${code}`)))
     worker.postMessage({ problem, options })
   })
 }

@@ -15,11 +15,17 @@ export function greatCircleMatrix(speedKmh: number): MatrixProvider {
       const size = points.length
       const distances = new Float64Array(size * size)
       const durations = new Float64Array(size * size)
+      // The distance is symmetric (greatCircleKm gives the same both ways, to the bit): each pair
+      // is computed once, for 1,000 points half a million times instead of a million.
       for (let i = 0; i < size; i++) {
-        for (let j = 0; j < size; j++) {
-          const km = i === j ? 0 : greatCircleKm(points[i] as Point, points[j] as Point)
-          distances[i * size + j] = km * 1000
-          durations[i * size + j] = (km / speedKmh) * 3600
+        for (let j = i + 1; j < size; j++) {
+          const km = greatCircleKm(points[i] as Point, points[j] as Point)
+          const metres = km * 1000
+          const seconds = (km / speedKmh) * 3600
+          distances[i * size + j] = metres
+          distances[j * size + i] = metres
+          durations[i * size + j] = seconds
+          durations[j * size + i] = seconds
         }
       }
       return { size, durations, distances }

@@ -1,9 +1,9 @@
 import type { Reason } from '../../../errors.js'
 import {
   exhausted,
-  firstCrossing,
   firstSelfIntersection,
   type GeometryWork,
+  holeProblem,
   IndexedRing,
   type Position,
 } from './rings.js'
@@ -129,7 +129,7 @@ function* validate(value: unknown, field: string, work?: GeometryWork): Generato
     indexed.push(polygonRings)
   }
   if (reasons.length > 0) return { reasons }
-  return { polygons, rings: indexed, bbox: boundingBox(polygons) }
+  return { polygons, rings: indexed, bbox: boxOfRings(indexed) }
 }
 
 function checkRing(
@@ -149,16 +149,22 @@ function checkRing(
     reasons.push({ field: at, message: `a ring may have at most ${MAX_RING_POSITIONS} positions` })
     return undefined
   }
-  const positions: Position[] = []
+  // One pass: each pair checked and copied into flat coordinates (what the index and the stored
+  // shape are made of), the pair itself kept as sent (no copy for each of up to 20,000 positions).
+  const n = ring.length
+  const xs = new Float64Array(n)
+  const ys = new Float64Array(n)
+  const positions: Position[] = new Array(n)
   let valid = true
-  ring.forEach((position: unknown, i) => {
-    const pair = position as unknown[]
+  for (let i = 0; i < n; i++) {
+    const pair = ring[i] as unknown[]
     if (!Array.isArray(pair) || pair.length < 2 || !isNumber(pair[0]) || !isNumber(pair[1])) {
       reasons.push({ field: `${at}[${i}]`, message: 'must be [longitude, latitude] numbers' })
       valid = false
-      return
+      continue
     }
-    const [longitude, latitude] = pair as [number, number]
+    const longitude = pair[0]
+    const latitude = pair[1]
     if (longitude < -180 || longitude > 180) {
       reasons.push({ field: `${at}[${i}][0]`, message: 'longitude must be between -180 and 180' })
       valid = false
@@ -167,17 +173,17 @@ function checkRing(
       reasons.push({ field: `${at}[${i}][1]`, message: 'latitude must be between -90 and 90' })
       valid = false
     }
-    // A pair is kept as sent (no copy for each of up to 20,000 positions); a third value (altitude) is dropped.
-    positions.push(pair.length === 2 ? (pair as unknown as Position) : [longitude, latitude])
-  })
+    xs[i] = longitude
+    ys[i] = latitude
+    // A third value (altitude) is dropped.
+    positions[i] = pair.length === 2 ? (pair as unknown as Position) : [longitude, latitude]
+  }
   if (!valid) return undefined
-  const first = positions[0] as Position
-  const last = positions[positions.length - 1] as Position
-  if (first[0] !== last[0] || first[1] !== last[1]) {
+  if (xs[0] !== xs[n - 1] || ys[0] !== ys[n - 1]) {
     reasons.push({ field: at, message: 'the ring is not closed: the last position must equal the first' })
     return undefined
   }
-  const indexed = new IndexedRing(positions)
+  const indexed = new IndexedRing({ xs, ys })
   const crossing = ringProblem(indexed, work)
   if (crossing) {
     reasons.push({
@@ -219,28 +225,35 @@ function checkHoles(polygon: readonly IndexedRing[], at: string, reasons: Reason
   if (!outer) return
   holes.forEach((hole, h) => {
     const ringAt = `${at}[${h + 1}]`
-    let outside = -1
-    for (let i = 0; i < hole.positions && outside < 0 && !exhausted(work); i++) {
-      const x = hole.xs[i] as number
-      const y = hole.ys[i] as number
-      if (!outer.contains(x, y, work) && !outer.onBoundary(x, y, work)) outside = i
-    }
     if (exhausted(work)) return
-    if (outside >= 0) {
+    const problem = holeProblem(hole, outer, work)
+    if (!problem) return
+    if ('outside' in problem) {
       reasons.push({
-        field: `${ringAt}[${outside}]`,
+        field: `${ringAt}[${problem.outside}]`,
         message: "a hole's positions must lie inside the outer ring",
       })
       return
     }
-    const crossing = firstCrossing(hole, outer, work)
-    if (crossing) {
-      reasons.push({
-        field: ringAt,
-        message: `edge ${crossing[0]} of this hole crosses edge ${crossing[1]} of the outer ring`,
-      })
-    }
+    const [edge, outerEdge] = problem.crossing
+    reasons.push({
+      field: ringAt,
+      message: `edge ${edge} of this hole crosses edge ${outerEdge} of the outer ring`,
+    })
   })
+}
+
+/** The bounding box of the outer rings (what boundingBox gives, from the rings' own boxes). */
+function boxOfRings(polygons: readonly (readonly IndexedRing[])[]): BoundingBox {
+  const box = { minLongitude: 180, minLatitude: 90, maxLongitude: -180, maxLatitude: -90 }
+  for (const [outer] of polygons) {
+    if (!outer) continue
+    box.minLongitude = Math.min(box.minLongitude, outer.minX)
+    box.maxLongitude = Math.max(box.maxLongitude, outer.maxX)
+    box.minLatitude = Math.min(box.minLatitude, outer.minY)
+    box.maxLatitude = Math.max(box.maxLatitude, outer.maxY)
+  }
+  return box
 }
 
 export function boundingBox(polygons: readonly Polygon[]): BoundingBox {

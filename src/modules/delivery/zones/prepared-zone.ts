@@ -1,35 +1,53 @@
 import { polygonsOf, type ZoneGeometry } from './geometry.js'
 import { type GeometryWork, IndexedRing, type Position } from './rings.js'
+import { geometryOf, type ZoneShape } from './shape.js'
 
 /**
  * A zone's geometry ready for point tests: each ring's coordinates and edge index built once.
  * A test checks the outer ring's bounding box first, then casts a ray through the index, then the
- * holes the same way, so it visits a few edges whatever the zone's size.
+ * holes the same way, so it visits a few edges whatever the zone's size. It holds the zone's
+ * coordinates too, so a lookup answers a zone it holds without reading its shape again.
  */
 export class PreparedZone {
   private constructor(
+    private readonly type: ZoneGeometry['type'],
+    private readonly rings: readonly (readonly IndexedRing[])[],
     private readonly polygons: readonly { outer: IndexedRing; holes: readonly IndexedRing[] }[],
     /** Positions held, the cache's measure of its size. */
     readonly positions: number,
   ) {}
 
   /** From rings already built (by validation). */
-  static fromRings(polygons: readonly (readonly IndexedRing[])[]): PreparedZone {
+  static fromRings(type: ZoneGeometry['type'], rings: readonly (readonly IndexedRing[])[]): PreparedZone {
     let positions = 0
     const prepared = []
-    for (const [outer, ...holes] of polygons) {
+    for (const [outer, ...holes] of rings) {
       if (!outer) continue
       prepared.push({ outer, holes })
       for (const ring of [outer, ...holes]) positions += ring.positions
     }
-    return new PreparedZone(prepared, positions)
+    return new PreparedZone(type, rings, prepared, positions)
   }
 
-  /** From a stored geometry (validated when it was saved). */
+  /** From a stored shape (validated when it was saved); its coordinates are kept, not copied. */
+  static fromShape(shape: ZoneShape): PreparedZone {
+    return PreparedZone.fromRings(
+      shape.type,
+      shape.polygons.map((rings) => rings.map((ring) => new IndexedRing(ring))),
+    )
+  }
+
+  /** From a GeoJSON geometry (already validated). */
   static fromGeometry(geometry: ZoneGeometry): PreparedZone {
     return PreparedZone.fromRings(
+      geometry.type,
       polygonsOf(geometry).map((polygon) => polygon.map((ring) => new IndexedRing(ring as Position[]))),
     )
+  }
+
+  /** The zone's GeoJSON, as the API answers it. */
+  geometry(): ZoneGeometry {
+    return geometryOf({ type: this.type, polygons: this.rings })
   }
 
   /** Inside some polygon's outer ring and in none of that polygon's holes (the even-odd rule). */

@@ -47,18 +47,24 @@ export class IndexedRing {
   readonly maxY: number
   private readonly index: Flatbush | undefined
 
-  constructor(ring: readonly Position[]) {
-    const n = ring.length
-    this.xs = new Float64Array(n)
-    this.ys = new Float64Array(n)
+  /** From positions, or from coordinates already flat (kept, not copied). */
+  constructor(ring: readonly Position[] | { readonly xs: Float64Array; readonly ys: Float64Array }) {
+    const flat = 'xs' in ring
+    const n = flat ? ring.xs.length : ring.length
+    this.xs = flat ? ring.xs : new Float64Array(n)
+    this.ys = flat ? ring.ys : new Float64Array(n)
     let minX = Number.POSITIVE_INFINITY
     let minY = Number.POSITIVE_INFINITY
     let maxX = Number.NEGATIVE_INFINITY
     let maxY = Number.NEGATIVE_INFINITY
     for (let i = 0; i < n; i++) {
-      const [x, y] = ring[i] as Position
-      this.xs[i] = x
-      this.ys[i] = y
+      if (!flat) {
+        const [px, py] = ring[i] as Position
+        this.xs[i] = px
+        this.ys[i] = py
+      }
+      const x = this.xs[i] as number
+      const y = this.ys[i] as number
       if (x < minX) minX = x
       if (x > maxX) maxX = x
       if (y < minY) minY = y
@@ -218,38 +224,51 @@ export function firstSelfIntersection(ring: IndexedRing, work?: GeometryWork): [
   return undefined
 }
 
-/** The first edge of `hole` (then the lowest edge of `outer`) that properly crosses the outer ring. */
-export function firstCrossing(
+/**
+ * Whether a hole lies inside its outer ring: the first position of the hole that is neither inside
+ * nor on the outer ring (`outside`), else the first edge of the hole (then the lowest edge of the
+ * outer ring) that properly crosses the outer ring (`crossing`). One pass over the hole's edges
+ * through the outer ring's index: an edge of the hole that touches no edge of the outer ring ends
+ * on the side it starts on, so a ray is cast only from the first position and from positions
+ * after an edge that touches the boundary, not from each of up to 4,000.
+ */
+export function holeProblem(
   hole: IndexedRing,
   outer: IndexedRing,
   work?: GeometryWork,
-): [number, number] | undefined {
+): { outside: number } | { crossing: [number, number] } | undefined {
   const { xs, ys } = hole
-  for (let i = 0; i < hole.edges && !exhausted(work); i++) {
+  const within = (i: number) => {
+    const x = xs[i] as number
+    const y = ys[i] as number
+    return outer.contains(x, y, work) || outer.onBoundary(x, y, work)
+  }
+  let crossing: [number, number] | undefined
+  let inside = within(0)
+  for (let i = 0; ; i++) {
+    if (exhausted(work)) return undefined
+    if (!inside) return { outside: i }
+    if (i >= hole.edges) break
     const ax = xs[i] as number
     const ay = ys[i] as number
     const bx = xs[i + 1] as number
     const by = ys[i + 1] as number
+    let touched = false
     let found = -1
     outer.edgesIn(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by), (j) => {
       if (spent(work)) return true
-      if (found >= 0 && j >= found) return false
-      if (
-        properlyCross(
-          ax,
-          ay,
-          bx,
-          by,
-          outer.xs[j] as number,
-          outer.ys[j] as number,
-          outer.xs[j + 1] as number,
-          outer.ys[j + 1] as number,
-        )
-      )
+      const cx = outer.xs[j] as number
+      const cy = outer.ys[j] as number
+      const dx = outer.xs[j + 1] as number
+      const dy = outer.ys[j + 1] as number
+      if (!segmentsIntersect(ax, ay, bx, by, cx, cy, dx, dy)) return false
+      touched = true
+      if (crossing === undefined && (found < 0 || j < found) && properlyCross(ax, ay, bx, by, cx, cy, dx, dy))
         found = j
       return false
     })
-    if (found >= 0) return [i, found]
+    if (crossing === undefined && found >= 0) crossing = [i, found]
+    if (touched) inside = within(i + 1)
   }
-  return undefined
+  return crossing ? { crossing } : undefined
 }

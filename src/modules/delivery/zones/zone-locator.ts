@@ -1,6 +1,7 @@
 import type { Executor } from '../../../db/tables.js'
 import type { ZoneGeometry } from './geometry.js'
 import { PreparedZone, preparedZones } from './prepared-zone.js'
+import { decodeShape } from './shape.js'
 import { type ZoneHead, type ZoneRow, zonesAroundPoint, zonesByIds } from './zones.repository.js'
 
 /**
@@ -17,11 +18,17 @@ export interface ZoneLocator {
     businessId: string,
     longitude: number,
     latitude: number,
-  ): Promise<ZoneRow[]>
+  ): Promise<FoundZone[]>
+}
+
+/** A zone a lookup found: its columns, and its geometry (from wherever the locator had it). */
+export interface FoundZone {
+  row: Omit<ZoneRow, 'shape'>
+  geometry: ZoneGeometry
 }
 
 /**
- * The prepared geometry of each zone read by a lookup: small zones from the geometry that came
+ * The prepared geometry of each zone read by a lookup: small zones from the shape that came
  * inline, large ones from this process's cache when it holds their revision, the rest read in one
  * statement (whole rows, returned too) and prepared. A zone deleted meanwhile is left out.
  */
@@ -34,8 +41,8 @@ export async function prepareZones(
   const prepared = new Map<string, PreparedZone>()
   const missing: string[] = []
   for (const head of heads) {
-    if (head.geometry != null) {
-      prepared.set(head.id, PreparedZone.fromGeometry(head.geometry as ZoneGeometry))
+    if (head.shape != null) {
+      prepared.set(head.id, PreparedZone.fromShape(decodeShape(head.shape)))
       continue
     }
     const cached = preparedZones.get(schema, head.id, head.revision)
@@ -44,8 +51,8 @@ export async function prepareZones(
   }
   const read = new Map<string, ZoneRow>()
   for (const row of await zonesByIds(db, schema, businessId, missing)) {
-    const zone = PreparedZone.fromGeometry(row.geometry as ZoneGeometry)
-    // Kept under the revision read with this geometry, which may be newer than the head's.
+    const zone = PreparedZone.fromShape(decodeShape(row.shape))
+    // Kept under the revision read with this shape, which may be newer than the head's.
     preparedZones.set(schema, row.id, row.revision, zone)
     prepared.set(row.id, zone)
     read.set(row.id, row)
@@ -58,22 +65,12 @@ export const boundingBoxLocator: ZoneLocator = {
     const heads = await zonesAroundPoint(db, schema, businessId, longitude, latitude)
     const { prepared, read } = await prepareZones(db, schema, businessId, heads)
     const inside = heads.filter((head) => prepared.get(head.id)?.contains(longitude, latitude))
-    // A large zone's answer needs its geometry, which its head did not carry.
-    const unread = inside.filter((head) => head.geometry == null && !read.has(head.id)).map((head) => head.id)
-    for (const row of await zonesByIds(db, schema, businessId, unread)) {
-      const head = heads.find((h) => h.id === row.id)
-      // Changed since its head was read: the answer holds the new geometry, so test that.
-      if (head && row.revision !== head.revision) {
-        const zone = PreparedZone.fromGeometry(row.geometry as ZoneGeometry)
-        preparedZones.set(schema, row.id, row.revision, zone)
-        if (!zone.contains(longitude, latitude)) continue
-      }
-      read.set(row.id, row)
-    }
+    // The prepared zone holds the geometry of the revision its head names (inline, cached or just
+    // read), so the answer needs no second read of a large zone's shape.
     return inside.flatMap((head) => {
-      if (head.geometry != null) return [head]
-      const row = read.get(head.id)
-      return row ? [row] : []
+      const zone = prepared.get(head.id)
+      const row = read.get(head.id) ?? head
+      return zone ? [{ row, geometry: zone.geometry() }] : []
     })
   },
 }

@@ -4,6 +4,8 @@ import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
 import { type Core, useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post, put } from '../delivery.fixtures.js'
 import { PLANS, plan, shipment } from '../plans/plans.fixtures.js'
+import type { ZoneGeometry } from './geometry.js'
+import { encodeShape, shapeOf } from './shape.js'
 import { circle, largestZone, spikyStar } from './zones.fixtures.js'
 
 const ctx = useTestContext()
@@ -52,7 +54,7 @@ describe('delivery zones at the size limit', () => {
     const schema = await schemaOf(ctx, org.businessId)
     const back = largestZone(18.5, -34)
     await sql`UPDATE ${sql.table(`${schema}.delivery_zones`)}
-      SET geometry = ${JSON.stringify(back)}::jsonb, min_longitude = 17.5, max_longitude = 19.5,
+      SET shape = ${encodeShape(shapeOf(back as ZoneGeometry))}, min_longitude = 17.5, max_longitude = 19.5,
         revision = revision + 1
       WHERE id = ${id}`.execute(ctx.database.db)
     expect(await namesAt(core, 20.8, -34.2)).toEqual([])

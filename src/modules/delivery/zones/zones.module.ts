@@ -1,6 +1,7 @@
 import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import * as zoneRevision from './migrations/20261202091500-delivery-zone-revision.js'
+import * as zoneShape from './migrations/20261230090000-delivery-zone-shape.js'
 import { registerZoneRoutes } from './zones.routes.js'
 
 /** Delivery zones as GeoJSON polygons, with point lookup. */
@@ -15,7 +16,12 @@ export const zonesModule = defineModule({
     ],
     routes: registerZoneRoutes,
   },
-  migrations: { tenant: [{ name: '20261202091500-delivery-zone-revision', sql: zoneRevision.sql }] },
+  migrations: {
+    tenant: [
+      { name: '20261202091500-delivery-zone-revision', sql: zoneRevision.sql },
+      { name: '20261230090000-delivery-zone-shape', sql: zoneShape.sql },
+    ],
+  },
   schemaNames: returning('DeliveryZoneResponse', [
     'GetAllDeliveryZones',
     'CreateDeliveryZone',

@@ -6,7 +6,7 @@ const COLUMNS = [
   'id',
   'business_id',
   'name',
-  'geometry',
+  'shape',
   'colour',
   'active',
   'min_longitude',
@@ -27,14 +27,14 @@ export function scopedZones(db: Executor, schema: string, businessId: string) {
 
 export type ZoneRow = NonNullable<Awaited<ReturnType<typeof findZone>>>
 
-/** What a write returns: everything but the geometry, which the caller has (a large one is 0.5 MB of JSON). */
-const WRITTEN = [...COLUMNS.filter((column) => column !== 'geometry'), 'revision'] as const
+/** What a write returns: everything but the shape, which the caller has (a large one is 0.3 MB). */
+const WRITTEN = [...COLUMNS.filter((column) => column !== 'shape'), 'revision'] as const
 
-/** Zones up to this many positions come inline with a lookup: parsing them costs less than a round trip. */
+/** Zones up to this many positions come inline with a lookup: decoding them costs less than a round trip. */
 export const INLINE_POSITIONS = 1_000
 
 /**
- * Zones as lookups read them: every column, the geometry only for small zones (null for the others,
+ * Zones as lookups read them: every column, the shape only for small zones (null for the others,
  * whose prepared copy a process keeps by id and revision), the revision and the size.
  */
 function zoneHeads(db: Executor, schema: string, businessId: string) {
@@ -42,16 +42,16 @@ function zoneHeads(db: Executor, schema: string, businessId: string) {
     .withSchema(schema)
     .selectFrom('delivery_zones')
     .where('business_id', '=', businessId)
-    .select(COLUMNS.filter((column) => column !== 'geometry'))
+    .select(COLUMNS.filter((column) => column !== 'shape'))
     .select(['revision', 'positions'])
     .select(
-      sql<unknown>`case when positions <= ${sql.lit(INLINE_POSITIONS)} then geometry end`.as('geometry'),
+      sql<Buffer | null>`case when positions <= ${sql.lit(INLINE_POSITIONS)} then shape end`.as('shape'),
     )
 }
 
 export type ZoneHead = Awaited<ReturnType<typeof zonesAroundPoint>>[number]
 
-/** Whole zones with their revisions (for zones whose geometry a lookup did not carry). */
+/** Whole zones with their revisions (for zones whose shape a lookup did not carry). */
 export function zonesByIds(db: Executor, schema: string, businessId: string, ids: readonly string[]) {
   if (ids.length === 0) return Promise.resolve([])
   return scopedZones(db, schema, businessId).select('revision').where('id', 'in', ids).execute()
@@ -63,7 +63,7 @@ export function findZone(db: Executor, schema: string, businessId: string, id: s
 
 export interface ZoneValues {
   name: string
-  geometry: string
+  shape: Buffer
   positions: number
   colour: string | null
   active: boolean

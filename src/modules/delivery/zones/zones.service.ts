@@ -7,6 +7,7 @@ import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { parseGeometryYielding, type ZoneGeometry } from './geometry.js'
 import { PreparedZone, preparedZones } from './prepared-zone.js'
+import { decodeShape, encodeShape, geometryOf } from './shape.js'
 import { boundingBoxLocator, type ZoneLocator } from './zone-locator.js'
 import { zoneNotFound } from './zones.errors.js'
 import * as repository from './zones.repository.js'
@@ -31,12 +32,17 @@ export const useZoneLocator = (next: ZoneLocator) => {
   locator = next
 }
 
-export function toZone(row: repository.ZoneRow): DeliveryZoneResponse {
+/** A zone as the API answers it; `geometry` when the caller has it already (it just saved it). */
+export function toZone(
+  row: Omit<repository.ZoneRow, 'shape'> & { shape?: Buffer },
+  geometry?: ZoneGeometry,
+): DeliveryZoneResponse {
+  const polygon = geometry ?? geometryOf(decodeShape(row.shape as Buffer))
   return {
     id: row.id,
     businessId: row.business_id,
     name: row.name,
-    polygon: row.geometry as DeliveryZoneResponse['polygon'],
+    polygon: polygon as DeliveryZoneResponse['polygon'],
     colour: row.colour,
     active: row.active,
     boundingBox: {
@@ -63,10 +69,10 @@ async function valuesOf(request: ZoneRequest): Promise<{
     type: request.polygon.type as ZoneGeometry['type'],
     coordinates: request.polygon.type === 'Polygon' ? parsed.polygons[0] : parsed.polygons,
   }
-  const prepared = PreparedZone.fromRings(parsed.rings)
+  const prepared = PreparedZone.fromRings(geometry.type, parsed.rings)
   const values = {
     name,
-    geometry: JSON.stringify(geometry),
+    shape: encodeShape({ type: geometry.type, polygons: parsed.rings }),
     positions: prepared.positions,
     colour: request.colour?.toUpperCase() ?? null,
     active: request.active ?? true,
@@ -84,7 +90,12 @@ function keepPrepared(schema: string, row: { id: string; revision: number }, pre
 export async function listZones(database: Database, auth: BusinessAuth, query: ListQuery) {
   const scoped = repository.scopedZones(database.db, auth.schemaName, auth.businessId)
   const { rows, total, page } = await runList(scoped, query, LIST)
-  return paged('core', rows.map(toZone), total, page)
+  return paged(
+    'core',
+    rows.map((row) => toZone(row)),
+    total,
+    page,
+  )
 }
 
 export async function getZone(database: Database, auth: BusinessAuth, id: string) {
@@ -97,7 +108,7 @@ export async function createZone(database: Database, auth: BusinessAuth, request
   const { values, geometry, prepared } = await valuesOf(request)
   const row = await repository.insertZone(database.db, auth.schemaName, newId(), auth.businessId, values)
   keepPrepared(auth.schemaName, row, prepared)
-  return toZone({ ...row, geometry })
+  return toZone(row, geometry)
 }
 
 export async function updateZone(database: Database, auth: BusinessAuth, id: string, request: ZoneRequest) {
@@ -105,7 +116,7 @@ export async function updateZone(database: Database, auth: BusinessAuth, id: str
   const row = await repository.updateZone(database.db, auth.schemaName, auth.businessId, id, values)
   if (!row) throw zoneNotFound()
   keepPrepared(auth.schemaName, row, prepared)
-  return toZone({ ...row, geometry })
+  return toZone(row, geometry)
 }
 
 export async function deleteZone(database: Database, auth: BusinessAuth, id: string) {
@@ -120,12 +131,17 @@ export async function zonesAtPoint(
   latitude: number,
   longitude: number,
 ) {
-  const rows = await locator.zonesContaining(
+  const found = await locator.zonesContaining(
     database.db,
     auth.schemaName,
     auth.businessId,
     longitude,
     latitude,
   )
-  return paged('core', rows.map(toZone), rows.length, { page: 1, pageSize: Math.max(1, rows.length) })
+  return paged(
+    'core',
+    found.map(({ row, geometry }) => toZone(row, geometry)),
+    found.length,
+    { page: 1, pageSize: Math.max(1, found.length) },
+  )
 }

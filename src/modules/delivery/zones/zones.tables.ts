@@ -7,7 +7,8 @@ export interface DeliveryZonesTable {
   name: string
   colour: string | null
   active: Generated<boolean>
-  geometry: ColumnType<unknown, string, string>
+  /** The geometry in the binary form of shape.ts. */
+  shape: ColumnType<Buffer, Buffer, Buffer>
   min_longitude: number
   min_latitude: number
   max_longitude: number
