@@ -324,11 +324,23 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
       await sql`SELECT count(*) FROM ${sql.id(onMain.schema, 'customers')}`.execute(trx)
     })
     await expect(across).rejects.toThrow(/cluster east cannot reach cluster main/)
-    const globalOnEast = db.transaction().execute(async (trx) => {
+    // Inside a transaction on east, a plain read of global rows is answered by main (outside the
+    // transaction); a write or a locking read of them is refused.
+    const read = await db.transaction().execute(async (trx) => {
       await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
-      await trx.selectFrom('global.users').select('id').execute()
+      return trx.selectFrom('global.users').select('id').execute()
     })
-    await expect(globalOnEast).rejects.toThrow(/names a global table/)
+    expect(read.length).toBeGreaterThanOrEqual(4)
+    const writeOnEast = db.transaction().execute(async (trx) => {
+      await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
+      await trx.updateTable('global.users').set({ first_name: 'X' }).where('id', '=', onEast.userId).execute()
+    })
+    await expect(writeOnEast).rejects.toThrow(/names a global table/)
+    const lockOnEast = db.transaction().execute(async (trx) => {
+      await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
+      await trx.selectFrom('global.users').select('id').forUpdate().execute()
+    })
+    await expect(lockOnEast).rejects.toThrow(/names a global table/)
     // Statements on their own go where each belongs.
     const counted = await Promise.all(
       [onMain, onEast].map((org) =>
