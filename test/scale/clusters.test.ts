@@ -217,6 +217,17 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
     const byKey = coreAs(ctx, { apiKey: (key.json() as { data: { token: string } }).data.token })
     const viaKey = (await ok(byKey({ url: '/api/v1/customers' }))) as { name: string }[]
     expect(viaKey.map((c) => c.name)).toContain('Traced')
+    // Revoked on main (and the business told on east): the key is refused at once.
+    const keyId = (key.json() as { data: { id: string } }).data.id
+    const revoked = await ctx.global.inject({
+      method: 'DELETE',
+      url: `/api/auth/tokens/${keyId}`,
+      headers: { authorization: `Bearer ${org.accessToken}` },
+    })
+    expect(revoked.statusCode, revoked.body).toBe(200)
+    expect((await byKey({ url: '/api/v1/customers' })).statusCode).toBe(401)
+    const told = (await ok(org.core({ url: '/api/notifications/user' }))) as unknown[]
+    expect(told.length).toBe(notifications.length + 1)
     // A second business: the global index on main, the business row on east.
     const branch = (await ok(
       org.core({ method: 'POST', url: '/api/business', payload: { registeredName: 'East branch' } }),
