@@ -6,7 +6,7 @@ import { MIGRATIONS } from '../src/apps/modules.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrate } from '../src/db/migrator.js'
 import { dropScratchDatabases } from './scratch-database.js'
-import { testDatabaseUrl } from './test-database.js'
+import { testClusters, testDatabaseUrl } from './test-database.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,6 +23,7 @@ export default async function setup(project: TestProject) {
     databaseUrl,
     dataDir: templateDataDir,
     poolSize: 2,
+    ...testClusters(),
   })
   try {
     await migrate(database)

@@ -13,7 +13,7 @@ import type { HttpApp } from '../src/http/kernel.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
 import type { Services } from '../src/platform/services.js'
 import { createScratchDatabase } from './scratch-database.js'
-import { testDatabaseUrl } from './test-database.js'
+import { testClusters, testDatabaseUrl } from './test-database.js'
 
 export interface TestContext {
   /** The context's private data directory (embedded database, files, mail, signing key). */
@@ -89,6 +89,7 @@ async function openSharedDatabase(databaseUrl: string | undefined, dataDir: stri
     dataDir,
     poolSize: 5,
     applicationName: 'cartage-test',
+    ...testClusters(),
   })
   return { database, close: () => database.close() }
 }

@@ -8,3 +8,16 @@ export function testDatabaseUrl(): string | undefined {
     )
   return url
 }
+
+/**
+ * With CARTAGE_TEST_CLUSTER (a PostgreSQL URL, another server or another database), the shared
+ * test database gains a second cluster, `east`, and every organisation the tests register is placed
+ * there: any feature test then runs for an organisation outside the main cluster.
+ */
+export function testClusters():
+  | { clusters: { name: string; url: string }[]; placement: { kind: 'named'; cluster: string } }
+  | undefined {
+  const url = process.env.CARTAGE_TEST_CLUSTER
+  if (!url || testDatabaseUrl() === undefined) return undefined
+  return { clusters: [{ name: 'east', url }], placement: { kind: 'named', cluster: 'east' } }
+}

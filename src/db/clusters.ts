@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect, type Transaction } from 'kysely'
 import type pg from 'pg'
 import { currentAffinity, type DatabasePool, withSchemaAffinity } from './lane-pool.js'
 import { BEGINS_TRANSACTION, type ClientQuery, ENDS_TRANSACTION, statementText } from './statement-text.js'
@@ -41,8 +41,28 @@ export function parseClusters(raw: string): ClusterSetting[] | string {
 /** An organisation schema named in a statement's text (schema names are `org_` + base32). */
 const NAMES_SCHEMA = /\borg_[a-z0-9]{8,32}\b/
 const SCHEMA_IN_TEXT = new RegExp(NAMES_SCHEMA.source, 'g')
-/** A table of the global schema (a function such as `global.audit_actor()` is on every cluster). */
-const GLOBAL_TABLE = /"global"\."\w+"|\bglobal\.\w+\b(?!\s*\()/
+/**
+ * A table of the global schema (a function such as `global.audit_actor()` is on every cluster).
+ * `tracking_links` is not one of them here: each cluster keeps the links of its own organisations,
+ * written in the same transaction as the dispatch that makes them (see CLUSTER_LOCAL_TABLES).
+ */
+const GLOBAL_TABLE = /"global"\."(?!tracking_links")\w+"|\bglobal\.(?!tracking_links\b)\w+\b(?!\s*\()/
+/** The global tables every cluster keeps for the organisations it holds (moved with them by `org:move`). */
+export const CLUSTER_LOCAL_TABLES = ['tracking_links'] as const
+
+/** A statement that only reads (a SELECT, or a WITH whose parts all are): no INSERT, UPDATE or DELETE in it. */
+const READS_ONLY = /^\s*(select|with)\b(?![\s\S]*\b(insert|update|delete|merge)\b)/i
+/** A read that locks what it reads, which only a transaction on the rows' own cluster may do. */
+const LOCKS_ROWS = /\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b/i
+
+/** A plain read of global tables only: one that any transaction may have main answer on its own. */
+const isGlobalRead = (sqlText: string) =>
+  GLOBAL_TABLE.test(sqlText) &&
+  READS_ONLY.test(sqlText) &&
+  !LOCKS_ROWS.test(sqlText) &&
+  !NAMES_SCHEMA.test(sqlText)
+/** A BEGIN that asks for more than read committed, whose reads must all be in its one snapshot. */
+const namesIsolation = ({ text }: { text: unknown }) => /\bisolation\b/i.test(String(statementText(text)))
 
 const EMPTY_RESULT = { command: '', rowCount: 0, rows: [], fields: [], oid: 0 }
 
@@ -159,6 +179,11 @@ export class ClusterPool extends EventEmitter implements DatabasePool {
     return cluster ?? MAIN_CLUSTER
   }
 
+  /** A statement for the main cluster, on a connection of its own (no transaction). */
+  mainQuery(text: unknown, values: unknown): Promise<unknown> {
+    return (this.main.query as unknown as ClientQuery).call(this.main, text, values) as Promise<unknown>
+  }
+
   connect = (async () => new RoutedClient(this, currentAffinity())) as unknown as pg.Pool['connect']
 
   query = (async (text: unknown, values?: unknown) => {
@@ -200,6 +225,11 @@ class RoutedClient {
         this.held.length = 0
         return Promise.resolve(EMPTY_RESULT)
       }
+      // A transaction that begins by reading global rows only (who the members are) is not bound
+      // by that read: it is answered by main, and the transaction goes where its first statement
+      // on an organisation's schema (or first write) takes it. Read committed sees the same.
+      if (this.held.length > 0 && isGlobalRead(sqlText) && !this.held.some(namesIsolation))
+        return this.router.mainQuery(text, values)
       return this.bind(sqlText).then(() => this.guarded(sqlText, text, values))
     }
     // A statement that names no organisation schema stays where the connection is.
@@ -217,12 +247,16 @@ class RoutedClient {
    * nothing, so it fails instead of answering wrongly.
    */
   private guarded(sqlText: string, text: unknown, values: unknown): Promise<unknown> {
-    if (this.cluster !== MAIN_CLUSTER && GLOBAL_TABLE.test(sqlText))
+    if (this.cluster !== MAIN_CLUSTER && GLOBAL_TABLE.test(sqlText)) {
+      // A plain read of global rows only (who the members are, a user's name) is answered by the
+      // main cluster, outside this transaction: it sees what main has committed.
+      if (isGlobalRead(sqlText)) return this.router.mainQuery(text, values)
       return Promise.reject(
         new Error(
           `a statement on cluster ${this.cluster} names a global table, which only the main cluster holds`,
         ),
       )
+    }
     return this.send(text, values)
   }
 
@@ -255,4 +289,24 @@ class RoutedClient {
     this.cluster = undefined
     client?.release(error)
   }
+}
+
+/**
+ * Work that changes global rows and an organisation's tables together: `global` for the global
+ * tables, `organisation` for the organisation's schema. With the schema on the main cluster (always
+ * so with one cluster) both are the one transaction they were. With it on another cluster, the
+ * organisation's transaction runs inside the global one and commits just before it: a failure
+ * before then rolls both back; only a failure of the global commit itself, after the
+ * organisation's, leaves the organisation's part alone (two servers, no two-phase commit).
+ */
+export async function globalAndOrganisation<R>(
+  database: { db: Kysely<Tables>; clusters?: ClusterPool | undefined },
+  schema: string,
+  work: (global: Transaction<Tables>, organisation: Transaction<Tables>) => Promise<R>,
+): Promise<R> {
+  const elsewhere = database.clusters && (await database.clusters.clusterOf(schema)) !== MAIN_CLUSTER
+  if (!elsewhere) return database.db.transaction().execute((trx) => work(trx, trx))
+  return database.db
+    .transaction()
+    .execute((global) => database.db.transaction().execute((organisation) => work(global, organisation)))
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
+import { CLUSTER_LOCAL_TABLES } from './clusters.js'
 import type { Database } from './database.js'
 import { assertSchemaName } from './migrator.js'
 
@@ -134,6 +135,19 @@ export async function moveOrganisation(
         'INSERT INTO global.tenant_migrations (schema_name, name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
         [schema, migrations.rows.map((m) => m.name)],
       )
+      // The global rows each cluster keeps for its own organisations (its tracking links) go with it.
+      const local: { table: string; rows: number }[] = []
+      for (const table of CLUSTER_LOCAL_TABLES) {
+        const { rows } = await source.query<{ rows: unknown }>(
+          `SELECT coalesce(jsonb_agg(to_jsonb(t)), '[]') AS rows FROM global.${table} t WHERE schema_name = $1`,
+          [schema],
+        )
+        const copied = await target.query(
+          `INSERT INTO global.${table} SELECT * FROM jsonb_populate_recordset(NULL::global.${table}, $1)`,
+          [JSON.stringify(rows[0]?.rows ?? [])],
+        )
+        local.push({ table, rows: copied.rowCount ?? 0 })
+      }
       const before = await fingerprint(source, schema)
       await target.query('BEGIN')
       await target.query("SET LOCAL TimeZone TO 'UTC'")
@@ -158,6 +172,8 @@ export async function moveOrganisation(
       await sleep(200)
       await source.query(`DROP SCHEMA "${schema}" CASCADE`)
       await source.query('DELETE FROM global.tenant_migrations WHERE schema_name = $1', [schema])
+      for (const { table } of local)
+        await source.query(`DELETE FROM global.${table} WHERE schema_name = $1`, [schema])
       await source.query('COMMIT')
       return {
         schema,
@@ -174,6 +190,8 @@ export async function moveOrganisation(
         await target
           .query('DELETE FROM global.tenant_migrations WHERE schema_name = $1', [schema])
           .catch(() => {})
+        for (const table of CLUSTER_LOCAL_TABLES)
+          await target.query(`DELETE FROM global.${table} WHERE schema_name = $1`, [schema]).catch(() => {})
       }
       throw error
     }

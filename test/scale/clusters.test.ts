@@ -62,7 +62,12 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
   let ctx: TestContext
   let second: Cartage<'global'>
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-clusters-'))
-  const orgs: (RegisteredOrganization & { core: Core; schema: string; cluster: string })[] = []
+  const orgs: (RegisteredOrganization & {
+    core: Core
+    accessToken: string
+    schema: string
+    cluster: string
+  })[] = []
 
   const query = async <T extends pg.QueryResultRow>(
     server: OwnPostgres,
@@ -121,6 +126,7 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
       orgs.push({
         ...org,
         core: coreAs(ctx, { accessToken: session.accessToken, businessId: org.businessId }),
+        accessToken: session.accessToken,
         schema: placed.schema_name,
         cluster: placed.cluster,
       })
@@ -168,6 +174,133 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
     expect(crossed.json().code).toBe('business_not_accessible')
   })
 
+  it('serves the features that read global rows beside the organisation’s for an organisation on east', async () => {
+    const org = orgs[1] as (typeof orgs)[number]
+    expect(org.cluster).toBe('east')
+    const ok = async (response: Promise<{ statusCode: number; body: string; json(): unknown }>) => {
+      const answered = await response
+      expect(answered.statusCode, answered.body).toBe(200)
+      return (answered.json() as { data: unknown }).data
+    }
+    // Customer traces: the recorder's name comes from the global users.
+    const customer = (await ok(
+      org.core({ method: 'POST', url: '/api/v1/customers', payload: { name: 'Traced', type: 'Company' } }),
+    )) as { id: string }
+    await ok(
+      org.core({
+        method: 'POST',
+        url: `/api/v1/customers/${customer.id}/traces`,
+        payload: { type: 'Call', note: 'Rang them' },
+      }),
+    )
+    const traces = (await ok(org.core({ url: `/api/v1/customers/${customer.id}/traces` }))) as {
+      type: string
+      createdBy: { displayName: string } | null
+    }[]
+    expect(traces.map((t) => t.type)).toContain('Call')
+    expect(traces.every((t) => t.createdBy?.displayName)).toBe(true)
+    // An API key (a global row) tells the business's members (a notification in the organisation's schema).
+    const key = await ctx.global.inject({
+      method: 'POST',
+      url: '/api/auth/tokens',
+      headers: { authorization: `Bearer ${org.accessToken}` },
+      payload: { businessId: org.businessId, label: 'east key' },
+    })
+    expect(key.statusCode, key.body).toBe(200)
+    const notifications = (await ok(org.core({ url: '/api/notifications/user' }))) as {
+      message: string
+      user: { email: string }
+    }[]
+    expect(notifications.length).toBeGreaterThan(0)
+    expect(notifications.every((n) => n.user.email === org.email)).toBe(true)
+    // The API key works on east, and reads the organisation's own data only.
+    const byKey = coreAs(ctx, { apiKey: (key.json() as { data: { token: string } }).data.token })
+    const viaKey = (await ok(byKey({ url: '/api/v1/customers' }))) as { name: string }[]
+    expect(viaKey.map((c) => c.name)).toContain('Traced')
+    // Revoked on main (and the business told on east): the key is refused at once.
+    const keyId = (key.json() as { data: { id: string } }).data.id
+    const revoked = await ctx.global.inject({
+      method: 'DELETE',
+      url: `/api/auth/tokens/${keyId}`,
+      headers: { authorization: `Bearer ${org.accessToken}` },
+    })
+    expect(revoked.statusCode, revoked.body).toBe(200)
+    expect((await byKey({ url: '/api/v1/customers' })).statusCode).toBe(401)
+    const told = (await ok(org.core({ url: '/api/notifications/user' }))) as unknown[]
+    expect(told.length).toBe(notifications.length + 1)
+    // A second business: the global index on main, the business row on east.
+    const branch = (await ok(
+      org.core({ method: 'POST', url: '/api/business', payload: { registeredName: 'East branch' } }),
+    )) as { id: string }
+    await ok(
+      org.core({
+        method: 'PUT',
+        url: `/api/business/${branch.id}`,
+        payload: { registeredName: 'East branch', displayName: 'East', parentBusinessId: org.businessId },
+      }),
+    )
+    const children = (await ok(org.core({ url: `/api/business/${org.businessId}/children` }))) as {
+      id: string
+    }[]
+    expect(children.map((c) => c.id)).toEqual([branch.id])
+    const eastBusinesses = await query<{ id: string }>(east, `SELECT id FROM ${org.schema}.businesses`)
+    expect(eastBusinesses.map((b) => b.id)).toContain(branch.id)
+    // A webhook endpoint: listed for the worker on main, kept on east.
+    await ok(
+      org.core({
+        method: 'POST',
+        url: '/api/v1/webhooks/endpoints',
+        payload: { url: 'https://hooks.example.com/east', eventTypes: ['order.created'] },
+      }),
+    )
+    expect(((await ok(org.core({ url: '/api/v1/webhooks/endpoints' }))) as unknown[]).length).toBe(1)
+    // A tracking link: kept on east with the organisation, and opened with no sign-in.
+    const parcel = (await ok(
+      org.core({
+        method: 'POST',
+        url: '/api/v1/shipments',
+        payload: {
+          deliveryAddress: { fullAddress: 'somewhere', latitude: -33.9, longitude: 18.4 },
+          weight: 10,
+          volume: 0.1,
+          scheduledDate: '2026-12-01T08:00:00Z',
+        },
+      }),
+    )) as { id: string }
+    const link = (await ok(
+      org.core({ method: 'POST', url: `/api/v1/shipments/${parcel.id}/tracking-link` }),
+    )) as { url: string }
+    const token = /\/api\/v1\/track\/([A-Za-z0-9_-]+)/.exec(link.url)?.[1] as string
+    expect((await query(east, 'SELECT 1 FROM global.tracking_links WHERE token = $1', [token])).length).toBe(
+      1,
+    )
+    const page = await ctx.core.inject({ url: `/api/v1/track/${token}`, headers: { accept: 'text/html' } })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('<h1>')
+    // A custom role (global) and the team list.
+    await ok(
+      org.core({
+        method: 'POST',
+        url: '/api/team/roles',
+        payload: { name: 'Dispatcher', permissions: { Customers: 1 } },
+      }),
+    )
+    const roles = (await ok(org.core({ url: '/api/team/roles' }))) as { name: string }[]
+    expect(roles.map((r) => r.name)).toContain('Dispatcher')
+    // The SQL console, on the organisation's cluster, over its own data.
+    const read = (await ok(
+      org.core({
+        method: 'POST',
+        url: '/api/ai-studio/query',
+        payload: { query: 'SELECT name FROM customers ORDER BY name' },
+      }),
+    )) as { rows: unknown[][] }
+    expect(read.rows).toContainEqual(['Traced'])
+    // What the person sees of themselves: both businesses.
+    const me = await ok(org.core({ url: '/api/me' }))
+    expect(JSON.stringify(me)).toContain(branch.id)
+  })
+
   it('follows the placement setting of the process that registers, and other processes find the organisation', async () => {
     const response = await second.global.inject({
       method: 'POST',
@@ -202,18 +335,31 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
       await sql`SELECT count(*) FROM ${sql.id(onMain.schema, 'customers')}`.execute(trx)
     })
     await expect(across).rejects.toThrow(/cluster east cannot reach cluster main/)
-    const globalOnEast = db.transaction().execute(async (trx) => {
+    // Inside a transaction on east, a plain read of global rows is answered by main (outside the
+    // transaction); a write or a locking read of them is refused.
+    const read = await db.transaction().execute(async (trx) => {
       await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
-      await trx.selectFrom('global.users').select('id').execute()
+      return trx.selectFrom('global.users').select('id').execute()
     })
-    await expect(globalOnEast).rejects.toThrow(/names a global table/)
+    expect(read.length).toBeGreaterThanOrEqual(4)
+    const writeOnEast = db.transaction().execute(async (trx) => {
+      await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
+      await trx.updateTable('global.users').set({ first_name: 'X' }).where('id', '=', onEast.userId).execute()
+    })
+    await expect(writeOnEast).rejects.toThrow(/names a global table/)
+    const lockOnEast = db.transaction().execute(async (trx) => {
+      await sql`SELECT count(*) FROM ${sql.id(onEast.schema, 'customers')}`.execute(trx)
+      await trx.selectFrom('global.users').select('id').forUpdate().execute()
+    })
+    await expect(lockOnEast).rejects.toThrow(/names a global table/)
     // Statements on their own go where each belongs.
     const counted = await Promise.all(
       [onMain, onEast].map((org) =>
         sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.id(org.schema, 'customers')}`.execute(db),
       ),
     )
-    expect(counted.map((r) => r.rows[0]?.n)).toEqual([1, 1])
+    // The organisation on east has the customer of the features' walk too.
+    expect(counted.map((r) => r.rows[0]?.n)).toEqual([1, 2])
     expect((await db.selectFrom('global.organizations').select('id').execute()).length).toBe(5)
   })
 

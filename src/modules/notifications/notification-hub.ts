@@ -23,20 +23,35 @@ const POLL_WHILE_DOWN_MS = 1_000
  */
 export class NotificationHub {
   private readonly subscribers = new Set<StreamSubscriber>()
-  private readonly feed: ChangeListener
+  /** One feed per cluster: a NOTIFY is heard only on the server whose transaction sent it. */
+  private readonly feeds: ChangeListener[]
   private timer: NodeJS.Timeout | undefined
 
-  constructor(database: Pick<Database, 'kind' | 'pool' | 'atClose'>) {
-    this.feed = new ChangeListener(database, NOTIFICATION_CHANNEL, { listenOnPool: false })
-    this.feed.subscribe((payload) => this.notified(payload))
+  constructor(database: Pick<Database, 'kind' | 'pool' | 'atClose'> & Partial<Pick<Database, 'clusters'>>) {
+    const clusters = database.clusters
+    this.feeds = clusters
+      ? clusters.names.map(
+          (name) =>
+            new ChangeListener(
+              {
+                kind: database.kind,
+                pool: clusters.pools.get(name) as Database['pool'],
+                atClose: database.atClose,
+              },
+              NOTIFICATION_CHANNEL,
+              { listenOnPool: false },
+            ),
+        )
+      : [new ChangeListener(database, NOTIFICATION_CHANNEL, { listenOnPool: false })]
+    for (const feed of this.feeds) feed.subscribe((payload) => this.notified(payload))
   }
 
   subscribe(subscriber: StreamSubscriber) {
     this.subscribers.add(subscriber)
-    this.feed.start()
+    for (const feed of this.feeds) feed.start()
     if (this.timer) return
     this.timer = setInterval(() => {
-      if (!this.feed.live) this.wakeAll()
+      if (this.feeds.some((feed) => !feed.live)) this.wakeAll()
     }, POLL_WHILE_DOWN_MS)
     this.timer.unref()
   }
@@ -70,6 +85,6 @@ export class NotificationHub {
   async close() {
     clearInterval(this.timer)
     this.endStreams()
-    await this.feed.close()
+    await Promise.all(this.feeds.map((feed) => feed.close()))
   }
 }

@@ -6,11 +6,13 @@ import type { BusinessAuth } from '../../security/auth-context.js'
 /** The channel new notifications are announced on (PostgreSQL delivers NOTIFY at commit). */
 export const NOTIFICATION_CHANNEL = 'cartage_notifications'
 
-/** The caller's notifications in this business, with the user joined from the global schema. */
+/**
+ * The caller's notifications in this business. The caller's name is read apart (`withCaller`): the
+ * global users live on the main cluster, the organisation's schema perhaps on another.
+ */
 function scopedNotifications(db: Executor, auth: BusinessAuth) {
   return db
     .selectFrom(`${auth.schemaName}.notifications as n` as 'notifications as n')
-    .innerJoin('global.users as u', 'u.id', 'n.user_id')
     .where('n.user_id', '=', auth.userId)
     .where('n.business_id', '=', auth.businessId)
     .select([
@@ -27,13 +29,27 @@ function scopedNotifications(db: Executor, auth: BusinessAuth) {
       'n.entity_id',
       'n.date_created',
       'n.date_modified',
-      'u.id as user_id',
-      'u.first_name',
-      'u.last_name',
-      'u.email',
+      'n.user_id',
     ])
 }
-export type NotificationRow = Awaited<ReturnType<ReturnType<typeof scopedNotifications>['execute']>>[number]
+type Caller = { first_name: string; last_name: string; email: string }
+export type NotificationRow = Awaited<ReturnType<ReturnType<typeof scopedNotifications>['execute']>>[number] &
+  Caller
+
+/** The rows with the caller's name and email; none when the caller is no longer a user. */
+async function withCaller<R extends { user_id: string }>(
+  db: Executor,
+  auth: BusinessAuth,
+  rows: R[],
+): Promise<(R & Caller)[]> {
+  if (rows.length === 0) return []
+  const user = await db
+    .selectFrom('global.users')
+    .where('id', '=', auth.userId)
+    .select(['first_name', 'last_name', 'email'])
+    .executeTakeFirst()
+  return user ? rows.map((row) => ({ ...row, ...user })) : []
+}
 
 const listed = (db: Executor, auth: BusinessAuth, includeRead: boolean) => {
   const scoped = scopedNotifications(db, auth)
@@ -52,6 +68,7 @@ export function notificationPage(
     .limit(page.limit)
     .offset(page.offset)
     .execute()
+    .then((rows) => withCaller(db, auth, rows))
 }
 
 /** The size of the list, for a page past its end (which has no row to carry it). */
@@ -64,7 +81,10 @@ export async function countNotifications(db: Executor, auth: BusinessAuth, inclu
 }
 
 export function findNotification(db: Executor, auth: BusinessAuth, id: string) {
-  return scopedNotifications(db, auth).where('n.id', '=', id).executeTakeFirst()
+  return scopedNotifications(db, auth)
+    .where('n.id', '=', id)
+    .execute()
+    .then(async (rows) => (await withCaller(db, auth, rows))[0])
 }
 
 /** Sets the read state of one of the caller's notifications; false when the caller has none with this id. */
@@ -105,7 +125,12 @@ export async function latestSeq(db: Executor, auth: BusinessAuth) {
 
 /** The caller's notifications after `seq`, oldest first, at most `limit`. */
 export function notificationsAfter(db: Executor, auth: BusinessAuth, seq: number, limit: number) {
-  return scopedNotifications(db, auth).where('n.seq', '>', seq).orderBy('n.seq').limit(limit).execute()
+  return scopedNotifications(db, auth)
+    .where('n.seq', '>', seq)
+    .orderBy('n.seq')
+    .limit(limit)
+    .execute()
+    .then((rows) => withCaller(db, auth, rows))
 }
 
 /**
@@ -118,15 +143,20 @@ export async function insertForMembers(
   businessId: string,
   content: NotificationContent,
 ) {
+  // The members are global rows, on the main cluster; the notifications go to the organisation's
+  // schema, perhaps on another: two statements, each where its tables are.
+  const members = await sql<{ user_id: string }>`
+    SELECT m.user_id FROM global.memberships m
+    JOIN global.businesses b ON b.organization_id = m.organization_id
+    WHERE b.id = ${businessId} AND m.status = 'Active'`.execute(db)
+  if (members.rows.length === 0) return 0
   const inserted = await sql<{ n: number }>`
     WITH created AS (
       INSERT INTO ${sql.table(`${schema}.notifications`)}
         (id, business_id, user_id, title, message, level, priority, type, entity_type, entity_id, action_link)
-      SELECT gen_random_uuid(), ${businessId}, m.user_id, ${content.title}, ${content.message}, ${content.level},
+      SELECT gen_random_uuid(), ${businessId}, u.id, ${content.title}, ${content.message}, ${content.level},
              ${content.priority}, 'Business', ${content.entityType}, ${content.entityId}, ${content.actionLink}
-      FROM global.memberships m
-      JOIN global.businesses b ON b.organization_id = m.organization_id
-      WHERE b.id = ${businessId} AND m.status = 'Active'
+      FROM unnest(${members.rows.map((m) => m.user_id)}::uuid[]) AS u(id)
       RETURNING 1
     )
     SELECT count(*)::int AS n FROM created`.execute(db)

@@ -3,12 +3,14 @@ import { newId } from '../../../db/ids.js'
 import type { Executor, Tables } from '../../../db/tables.js'
 import type { SystemTraceType } from '../activity/index.js'
 
-/** A customer's timeline with the recorder's display name (global users live outside the tenant schema). */
+/**
+ * A customer's timeline. The recorders' names are read apart (`userNames`): the global users live
+ * on the main cluster, the organisation's schema perhaps on another.
+ */
 export function scopedTraces(db: Executor, schemaName: string, businessId: string, customerId: string) {
   return db
     .withSchema(schemaName)
     .selectFrom('activity_traces as t')
-    .leftJoin('global.users as u', 'u.id', 't.created_by_user_id')
     .where('t.business_id', '=', businessId)
     .where('t.customer_id', '=', customerId)
     .select([
@@ -21,10 +23,18 @@ export function scopedTraces(db: Executor, schemaName: string, businessId: strin
       't.created_by_user_id',
       't.occurred_at',
       't.date_created',
-      sql<string | null>`coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.email)`.as(
-        'created_by_name',
-      ),
     ])
+}
+
+/** Each user's display name (full name, else email), by id. */
+export async function userNames(db: Executor, userIds: readonly string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('global.users')
+    .where('id', 'in', [...new Set(userIds)])
+    .select(['id', sql<string>`coalesce(nullif(trim(first_name || ' ' || last_name), ''), email)`.as('name')])
+    .execute()
+  return new Map(rows.map((r) => [r.id, r.name]))
 }
 
 export type TraceRow = Awaited<ReturnType<ReturnType<typeof scopedTraces>['executeTakeFirstOrThrow']>>

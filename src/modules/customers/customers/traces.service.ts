@@ -12,7 +12,7 @@ import {
   loadCustomerResponse,
   lockLiveCustomer,
 } from './customers.service.js'
-import { scopedTraces, type TraceRow } from './traces.repository.js'
+import { scopedTraces, type TraceRow, userNames } from './traces.repository.js'
 import {
   type ActivityTrace,
   type AddActivityTraceRequest,
@@ -36,7 +36,7 @@ const LIST: ListSpec = {
   tiebreak: 't.id',
 }
 
-function toTrace(row: TraceRow): ActivityTrace {
+function toTrace(row: TraceRow, names: ReadonlyMap<string, string>): ActivityTrace {
   return {
     id: row.id,
     customerId: row.customer_id,
@@ -45,7 +45,7 @@ function toTrace(row: TraceRow): ActivityTrace {
     note: row.note,
     source: row.source as ActivityTrace['source'],
     createdBy: row.created_by_user_id
-      ? { id: row.created_by_user_id, displayName: row.created_by_name ?? '' }
+      ? { id: row.created_by_user_id, displayName: names.get(row.created_by_user_id) ?? '' }
       : null,
     occurredAt: row.occurred_at.toISOString(),
     dateCreated: row.date_created.toISOString(),
@@ -60,7 +60,16 @@ export async function listTraces(db: Executor, auth: CustomerScope, customerId: 
     query,
     LIST,
   )
-  return paged('core', rows.map(toTrace), total, page)
+  const names = await userNames(
+    db,
+    rows.flatMap((r) => (r.created_by_user_id ? [r.created_by_user_id] : [])),
+  )
+  return paged(
+    'core',
+    rows.map((row) => toTrace(row, names)),
+    total,
+    page,
+  )
 }
 
 /** A User entry (a call, a visit...); back-dating is allowed, more than a day ahead is not. */

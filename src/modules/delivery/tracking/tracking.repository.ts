@@ -19,6 +19,14 @@ const linkStatement = new SchemaStatement((db, _global, v: { token: string }) =>
 )
 export const linkByToken = (db: Executor, token: string) => linkStatement.takeFirst(db, 'global', { token })
 
+/** The link a token opens among those another cluster keeps (db/clusters.ts). */
+export const linkOnCluster = (db: Executor, token: string) =>
+  db
+    .selectFrom('global.tracking_links')
+    .select(['schema_name', 'business_id', 'shipment_id'])
+    .where('token', '=', token)
+    .executeTakeFirst()
+
 export function linkOfShipment(db: Executor, schema: string, shipmentId: string) {
   return db
     .selectFrom('global.tracking_links')
@@ -180,5 +188,21 @@ export function shipmentCode(db: Executor, schema: string, id: string, businessI
     .select('code')
     .where('business_id', '=', businessId)
     .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+/**
+ * The shipment, locked FOR SHARE until the link is saved: a move of the organisation to another
+ * cluster (which holds its tables EXCLUSIVE) then waits for the link, or the link for the move, so
+ * no link is made on the cluster the organisation is leaving.
+ */
+export function shipmentForLink(db: Executor, schema: string, id: string, businessId: string) {
+  return db
+    .withSchema(schema)
+    .selectFrom('shipments')
+    .select('code')
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .forShare()
     .executeTakeFirst()
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../../config.js'
 import type { Database } from '../../../db/database.js'
+import type { Executor } from '../../../db/tables.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { DomainEventHandler } from '../../../platform/domain-events.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
@@ -25,9 +26,13 @@ export async function trackingLink(
   shipmentId: string,
 ): Promise<TrackingLinkResponse> {
   const { schemaName: schema, businessId } = auth
-  const shipment = await repository.shipmentCode(database.db, schema, shipmentId, businessId)
-  if (!shipment) throw shipmentNotFound()
-  const link = await repository.saveLink(database.db, schema, businessId, shipmentId)
+  // One transaction, begun by a statement on the organisation's schema: the link is kept on the
+  // organisation's cluster (db/clusters.ts, CLUSTER_LOCAL_TABLES).
+  const link = await database.db.transaction().execute(async (trx) => {
+    const shipment = await repository.shipmentForLink(trx, schema, shipmentId, businessId)
+    if (!shipment) throw shipmentNotFound()
+    return repository.saveLink(trx, schema, businessId, shipmentId)
+  })
   return {
     shipmentId,
     url: trackingUrl(config, link.token),
@@ -44,7 +49,7 @@ export async function trackingPageFor(
   database: Database,
   token: string,
 ): Promise<{ status: 200 | 404; html: string }> {
-  const link = await repository.linkByToken(database.db, token)
+  const link = await linkOnAnyCluster(database, token)
   const row =
     link &&
     (await repository.trackedShipment(database.db, link.schema_name, link.business_id, link.shipment_id))
@@ -101,10 +106,34 @@ export const linkDispatchedShipments: DomainEventHandler = async (db, schemaName
   )
 }
 
-/** One round of the tracking mail worker: sends the due mails; answers how many were sent. */
+/**
+ * Each cluster keeps the links of the organisations it holds: the main one's are found first (by
+ * its prepared statement), the others' then one cluster after another.
+ */
+async function linkOnAnyCluster(database: Database, token: string) {
+  const onMain = await repository.linkByToken(database.db, token)
+  if (onMain || !database.clusters) return onMain
+  for (const name of database.clusters.names.slice(1)) {
+    const found = await repository.linkOnCluster(database.clusters.db(name), token)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** One round of the tracking mail worker: sends the due mails of every cluster; answers how many were sent. */
 export async function sendDueTrackingMails(deps: AppDeps, logger: FastifyBaseLogger | false = false) {
+  const { database } = deps
+  if (!database.clusters) return sendDueMailsOf(deps, database.db, logger)
+  let sent = 0
+  for (const name of database.clusters.names)
+    sent += await sendDueMailsOf(deps, database.clusters.db(name), logger)
+  return sent
+}
+
+/** The due mails whose links `links` (one cluster, or the only database) keeps. */
+async function sendDueMailsOf(deps: AppDeps, links: Executor, logger: FastifyBaseLogger | false) {
   const { database, services, config } = deps
-  const due = await repository.claimDueMails(database.db, MAILS_PER_ROUND)
+  const due = await repository.claimDueMails(links, MAILS_PER_ROUND)
   let sent = 0
   for (const mail of due) {
     try {
@@ -122,11 +151,11 @@ export async function sendDueTrackingMails(deps: AppDeps, logger: FastifyBaseLog
           `Your delivery ${shipment.code} is on its way.\n\n` +
           `Follow it here (no sign-in needed):\n${trackingUrl(config, mail.token)}\n`,
       })
-      await repository.markMailed(database.db, mail.token, true, false)
+      await repository.markMailed(links, mail.token, true, false)
       sent++
     } catch (error) {
       if (logger) logger.warn({ err: error, shipmentId: mail.shipment_id }, 'tracking mail not sent')
-      await repository.markMailed(database.db, mail.token, false, mail.mail_attempts < MAIL_ATTEMPTS)
+      await repository.markMailed(links, mail.token, false, mail.mail_attempts < MAIL_ATTEMPTS)
     }
   }
   return sent

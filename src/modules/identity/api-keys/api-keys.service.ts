@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely'
+import { globalAndOrganisation } from '../../../db/clusters.js'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
@@ -119,7 +120,7 @@ export async function createApiKey(
     throw scopesBeyondCredential()
   }
   const token = newSecret(API_KEY_PREFIX)
-  const row = await database.db.transaction().execute(async (trx) => {
+  const row = await globalAndOrganisation(database, auth.schemaName, async (trx, organisation) => {
     const inserted = await repository.insertApiKey(trx, {
       id: newId(),
       organizationId: auth.organizationId,
@@ -134,7 +135,7 @@ export async function createApiKey(
           ? null
           : new Date(Date.now() + request.ttlMinutes * 60_000),
     })
-    await publishApiKeyEvent(services.events, trx, auth, 'ApiKeyCreated', inserted)
+    await publishApiKeyEvent(services.events, organisation, auth, 'ApiKeyCreated', inserted)
     return inserted
   })
   return toResponse(row, token)
@@ -148,10 +149,10 @@ export async function revokeApiKey(
 ): Promise<boolean> {
   if (!auth.isOwner) throw ownerRequired()
   requireKeyManagement(auth, 'Delete')
-  await database.db.transaction().execute(async (trx) => {
+  await globalAndOrganisation(database, auth.schemaName, async (trx, organisation) => {
     const revoked = await repository.revokeApiKey(trx, id, auth.organizationId)
     if (!revoked) throw apiKeyNotFound()
-    await publishApiKeyEvent(services.events, trx, auth, 'ApiKeyRevoked', revoked)
+    await publishApiKeyEvent(services.events, organisation, auth, 'ApiKeyRevoked', revoked)
   })
   return true
 }

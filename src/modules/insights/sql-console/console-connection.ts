@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { withSchemaAffinity } from '../../../db/lane-pool.js'
 import { AppError } from '../../../errors.js'
 import { type ConsoleRunner, HEAP_GROWTH_RESTART_BYTES } from './console-limits.js'
 import { CONSOLE_BUSINESS_SETTING } from './console-role.js'
@@ -12,6 +13,11 @@ export interface ConsoleSession {
   role: string | null
   /** What the console views show (CONSOLE_BUSINESS_SETTING); without it they show nothing. */
   businessId?: string
+  /**
+   * The organisation's schema: its connection is taken from the cluster holding it (db/clusters.ts),
+   * as none of the console's statements names it.
+   */
+  organisationSchema?: string
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
@@ -93,7 +99,9 @@ export async function inConsoleTransaction<T>(
   session: ConsoleSession,
   work: (connection: ConsoleConnection) => Promise<T>,
 ): Promise<T> {
-  const client = await runner.pool.connect()
+  const client = await (session.organisationSchema === undefined
+    ? runner.pool.connect()
+    : withSchemaAffinity(session.organisationSchema, () => runner.pool.connect()))
   let broken = false
   // A connection that drops while held (a restarted embedded thread) emits 'error': not a crash.
   const onError = () => {

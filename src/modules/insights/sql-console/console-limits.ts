@@ -1,7 +1,9 @@
 import pg from 'pg'
 import type { Config } from '../../../config.js'
+import { MAIN_CLUSTER } from '../../../db/clusters.js'
 import type { Database } from '../../../db/database.js'
 import { survivesLostConnections } from '../../../db/faults.js'
+import { currentAffinity } from '../../../db/lane-pool.js'
 import { AppError } from '../../../errors.js'
 
 /** Growth of the embedded database's heap during one console query past which its thread is restarted. */
@@ -45,9 +47,9 @@ export function consoleRunner(database: Database, config: Config): ConsoleRunner
     retryAfterSeconds,
   )
   let pool: Pick<pg.Pool, 'connect'> = database.pool
-  if (postgres) {
+  const consolePoolOf = (options: pg.PoolConfig) => {
     const consolePool = new pg.Pool({
-      ...database.pool.options,
+      ...options,
       max: total,
       idleTimeoutMillis: 30_000,
       application_name: `${database.pool.options.application_name ?? 'cartage'}-console`,
@@ -56,8 +58,23 @@ export function consoleRunner(database: Database, config: Config): ConsoleRunner
     consolePool.on('error', () => {})
     survivesLostConnections(consolePool)
     database.atClose(() => consolePool.end())
-    pool = consolePool
+    return consolePool
   }
+  const clusters = database.clusters
+  if (clusters) {
+    // One console pool per cluster; a connection comes from the cluster of the organisation it is
+    // taken for (withSchemaAffinity around connect, read before anything is awaited).
+    const pools = new Map(
+      clusters.names.map((name) => [name, consolePoolOf(clusters.pools.get(name)?.options ?? {})]),
+    )
+    pool = {
+      connect: (async () => {
+        const schema = currentAffinity()
+        const cluster = schema === undefined ? MAIN_CLUSTER : await clusters.clusterOf(schema)
+        return (pools.get(cluster) as pg.Pool).connect()
+      }) as pg.Pool['connect'],
+    }
+  } else if (postgres) pool = consolePoolOf(database.pool.options)
   runner = {
     pool,
     slots,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Database } from '../../../db/database.js'
+import { withSchemaAffinity } from '../../../db/lane-pool.js'
 import { assertSchemaName } from '../../../db/migrator.js'
 import type { ConsoleViews } from '../../../platform/module.js'
 
@@ -116,7 +117,8 @@ export async function ensureConsoleSurface(
     ready.set(database, done)
   }
   if (done.has(schema)) return surface
-  const client = await database.pool.connect()
+  // Taken from the cluster holding the organisation's schema: the first statements do not name it.
+  const client = await withSchemaAffinity(schema, () => database.pool.connect())
   let broken = false
   try {
     await client.query('BEGIN')

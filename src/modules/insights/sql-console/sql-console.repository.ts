@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import type { Database } from '../../../db/database.js'
+import { withSchemaAffinity } from '../../../db/lane-pool.js'
 import type { ConsoleViews } from '../../../platform/module.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import type { ConsoleConnection } from './console-connection.js'
@@ -111,14 +112,17 @@ export async function columnTypes(
   wanted: readonly (readonly [string, string])[],
 ): Promise<Map<string, string>> {
   if (!SCHEMA_NAME.test(schemaName)) throw new Error('unexpected tenant identifiers')
-  const { rows } = await database.pool.query<{ tbl: string; col: string; type: string }>(
-    `SELECT c.relname AS tbl, a.attname AS col, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type
+  // The schema is a parameter, not in the text: the affinity takes the statement to its cluster.
+  const { rows } = await withSchemaAffinity(schemaName, () =>
+    database.pool.query<{ tbl: string; col: string; type: string }>(
+      `SELECT c.relname AS tbl, a.attname AS col, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type
      FROM pg_catalog.pg_attribute a
      JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = $1 AND a.attnum > 0 AND NOT a.attisdropped
        AND (c.relname, a.attname) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-    [schemaName, wanted.map(([t]) => t), wanted.map(([, c]) => c)],
+      [schemaName, wanted.map(([t]) => t), wanted.map(([, c]) => c)],
+    ),
   )
   return new Map(rows.map((row) => [`${row.tbl}.${row.col}`, row.type]))
 }

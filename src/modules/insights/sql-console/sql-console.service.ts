@@ -50,7 +50,12 @@ export async function executeQuery(
   const runner = consoleRunner(database, config)
   const release = await runner.slots.acquire(auth.schemaName)
   const started = performance.now()
-  const session = { searchPath: surface.schema, role: surface.role, businessId: auth.businessId }
+  const session = {
+    searchPath: surface.schema,
+    role: surface.role,
+    businessId: auth.businessId,
+    organisationSchema: auth.schemaName,
+  }
   const run = <T>(send: () => Promise<T>) => userStatement(runner, send)
   try {
     // On a streaming replica when one is set, fit and caught up (the console surface just made included).

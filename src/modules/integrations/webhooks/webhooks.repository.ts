@@ -55,8 +55,10 @@ export interface EndpointValues {
   enabled: boolean
 }
 
+/** `db` for the global list of schemas, `organisation` for the schema (the same transaction on one cluster). */
 export async function insertEndpoint(
   db: Executor,
+  organisation: Executor,
   schema: string,
   values: EndpointValues & { id: string; business_id: string; secret: string },
 ) {
@@ -66,7 +68,7 @@ export async function insertEndpoint(
     .values({ schema_name: schema })
     .onConflict((oc) => oc.column('schema_name').doNothing())
     .execute()
-  return db
+  return organisation
     .withSchema(schema)
     .insertInto('webhook_endpoints')
     .values(values)

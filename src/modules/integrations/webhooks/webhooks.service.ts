@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { globalAndOrganisation } from '../../../db/clusters.js'
 import { newId } from '../../../db/ids.js'
 import { invalidField, validationFailed } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
@@ -106,8 +107,8 @@ export async function createEndpoint(
   const secret = newSecret()
   const id = newId()
   const sealed = sealSecret(secretsKey(deps.config), auth.businessId, id, secret)
-  const row = await deps.database.db.transaction().execute((trx) =>
-    repository.insertEndpoint(trx, auth.schemaName, {
+  const row = await globalAndOrganisation(deps.database, auth.schemaName, (trx, organisation) =>
+    repository.insertEndpoint(trx, organisation, auth.schemaName, {
       ...values(deps, request),
       id,
       business_id: auth.businessId,

@@ -112,13 +112,15 @@ export async function isAncestorOrSelf(trx: Transaction<Tables>, businessId: str
   return rows[0]?.found === true
 }
 
+/** `trx` for the global index, `organisation` for the organisation's schema (the same transaction on one cluster). */
 export async function updateBusiness(
   trx: Transaction<Tables>,
+  organisation: Transaction<Tables>,
   schemaName: string,
   businessId: string,
   values: BusinessValues,
 ) {
-  const row = await trx
+  const row = await organisation
     .withSchema(schemaName)
     .updateTable('businesses')
     .set({ ...columnsOf(values), date_modified: new Date() })
@@ -136,6 +138,7 @@ export async function updateBusiness(
 
 export async function insertBusiness(
   trx: Transaction<Tables>,
+  organisation: Transaction<Tables>,
   schemaName: string,
   organizationId: string,
   businessId: string,
@@ -145,7 +148,7 @@ export async function insertBusiness(
     .insertInto('global.businesses')
     .values({ id: businessId, organization_id: organizationId, parent_business_id: values.parentBusinessId })
     .execute()
-  return trx
+  return organisation
     .withSchema(schemaName)
     .insertInto('businesses')
     .values({ id: businessId, ...columnsOf(values) })

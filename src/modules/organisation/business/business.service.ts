@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely'
+import { globalAndOrganisation } from '../../../db/clusters.js'
 import type { Database } from '../../../db/database.js'
 import { newId } from '../../../db/ids.js'
 import type { Tables } from '../../../db/tables.js'
@@ -129,9 +130,9 @@ export async function updateBusiness(
   businessId: string,
   command: UpdateBusinessCommand,
 ): Promise<BusinessResponse> {
-  return database.db.transaction().execute(async (trx) => {
+  return globalAndOrganisation(database, auth.schemaName, async (trx, organisation) => {
     await repository.lockOrganizationTree(trx, auth.organizationId)
-    const current = await repository.findBusiness(trx, auth.schemaName, businessId)
+    const current = await repository.findBusiness(organisation, auth.schemaName, businessId)
     if (!current) throw businessNotFound()
     const { values, reasons } = toValues(command, {
       displayName: current.display_name,
@@ -140,7 +141,7 @@ export async function updateBusiness(
     })
     reasons.push(...(await parentReasons(trx, auth.organizationId, businessId, values.parentBusinessId)))
     if (reasons.length > 0) throw validationFailed(reasons)
-    const row = await repository.updateBusiness(trx, auth.schemaName, businessId, values)
+    const row = await repository.updateBusiness(trx, organisation, auth.schemaName, businessId, values)
     if (!row) throw businessNotFound()
     return toBusinessResponse(row)
   })
@@ -152,8 +153,8 @@ export async function createBusiness(
   auth: BusinessAuth,
   request: CreateBusinessRequest,
 ): Promise<BusinessResponse> {
-  return database.db.transaction().execute(async (trx) => {
-    const current = await repository.findBusiness(trx, auth.schemaName, auth.businessId)
+  return globalAndOrganisation(database, auth.schemaName, async (trx, organisation) => {
+    const current = await repository.findBusiness(organisation, auth.schemaName, auth.businessId)
     if (!current) throw businessNotFound()
     const businessId = newId()
     const { values, reasons } = toValues(request, {
@@ -163,7 +164,14 @@ export async function createBusiness(
     })
     reasons.push(...(await parentReasons(trx, auth.organizationId, businessId, values.parentBusinessId)))
     if (reasons.length > 0) throw validationFailed(reasons)
-    const row = await repository.insertBusiness(trx, auth.schemaName, auth.organizationId, businessId, values)
+    const row = await repository.insertBusiness(
+      trx,
+      organisation,
+      auth.schemaName,
+      auth.organizationId,
+      businessId,
+      values,
+    )
     return toBusinessResponse(row)
   })
 }
