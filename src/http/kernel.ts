@@ -31,7 +31,7 @@ import { installMetrics, type MetricsOptions } from './metrics.js'
 import { publishedOpenApi } from './openapi.js'
 import type { OperationSchemaNames } from './openapi-names.js'
 import { addRouteHook, methodsOf } from './route-hooks.js'
-import { DOCS_CSP, headerSetter, securityHeaders } from './security-headers.js'
+import { DOCS_CSP, securityHeaders } from './security-headers.js'
 
 export type HttpApp = FastifyInstance<
   RawServerDefault,
@@ -128,9 +128,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // while draining, and on send the error shape fallback and `Cache-Control: no-store`. The rest
   // (authentication, the actor, input rules, idempotency) are added per route at start-up, only
   // where they apply (route-hooks.ts).
-  const setHeaders = headerSetter(securityHeaders())
+  const headers = securityHeaders()
   app.addHook('onRequest', (request, reply, done) => {
-    setHeaders(reply, request.id)
+    void reply.header('x-request-id', request.id).headers(headers)
     if (!closing) return done()
     void reply.header('connection', 'close')
     // Answered here: the hook does not call done, so the route never runs.

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { FastifyReply } from 'fastify'
 import helmet, { type HelmetOptions } from 'helmet'
 
 /**
@@ -67,39 +66,3 @@ export const securityHeaders = (): Readonly<Record<string, string>> =>
     // HSTS is a decision for the TLS terminator in front of us, not for a plain-http process.
     strictTransportSecurity: false,
   })
-
-type HeaderStore = Record<string, unknown>
-
-const isEmpty = (headers: HeaderStore) => {
-  for (const _ in headers) return false
-  return true
-}
-
-/**
- * Sets the request id and the constant headers on a reply. Fastify keeps a reply's headers in one
- * plain object (under a private symbol) until it writes them all at once; setting a dozen constant
- * ones through `reply.header` (each name lower-cased, each store a megamorphic keyed write) was the
- * largest single cost of a short request in the bench's profile. Here the object starts as one
- * clone of a prepared copy. The symbol is found by its description at the first request; should a
- * Fastify release rename it, the headers are set one by one as before (security-headers.unit.test.ts
- * fails then, so the slower path is not taken unnoticed).
- */
-export function headerSetter(constant: Readonly<Record<string, string>>) {
-  // Not frozen: V8 clones an ordinary object literal's shape in one step.
-  const template: Record<string, string> = { ...constant }
-  let store: symbol | null | undefined
-  const setter = (reply: FastifyReply, requestId: string): void => {
-    if (store === undefined)
-      store =
-        Object.getOwnPropertySymbols(reply).find((s) => s.description === 'fastify.reply.headers') ?? null
-    const replyHeaders = reply as unknown as Record<symbol, HeaderStore>
-    if (store && isEmpty(replyHeaders[store] ?? {})) {
-      replyHeaders[store] = { ...template, 'x-request-id': requestId }
-      return
-    }
-    void reply.header('x-request-id', requestId).headers(constant)
-  }
-  /** Whether the one-clone path is in use (false before the first request, or on a renamed symbol). */
-  setter.cloning = () => Boolean(store)
-  return setter
-}
