@@ -23,11 +23,20 @@ const POLL_WHILE_DOWN_MS = 1_000
  */
 export class NotificationHub {
   private readonly subscribers = new Set<StreamSubscriber>()
-  /** One feed per cluster: a NOTIFY is heard only on the server whose transaction sent it. */
-  private readonly feeds: ChangeListener[]
+  /** One feed per cluster: a NOTIFY is heard only on the server whose transaction sent it. Made at the first stream. */
+  private feeds: ChangeListener[] = []
   private timer: NodeJS.Timeout | undefined
 
-  constructor(database: Pick<Database, 'kind' | 'pool' | 'atClose'> & Partial<Pick<Database, 'clusters'>>) {
+  // Nothing of the database is touched here: the apps are also built without one (for their
+  // OpenAPI documents), and a process that never opens a stream holds no listening connection.
+  constructor(
+    private readonly database: Pick<Database, 'kind' | 'pool' | 'atClose'> &
+      Partial<Pick<Database, 'clusters'>>,
+  ) {}
+
+  private openFeeds(): ChangeListener[] {
+    if (this.feeds.length > 0) return this.feeds
+    const { database } = this
     const clusters = database.clusters
     this.feeds = clusters
       ? clusters.names.map(
@@ -44,11 +53,12 @@ export class NotificationHub {
         )
       : [new ChangeListener(database, NOTIFICATION_CHANNEL, { listenOnPool: false })]
     for (const feed of this.feeds) feed.subscribe((payload) => this.notified(payload))
+    return this.feeds
   }
 
   subscribe(subscriber: StreamSubscriber) {
     this.subscribers.add(subscriber)
-    for (const feed of this.feeds) feed.start()
+    for (const feed of this.openFeeds()) feed.start()
     if (this.timer) return
     this.timer = setInterval(() => {
       if (this.feeds.some((feed) => !feed.live)) this.wakeAll()

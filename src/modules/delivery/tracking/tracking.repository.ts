@@ -181,28 +181,17 @@ export function markMailed(db: Executor, token: string, sent: boolean, retry: bo
     .execute()
 }
 
-export function shipmentCode(db: Executor, schema: string, id: string, businessId: string) {
-  return db
-    .withSchema(schema)
-    .selectFrom('shipments')
-    .select('code')
-    .where('business_id', '=', businessId)
-    .where('id', '=', id)
-    .executeTakeFirst()
-}
-
 /**
- * The shipment, locked FOR SHARE until the link is saved: a move of the organisation to another
- * cluster (which holds its tables EXCLUSIVE) then waits for the link, or the link for the move, so
- * no link is made on the cluster the organisation is leaving.
+ * The shipment's code. `forLink`: locked FOR SHARE until the link is saved, so a move of the
+ * organisation to another cluster (which holds its tables EXCLUSIVE) waits for the link, or the
+ * link for the move, and no link is made on the cluster the organisation is leaving.
  */
-export function shipmentForLink(db: Executor, schema: string, id: string, businessId: string) {
-  return db
+export function shipmentCode(db: Executor, schema: string, id: string, businessId: string, forLink = false) {
+  const query = db
     .withSchema(schema)
     .selectFrom('shipments')
     .select('code')
     .where('business_id', '=', businessId)
     .where('id', '=', id)
-    .forShare()
-    .executeTakeFirst()
+  return (forLink ? query.forShare() : query).executeTakeFirst()
 }

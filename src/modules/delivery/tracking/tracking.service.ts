@@ -29,7 +29,7 @@ export async function trackingLink(
   // One transaction, begun by a statement on the organisation's schema: the link is kept on the
   // organisation's cluster (db/clusters.ts, CLUSTER_LOCAL_TABLES).
   const link = await database.db.transaction().execute(async (trx) => {
-    const shipment = await repository.shipmentForLink(trx, schema, shipmentId, businessId)
+    const shipment = await repository.shipmentCode(trx, schema, shipmentId, businessId, true)
     if (!shipment) throw shipmentNotFound()
     return repository.saveLink(trx, schema, businessId, shipmentId)
   })
