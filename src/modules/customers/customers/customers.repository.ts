@@ -120,17 +120,33 @@ export function liveCustomerCount(schemaName: string, businessId: string) {
 }
 
 /**
- * The first pages in the default order (no `$filter`, `$search` or `$orderby`), with the total
- * of live customers: the list's common shape, compiled once per schema like `findCustomer`.
+ * The pages in the default order (no `$filter`, `$search` or `$orderby`), with the total of live
+ * customers: the list's common shape, compiled once per schema like `findCustomer`. The page is
+ * chosen in a subquery and its contacts and attachments read outside it: PostgreSQL computes a
+ * select list for every row an OFFSET skips, so a deep page (an export reads them all) would
+ * otherwise read the children of all the rows before it.
  */
 const defaultPage = new SchemaStatement(
-  (db, schemaName, v: { businessId: string; limit: number; offset: number }) =>
-    scopedCustomers(db, schemaName, v.businessId)
-      .select(liveCustomerCount(schemaName, v.businessId).as('__total'))
+  (db, schemaName, v: { businessId: string; limit: number; offset: number }) => {
+    const page = db
+      .withSchema(schemaName)
+      .selectFrom('customers as c')
+      .leftJoin('customer_groups as g', 'g.id', 'c.customer_group_id')
+      .where('c.business_id', '=', v.businessId)
+      .where('c.deleted_at', 'is', null)
+      .select(CUSTOMER_COLUMNS)
       .orderBy('c.date_created', 'desc')
       .orderBy('c.id')
       .limit(v.limit)
-      .offset(v.offset),
+      .offset(v.offset)
+    return db
+      .selectFrom(page.as('c'))
+      .selectAll('c')
+      .select(childColumns(schemaName))
+      .select(liveCustomerCount(schemaName, v.businessId).as('__total'))
+      .orderBy('c.date_created', 'desc')
+      .orderBy('c.id')
+  },
 )
 
 export async function customersInDefaultOrder(
