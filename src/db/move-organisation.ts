@@ -84,6 +84,29 @@ async function fingerprint(client: Pick<pg.Client, 'query'>, schema: string) {
  * freeze therefore fails (it was never acknowledged) instead of landing in the old copy; any
  * failure before the switch drops the copy and leaves the organisation where it was.
  */
+/** Attempts at the freeze before the move gives up (each one a deadlock PostgreSQL broke). */
+const FREEZE_ATTEMPTS = 20
+
+/**
+ * Takes every table of the schema in EXCLUSIVE mode (reads go on, writes wait). The tables are
+ * locked one after another, and a write that already holds one of them and then reaches for
+ * another makes a deadlock, which PostgreSQL breaks by failing this statement: the freeze then
+ * steps back to its savepoint (the writes finish) and tries again a little later.
+ */
+async function freeze(source: pg.Client, tables: readonly string[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await source.query('SAVEPOINT move_freeze')
+    try {
+      await source.query(`LOCK TABLE ${tables.join(', ')} IN EXCLUSIVE MODE`)
+      return
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= FREEZE_ATTEMPTS) throw error
+      await source.query('ROLLBACK TO SAVEPOINT move_freeze')
+      await sleep(20 * attempt)
+    }
+  }
+}
+
 export async function moveOrganisation(
   database: Database,
   organisation: string,
@@ -122,8 +145,9 @@ export async function moveOrganisation(
       [schema],
     )
     if (tables.rows.length > 0)
-      await source.query(
-        `LOCK TABLE ${tables.rows.map((t) => `"${schema}"."${t.name}"`).join(', ')} IN EXCLUSIVE MODE`,
+      await freeze(
+        source,
+        tables.rows.map((t) => `"${schema}"."${t.name}"`),
       )
     const migrations = await source.query<{ name: string }>(
       'SELECT name FROM global.tenant_migrations WHERE schema_name = $1',
