@@ -12,10 +12,11 @@
  * Prints the median µs per request of each, and the median of the per-round ratios A/B (above 1:
  * B costs less).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
+import { benchServerEnv } from './children.js'
+import { cpuTicks } from './proc.js'
 import { seed } from './seed.js'
 
 const [dirA, dirB] = process.argv.slice(2, 4)
@@ -25,13 +26,7 @@ if (!dirA || !dirB || !process.env.DATABASE_URL)
   )
 const rounds = Number(process.argv[4] ?? 8)
 const amount = Number(process.argv[5] ?? 15_000)
-const env = {
-  RATE_LIMIT_PER_IP: '1000000',
-  REGISTRATIONS_PER_HOUR: '10000000',
-  ACCESS_TOKEN_TTL_SECONDS: '86400',
-  ...process.env,
-  LOG_LEVEL: 'silent',
-}
+const env = benchServerEnv()
 
 async function start(dir: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/cartage-server.ts'], {
@@ -44,12 +39,6 @@ async function start(dir: string) {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve),
   )
   return { child, ports: JSON.parse(line) as { core: number; global: number } }
-}
-
-/** User and system CPU of a process on this machine, in clock ticks (10 ms). */
-function cpuTicks(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return Number(fields[11]) + Number(fields[12])
 }
 
 /** `n` requests over 10 connections; resolves with autocannon's result. */
@@ -88,13 +77,13 @@ try {
         const server = servers[which]
         const url = `http://127.0.0.1:${server.ports[scenario.api]}${scenario.path}`
         await load(url, scenario.headers, 1_500)
-        const before = cpuTicks(server.child)
+        const before = cpuTicks(server.child.pid ?? 0)
         const result = await load(url, scenario.headers, amount)
         if (result.non2xx || result.errors)
           throw new Error(`${which} ${scenario.name}: ${result.non2xx} non-2xx`)
         perRequest[scenario.name] ??= { A: [], B: [] }
         perRequest[scenario.name]?.[which].push(
-          ((cpuTicks(server.child) - before) * 10_000) / result.requests.total,
+          ((cpuTicks(server.child.pid ?? 0) - before) * 10_000) / result.requests.total,
         )
       }
     }

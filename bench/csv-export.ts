@@ -15,7 +15,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { startServer } from './children.js'
+import { benchServerEnv, startServer } from './children.js'
+import { rssMb } from './proc.js'
 import { resolveSeed } from './resolve-seed.js'
 import { grow } from './scale.js'
 import { seed } from './seed.js'
@@ -23,12 +24,6 @@ import { seed } from './seed.js'
 const GOAL_RATIO = 1.5
 const GOAL_MB = 64
 const SIZES = [10_000, 100_000]
-
-/** Resident set size of a process on this machine, in MB. */
-function rssMb(pid: number): number {
-  const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)
-  return Number(match?.[1] ?? 0) / 1024
-}
 
 interface Export {
   rows: number
@@ -63,14 +58,7 @@ async function exportOnce(url: string, headers: Record<string, string>, pid: num
 
 const databaseUrl = process.env.DATABASE_URL
 if (!databaseUrl) throw new Error('csv-export: set DATABASE_URL (PostgreSQL)')
-const env = {
-  RATE_LIMIT_PER_IP: '1000000',
-  REGISTRATIONS_PER_HOUR: '10000000',
-  ACCESS_TOKEN_TTL_SECONDS: '86400',
-  ...process.env,
-  LOG_LEVEL: 'silent',
-}
-const server = await startServer('cartage-server.ts', env)
+const server = await startServer('cartage-server.ts', benchServerEnv())
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
 const results: Export[] = []
 try {

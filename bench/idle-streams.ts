@@ -7,23 +7,16 @@
  *   DATABASE_URL=postgres://... npx tsx bench/idle-streams.ts 1000  # and PostgreSQL
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import { cpuTicks, rssMb } from './proc.js'
 
 const streams = Number(process.argv[2] ?? 1000)
 const SAMPLE_MS = 10_000
 const ticksPerSecond = 100 // USER_HZ on Linux
 
-const cpuTicks = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return Number(fields[11]) + Number(fields[12]) // utime + stime
-}
-const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)
-  return Number(line?.[1] ?? 0) / 1024
-}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Share of one core the process used over the sample. */

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { MIGRATIONS } from '../src/apps/modules.js'
 import { openDatabase } from '../src/db/database.js'
-import { type ServerProcess, startServer } from './children.js'
+import { benchServerEnv, type ServerProcess, startServer } from './children.js'
 import { consoleFigures, consoleMarkdown, replaceConsoleSection } from './console.js'
 import { measure, median, type Sample, summarise, type Target } from './load.js'
 import { memorySection, replaceMemorySection } from './memory.js'
@@ -209,15 +209,7 @@ async function seedVolumes(env: NodeJS.ProcessEnv, seedData: Seed): Promise<void
 
 async function benchDatabase(database: DatabaseResult['database']): Promise<DatabaseResult> {
   process.stdout.write(`\n${database}: starting servers and seeding\n`)
-  // The per-IP limit must not turn the load into 429s (1,000,000 a minute is the most allowed).
-  const env: NodeJS.ProcessEnv = {
-    RATE_LIMIT_PER_IP: '1000000',
-    REGISTRATIONS_PER_HOUR: '10000000',
-    MAILS_PER_HOUR: '10000000',
-    ACCESS_TOKEN_TTL_SECONDS: '86400',
-    ...process.env,
-    LOG_LEVEL: 'silent',
-  }
+  const env = benchServerEnv()
   const tmp = database === 'embedded' ? mkdtempSync(path.join(os.tmpdir(), 'cartage-bench-')) : ''
   if (database === 'embedded') {
     delete env.DATABASE_URL
@@ -312,15 +304,7 @@ if (!process.env.BENCH_ONLY || process.argv.includes('--stock-writes')) {
 }
 
 if (process.argv.includes('--scale') || process.argv.includes('--schemas')) {
-  const scaleEnv = {
-    RATE_LIMIT_PER_IP: '1000000',
-    REGISTRATIONS_PER_HOUR: '10000000',
-    MAILS_PER_HOUR: '10000000',
-    RATE_LIMIT_PER_ACCOUNT: '1000000',
-    ACCESS_TOKEN_TTL_SECONDS: '86400',
-    ...process.env,
-    LOG_LEVEL: 'silent',
-  }
+  const scaleEnv = { RATE_LIMIT_PER_ACCOUNT: '1000000', ...benchServerEnv() }
   if (process.argv.includes('--scale')) extraSections.push(await benchScale(scaleEnv))
   extraSections.push(await benchSchemas(scaleEnv))
 }
