@@ -19,6 +19,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { Status } from '../../components/Status'
 import { mergedProblems } from '../../lib/form-errors'
 import { clock, quantity } from '../../lib/format'
+import { devicePosition } from '../../lib/geolocation'
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad'
 
 type Stop = Plan['shipments'][number]
@@ -132,6 +133,11 @@ function StopSummary({
 
 type Action = 'delivered' | 'failed' | null
 
+/** The device's position for a stop report (the API's latitude and longitude), or nothing. */
+async function at(): Promise<{ latitude?: number; longitude?: number }> {
+  return (await devicePosition()) ?? {}
+}
+
 function CurrentStop({ stop, planId }: { stop: Stop; planId: string }) {
   const queryClient = useQueryClient()
   const proof = useQuery(getShipmentProofOptions({ path: { shipmentId: stop.id } }))
@@ -143,7 +149,11 @@ function CurrentStop({ stop, planId }: { stop: Stop; planId: string }) {
         queryClient.invalidateQueries({ queryKey: [{ _id }] }),
       ),
     ])
-  const arrived = useMutation({ ...stopArrivedMutation(), onSuccess: refresh })
+  const arrive = useMutation({ ...stopArrivedMutation() })
+  const arrived = useMutation({
+    mutationFn: async () => arrive.mutateAsync({ path: { shipmentId: stop.id }, body: await at() }),
+    onSuccess: refresh,
+  })
   const arrivedAt = proof.data?.data.operations.find((o) => o.kind === 'Arrived')?.occurredAt ?? null
   return (
     <section aria-label={`Current stop ${stop.code}`}>
@@ -152,12 +162,8 @@ function CurrentStop({ stop, planId }: { stop: Stop; planId: string }) {
         {arrivedAt ? (
           <span className="badge good">Arrived {clock(arrivedAt)}</span>
         ) : (
-          <button
-            type="button"
-            disabled={arrived.isPending || !proof.data}
-            onClick={() => arrived.mutate({ path: { shipmentId: stop.id }, body: {} })}
-          >
-            Arrived
+          <button type="button" disabled={arrived.isPending || !proof.data} onClick={() => arrived.mutate()}>
+            {arrived.isPending ? 'Saving…' : 'Arrived'}
           </button>
         )}
         <button
@@ -177,6 +183,9 @@ function CurrentStop({ stop, planId }: { stop: Stop; planId: string }) {
           Failed
         </button>
       </div>
+      <p className="muted">
+        Arrived, Delivered and Failed are saved with where you are, when this device is allowed to tell.
+      </p>
       {action === 'delivered' && <DeliveredForm stop={stop} onDone={refresh} />}
       {action === 'failed' && <FailedForm stop={stop} onDone={refresh} />}
     </section>
@@ -187,6 +196,9 @@ function DeliveredForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unk
   const [recipient, setRecipient] = useState('')
   const [photo, setPhoto] = useState<File | null>(null)
   const [pad, setPad] = useState<SignaturePadHandle | null>(null)
+  // Drawn on the screen, or typed (the keyboard's and the screen reader's way): the same image either way.
+  const [signing, setSigning] = useState<'drawn' | 'typed'>('drawn')
+  const [typed, setTyped] = useState('')
   const [local, setLocal] = useState<Record<string, string>>({})
   const deliver = useMutation({ ...stopDeliveredMutation() })
   const send = useMutation({
@@ -197,7 +209,7 @@ function DeliveredForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unk
       const photoFileIds = photo ? [await upload(photo)] : []
       return deliver.mutateAsync({
         path: { shipmentId: stop.id },
-        body: { recipientName: recipient.trim(), signatureFileId, photoFileIds },
+        body: { recipientName: recipient.trim(), signatureFileId, photoFileIds, ...(await at()) },
       })
     },
     onSuccess: onDone,
@@ -208,8 +220,13 @@ function DeliveredForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unk
     event.preventDefault()
     const found: Record<string, string> = {}
     if (!recipient.trim()) found.recipientName = 'Enter who took the goods.'
+    if (signing === 'typed') pad?.write(typed)
     const signature = pad && !pad.isEmpty() ? await pad.toPng() : null
-    if (!signature) found.signatureFileId = 'Ask the recipient to sign in the box.'
+    if (!signature)
+      found.signatureFileId =
+        signing === 'typed'
+          ? 'Type the recipient’s name as their signature.'
+          : 'Ask the recipient to sign in the box.'
     setLocal(found)
     if (Object.keys(found).length > 0 || !signature) return
     send.mutate(signature)
@@ -233,8 +250,71 @@ function DeliveredForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unk
           />
         )}
       </Field>
-      <Field label="Signature" hint="Draw with a finger or the mouse" problem={problems.signatureFileId}>
-        {(control) => <SignaturePad {...control} onReady={setPad} />}
+      <fieldset className="choice">
+        <legend>Signature</legend>
+        <label>
+          <input
+            type="radio"
+            name={`signing-${stop.id}`}
+            checked={signing === 'drawn'}
+            onChange={() => {
+              setSigning('drawn')
+              pad?.clear()
+            }}
+          />{' '}
+          Drawn on the screen
+        </label>
+        <label>
+          <input
+            type="radio"
+            name={`signing-${stop.id}`}
+            checked={signing === 'typed'}
+            onChange={() => {
+              setSigning('typed')
+              pad?.write(typed)
+            }}
+          />{' '}
+          Typed with the keyboard
+        </label>
+      </fieldset>
+      {signing === 'typed' && (
+        <Field
+          label="Typed signature"
+          hint="The recipient types their name; it is saved as the signature’s image, shown below"
+          problem={problems.signatureFileId}
+        >
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              value={typed}
+              onChange={(e) => {
+                setTyped(e.target.value)
+                pad?.write(e.target.value)
+              }}
+            />
+          )}
+        </Field>
+      )}
+      <Field
+        label={signing === 'drawn' ? 'Signature box' : 'The typed signature as it is saved'}
+        hint={signing === 'drawn' ? 'Draw with a finger or the mouse' : undefined}
+        problem={signing === 'drawn' ? problems.signatureFileId : undefined}
+      >
+        {(control) => (
+          <SignaturePad
+            {...control}
+            readOnly={signing === 'typed'}
+            label={
+              signing === 'drawn'
+                ? 'Signature box'
+                : typed.trim()
+                  ? `Signature typed: ${typed.trim()}`
+                  : 'Signature: nothing typed yet'
+            }
+            onReady={setPad}
+          />
+        )}
       </Field>
       <Field
         label="Photo (optional)"
@@ -255,9 +335,11 @@ function DeliveredForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unk
         <button type="submit" disabled={send.isPending}>
           {send.isPending ? 'Saving…' : 'Confirm delivery'}
         </button>
-        <button type="button" className="secondary" onClick={() => pad?.clear()}>
-          Clear the signature
-        </button>
+        {signing === 'drawn' && (
+          <button type="button" className="secondary" onClick={() => pad?.clear()}>
+            Clear the signature
+          </button>
+        )}
       </div>
     </form>
   )
@@ -267,7 +349,12 @@ function FailedForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unknow
   const [reason, setReason] = useState('')
   const [afterFailure, setAfterFailure] = useState<AfterFailure | ''>('')
   const [local, setLocal] = useState<Record<string, string>>({})
-  const fail = useMutation({ ...stopFailedMutation(), onSuccess: onDone })
+  const report = useMutation({ ...stopFailedMutation() })
+  const fail = useMutation({
+    mutationFn: async (body: StopFailedRequest) =>
+      report.mutateAsync({ path: { shipmentId: stop.id }, body: { ...body, ...(await at()) } }),
+    onSuccess: onDone,
+  })
   const problems = mergedProblems(local, fail.error)
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -275,10 +362,7 @@ function FailedForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unknow
     if (!reason.trim()) found.reason = 'Say why the delivery failed.'
     setLocal(found)
     if (Object.keys(found).length > 0) return
-    fail.mutate({
-      path: { shipmentId: stop.id },
-      body: { reason: reason.trim(), afterFailure: afterFailure || null },
-    })
+    fail.mutate({ reason: reason.trim(), afterFailure: afterFailure || null })
   }
   return (
     <form className="stop-form" onSubmit={submit} noValidate aria-label={`Failed ${stop.code}`}>

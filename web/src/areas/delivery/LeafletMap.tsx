@@ -5,8 +5,9 @@ import { useConsole } from '../../app/session-context'
 import { type Position, polygonsOf, type ZonePolygon } from '../../lib/geo'
 
 // The maps draw the data themselves (zones as polygons, stops as numbered markers, the route as a
-// line) with Leaflet's SVG renderer, so they work with no tile server; CONSOLE_TILE_URL adds a
-// raster background for production.
+// line) with Leaflet's SVG renderer, so they work with no tile server: then land and coastlines
+// (Natural Earth, ./basemap.ts) are drawn beneath them. CONSOLE_TILE_URL puts a raster background
+// in their place for production.
 
 export interface MapZone {
   id: string
@@ -46,11 +47,29 @@ function useLeaflet(container: RefObject<HTMLElement | null>) {
       attributionControl: Boolean(config.tileUrl),
       zoomSnap: 0.25,
     }).setView([0, 0], 2)
+    let removed = false
     if (config.tileUrl)
       L.tileLayer(config.tileUrl, { attribution: config.tileAttribution ?? '', maxZoom: 19 }).addTo(instance)
+    else {
+      // The shore to draw a zone against, under everything else; decorative, so hidden from screen
+      // readers (the zones and stops say where things are).
+      const pane = instance.createPane('basemap')
+      pane.style.zIndex = '150'
+      pane.setAttribute('aria-hidden', 'true')
+      container.current.classList.add('offline-basemap')
+      void import('./basemap').then(({ landGeoJson }) => {
+        if (removed) return
+        L.geoJSON(landGeoJson(), {
+          pane: 'basemap',
+          interactive: false,
+          style: { color: '#8a96a3', weight: 1, fillColor: '#f3f0e6', fillOpacity: 1 },
+        }).addTo(instance)
+      })
+    }
     layer.current = L.layerGroup().addTo(instance)
     map.current = instance
     return () => {
+      removed = true
       instance.remove()
       map.current = null
       layer.current = null

@@ -34,6 +34,7 @@ import {
   scheduledOn,
 } from './left-out'
 import { PickList } from './PickList'
+import { usePointerReorder } from './pointer-reorder'
 
 const MOVE_LABEL: Record<PlanMove, string> = {
   schedule: 'Schedule',
@@ -106,7 +107,6 @@ export default function PlanDetail() {
   // A stop moved by its buttons, Alt+Up/Down or a drop: saved at once, the answer is the plan.
   const [moved, setMoved] = useState<string | null>(null)
   const [refocus, setRefocus] = useState<string | null>(null)
-  const [dragged, setDragged] = useState<string | null>(null)
   const reorder = useMutation({
     mutationFn: (change: { ids: string[]; code: string; focus: string }) => reorderStops(id, change.ids),
     onMutate: () => setMoved(null),
@@ -215,6 +215,8 @@ export default function PlanDetail() {
     p?.depot && p.depot.latitude !== null && p.depot.longitude !== null
       ? ([p.depot.longitude, p.depot.latitude] as [number, number])
       : null
+
+  const dragRow = usePointerReorder()
 
   if (plan.error)
     return (
@@ -340,37 +342,16 @@ export default function PlanDetail() {
         <h2 id="pl-stops">Stops in order</h2>
         {reorderable && (
           <p className="muted" id="pl-stops-how">
-            Move a stop with its Up and Down buttons (Alt+Up and Alt+Down on them), or drag its row. Each move
-            is saved at once; planned arrivals are cleared until the route is planned again.
+            Move a stop with its Up and Down buttons (Alt+Up and Alt+Down on them), or drag its row (on a
+            touch screen, by its grip ⠿). Each move is saved at once; planned arrivals are cleared until the
+            route is planned again.
           </p>
         )}
         <p className="visually-hidden" role="status">
           {moved}
         </p>
         <DataTable
-          rowProps={
-            reorderable
-              ? (row, index) => ({
-                  draggable: !working,
-                  className: dragged === row.id ? 'dragging' : undefined,
-                  onDragStart: (event) => {
-                    event.dataTransfer.setData('text/plain', row.id)
-                    event.dataTransfer.effectAllowed = 'move'
-                    setDragged(row.id)
-                  },
-                  onDragEnd: () => setDragged(null),
-                  onDragOver: (event) => {
-                    if (dragged) event.preventDefault()
-                  },
-                  onDrop: (event) => {
-                    event.preventDefault()
-                    const from = stopIds.indexOf(event.dataTransfer.getData('text/plain') || (dragged ?? ''))
-                    setDragged(null)
-                    if (from >= 0) moveStop(from, index)
-                  },
-                })
-              : undefined
-          }
+          rowProps={reorderable ? (_row, index) => dragRow(index, moveStop, working) : undefined}
           caption={`Stops of ${p.code} in delivery order`}
           rows={p.shipments}
           rowKey={(row) => row.id}
@@ -410,6 +391,9 @@ export default function PlanDetail() {
                       return (
                         // biome-ignore lint/a11y/noStaticElementInteractions: Alt+arrows reach the buttons inside
                         <span className="stop-moves" onKeyDown={(event) => onMoveKey(event, index)}>
+                          <span className="drag-grip" aria-hidden="true" title="Drag to move">
+                            ⠿
+                          </span>
                           <button
                             type="button"
                             className="secondary"
