@@ -54,7 +54,7 @@ describe('delivery zones at the size limit', () => {
     const schema = await schemaOf(ctx, org.businessId)
     const back = largestZone(18.5, -34)
     await sql`UPDATE ${sql.table(`${schema}.delivery_zones`)}
-      SET shape = ${encodeShape(shapeOf(back as ZoneGeometry))}, min_longitude = 17.5, max_longitude = 19.5,
+      SET geometry = ${encodeShape(shapeOf(back as ZoneGeometry))}, min_longitude = 17.5, max_longitude = 19.5,
         revision = revision + 1
       WHERE id = ${id}`.execute(ctx.database.db)
     expect(await namesAt(core, 20.8, -34.2)).toEqual([])
