@@ -65,7 +65,7 @@ export const deliveryScenarios = withEitherCredential([
     rows: [2],
     respond: (rows) => {
       const inside = (rows as unknown as ZoneRow[]).filter((zone) =>
-        containsPoint(polygonsOf(geometryOf(decodeShape(zone.shape))), POINT.longitude, POINT.latitude),
+        containsPoint(polygonsOf(geometryOf(decodeShape(zone.geometry))), POINT.longitude, POINT.latitude),
       )
       return paged(
         'core',
@@ -130,10 +130,10 @@ export async function seedZones(pool: DatabasePool, seed: ResolvedSeed): Promise
     }
   })
   await pool.query(
-    `INSERT INTO "${schema}".delivery_zones (id, business_id, name, shape, positions, min_longitude, min_latitude, max_longitude, max_latitude)
-     SELECT z.id, $1, z.name, z.shape, z.positions, z.x0, z.y0, z.x1, z.y1
+    `INSERT INTO "${schema}".delivery_zones (id, business_id, name, geometry, positions, min_longitude, min_latitude, max_longitude, max_latitude)
+     SELECT z.id, $1, z.name, z.geometry, z.positions, z.x0, z.y0, z.x1, z.y1
      FROM unnest($2::uuid[], $3::text[], $4::bytea[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::float8[])
-       AS z(id, name, shape, positions, x0, y0, x1, y1)`,
+       AS z(id, name, geometry, positions, x0, y0, x1, y1)`,
     [
       seed.businessId,
       rows.map((r) => r.id),

@@ -1,5 +1,6 @@
 /** The planning engine: pure routing with time windows, and a thread to run it off the event loop. */
 export { checkPlan } from './checker.js'
 export { solve } from './engine.js'
-export { solveInThread } from './thread.js'
+export { greatCircleKm, greatCircleMatrixOf, type Point } from './great-circle.js'
+export { greatCircleInThread, solveInThread } from './thread.js'
 export type * from './types.js'

@@ -1,5 +1,5 @@
-import type { PlanningMatrix } from '../planning-engine/index.js'
-import { greatCircleKm, type Point } from './routing.js'
+import { greatCircleInThread, greatCircleMatrixOf, type PlanningMatrix } from '../planning-engine/index.js'
+import type { Point } from './routing.js'
 
 /** Travel times (seconds) and distances (metres) between points, for the planning engine. */
 export interface MatrixProvider {
@@ -7,29 +7,23 @@ export interface MatrixProvider {
   matrix(points: readonly Point[]): Promise<PlanningMatrix>
 }
 
+/**
+ * From this many points the matrix is computed on the planning engine's thread (it grows with the
+ * square: 700 points held the event loop 45-90 ms on a loaded machine); below, a round trip costs more.
+ */
+const IN_THREAD_FROM = 200
+
 /** Great-circle distance at a steady speed: no road network, works offline, deterministic. */
 export function greatCircleMatrix(speedKmh: number): MatrixProvider {
   return {
     name: 'great-circle',
-    async matrix(points) {
-      const size = points.length
-      const distances = new Float64Array(size * size)
-      const durations = new Float64Array(size * size)
-      // The distance is symmetric (greatCircleKm gives the same both ways, to the bit): each pair
-      // is computed once, for 1,000 points half a million times instead of a million.
-      for (let i = 0; i < size; i++) {
-        for (let j = i + 1; j < size; j++) {
-          const km = greatCircleKm(points[i] as Point, points[j] as Point)
-          const metres = km * 1000
-          const seconds = (km / speedKmh) * 3600
-          distances[i * size + j] = metres
-          distances[j * size + i] = metres
-          durations[i * size + j] = seconds
-          durations[j * size + i] = seconds
-        }
-      }
-      return { size, durations, distances }
-    },
+    matrix: async (points) =>
+      points.length < IN_THREAD_FROM
+        ? greatCircleMatrixOf(points, speedKmh)
+        : greatCircleInThread(
+            points.map(({ latitude, longitude }) => ({ latitude, longitude })),
+            speedKmh,
+          ),
   }
 }
 

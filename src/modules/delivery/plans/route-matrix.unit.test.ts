@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { greatCircleMatrixOf } from '../planning-engine/index.js'
 import { greatCircleMatrix, osrmMatrix } from './route-matrix.js'
 
 const points = [
@@ -17,6 +18,19 @@ describe('the great-circle matrix', () => {
     // 36 km/h is 10 m/s.
     expect(m.durations[1]).toBeCloseTo((m.distances?.[1] ?? 0) / 10, 6)
     expect(m.distances?.[1]).toBeGreaterThan(2000)
+  })
+
+  it("computes a large one on the planning engine's thread, to the bit what the event loop would", async () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      latitude: -34 + Math.sin(i) * 0.9,
+      longitude: 18.5 + Math.cos(i * 1.3) * 0.9,
+      label: `stop ${i}`, // a point may carry more than its coordinates
+    }))
+    const m = await greatCircleMatrix(40).matrix(many)
+    const inline = greatCircleMatrixOf(many, 40)
+    expect(m.size).toBe(300)
+    expect(Array.from(m.durations)).toEqual(Array.from(inline.durations))
+    expect(Array.from(m.distances ?? [])).toEqual(Array.from(inline.distances))
   })
 })
 

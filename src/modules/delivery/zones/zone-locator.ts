@@ -23,7 +23,7 @@ export interface ZoneLocator {
 
 /** A zone a lookup found: its columns, and its geometry (from wherever the locator had it). */
 export interface FoundZone {
-  row: Omit<ZoneRow, 'shape'>
+  row: Omit<ZoneRow, 'geometry'>
   geometry: ZoneGeometry
 }
 
@@ -41,8 +41,8 @@ export async function prepareZones(
   const prepared = new Map<string, PreparedZone>()
   const missing: string[] = []
   for (const head of heads) {
-    if (head.shape != null) {
-      prepared.set(head.id, PreparedZone.fromShape(decodeShape(head.shape)))
+    if (head.geometry != null) {
+      prepared.set(head.id, PreparedZone.fromShape(decodeShape(head.geometry)))
       continue
     }
     const cached = preparedZones.get(schema, head.id, head.revision)
@@ -51,7 +51,7 @@ export async function prepareZones(
   }
   const read = new Map<string, ZoneRow>()
   for (const row of await zonesByIds(db, schema, businessId, missing)) {
-    const zone = PreparedZone.fromShape(decodeShape(row.shape))
+    const zone = PreparedZone.fromShape(decodeShape(row.geometry))
     // Kept under the revision read with this shape, which may be newer than the head's.
     preparedZones.set(schema, row.id, row.revision, zone)
     prepared.set(row.id, zone)

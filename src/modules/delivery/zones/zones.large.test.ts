@@ -1,14 +1,16 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
-import { type Core, useTestContext } from '../../../../test/harness.js'
-import { deliverySetup, post, put } from '../delivery.fixtures.js'
+import { createApiKey, fieldsOf, freshBusiness, schemaOf } from '../../../../test/fixtures.js'
+import { type Core, coreAs, useOwnerSession, useTestContext } from '../../../../test/harness.js'
+import { post, put } from '../delivery.fixtures.js'
 import { PLANS, plan, shipment } from '../plans/plans.fixtures.js'
 import type { ZoneGeometry } from './geometry.js'
 import { encodeShape, shapeOf } from './shape.js'
 import { circle, largestZone, spikyStar } from './zones.fixtures.js'
 
 const ctx = useTestContext()
+// One organisation for the file, a business of its own per test: registering one is the dear part.
+const owner = useOwnerSession(ctx)
 const ZONES = '/api/v1/DeliveryZones'
 const at = async (core: Core, longitude: number, latitude: number) => {
   const response = await core({ url: `${ZONES}/coordinates?latitude=${latitude}&longitude=${longitude}` })
@@ -20,7 +22,8 @@ const namesAt = async (core: Core, longitude: number, latitude: number) =>
 
 describe('delivery zones at the size limit', () => {
   it('saves a 20,000-position zone, finds points by it (holes excluded) and sees every change to it', async () => {
-    const { core, key, org } = await deliverySetup(ctx)
+    const { core, businessId } = await freshBusiness(ctx, owner)
+    const key = coreAs(ctx, { apiKey: await createApiKey(ctx, owner.signedIn.accessToken, businessId) })
     const geometry = largestZone(18.5, -34)
     const created = await post(core, ZONES, { name: 'Large', polygon: geometry })
     expect(created.statusCode, created.body).toBe(200)
@@ -51,10 +54,10 @@ describe('delivery zones at the size limit', () => {
     expect(await namesAt(core, 20.8, -34.2)).toEqual(['Large'])
 
     // Changed by another process (straight in the database, as another server would save it).
-    const schema = await schemaOf(ctx, org.businessId)
+    const schema = await schemaOf(ctx, businessId)
     const back = largestZone(18.5, -34)
     await sql`UPDATE ${sql.table(`${schema}.delivery_zones`)}
-      SET shape = ${encodeShape(shapeOf(back as ZoneGeometry))}, min_longitude = 17.5, max_longitude = 19.5,
+      SET geometry = ${encodeShape(shapeOf(back as ZoneGeometry))}, min_longitude = 17.5, max_longitude = 19.5,
         revision = revision + 1
       WHERE id = ${id}`.execute(ctx.database.db)
     expect(await namesAt(core, 20.8, -34.2)).toEqual([])
@@ -64,7 +67,7 @@ describe('delivery zones at the size limit', () => {
   })
 
   it('names the field of each problem of a large zone', async () => {
-    const { core } = await deliverySetup(ctx)
+    const { core } = owner
     const outer = circle(4000, 0, 0, 1)
     const leaving = await post(core, ZONES, {
       name: 'x',
@@ -99,7 +102,7 @@ describe('delivery zones at the size limit', () => {
   })
 
   it('autobatches over large zones as over small ones: holes and outside left out', async () => {
-    const { core } = await deliverySetup(ctx)
+    const { core } = await freshBusiness(ctx, owner)
     const zone = await post(core, ZONES, { name: 'Large', polygon: largestZone(18.5, -34) })
     const inside = [await shipment(core, -34.2, 18.8), await shipment(core, -33.7, 18.4)]
     const inHole = await shipment(core, -34, 18)

@@ -2,6 +2,7 @@ import { returning } from '../../../http/openapi-names.js'
 import { defineModule } from '../../../platform/module.js'
 import * as zoneRevision from './migrations/20261202091500-delivery-zone-revision.js'
 import * as zoneShape from './migrations/20261230090000-delivery-zone-shape.js'
+import * as zoneGeometryColumn from './migrations/20261231090000-delivery-zone-geometry-column.js'
 import { registerZoneRoutes } from './zones.routes.js'
 
 /** Delivery zones as GeoJSON polygons, with point lookup. */
@@ -20,6 +21,7 @@ export const zonesModule = defineModule({
     tenant: [
       { name: '20261202091500-delivery-zone-revision', sql: zoneRevision.sql },
       { name: '20261230090000-delivery-zone-shape', sql: zoneShape.sql },
+      { name: '20261231090000-delivery-zone-geometry-column', sql: zoneGeometryColumn.sql },
     ],
   },
   schemaNames: returning('DeliveryZoneResponse', [

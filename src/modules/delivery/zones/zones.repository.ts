@@ -6,7 +6,7 @@ const COLUMNS = [
   'id',
   'business_id',
   'name',
-  'shape',
+  'geometry',
   'colour',
   'active',
   'min_longitude',
@@ -28,7 +28,7 @@ export function scopedZones(db: Executor, schema: string, businessId: string) {
 export type ZoneRow = NonNullable<Awaited<ReturnType<typeof findZone>>>
 
 /** What a write returns: everything but the shape, which the caller has (a large one is 0.3 MB). */
-const WRITTEN = [...COLUMNS.filter((column) => column !== 'shape'), 'revision'] as const
+const WRITTEN = [...COLUMNS.filter((column) => column !== 'geometry'), 'revision'] as const
 
 /** Zones up to this many positions come inline with a lookup: decoding them costs less than a round trip. */
 export const INLINE_POSITIONS = 1_000
@@ -42,10 +42,12 @@ function zoneHeads(db: Executor, schema: string, businessId: string) {
     .withSchema(schema)
     .selectFrom('delivery_zones')
     .where('business_id', '=', businessId)
-    .select(COLUMNS.filter((column) => column !== 'shape'))
+    .select(COLUMNS.filter((column) => column !== 'geometry'))
     .select(['revision', 'positions'])
     .select(
-      sql<Buffer | null>`case when positions <= ${sql.lit(INLINE_POSITIONS)} then shape end`.as('shape'),
+      sql<Buffer | null>`case when positions <= ${sql.lit(INLINE_POSITIONS)} then geometry end`.as(
+        'geometry',
+      ),
     )
 }
 
@@ -63,7 +65,7 @@ export function findZone(db: Executor, schema: string, businessId: string, id: s
 
 export interface ZoneValues {
   name: string
-  shape: Buffer
+  geometry: Buffer
   positions: number
   colour: string | null
   active: boolean

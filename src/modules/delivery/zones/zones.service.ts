@@ -34,10 +34,10 @@ export const useZoneLocator = (next: ZoneLocator) => {
 
 /** A zone as the API answers it; `geometry` when the caller has it already (it just saved it). */
 export function toZone(
-  row: Omit<repository.ZoneRow, 'shape'> & { shape?: Buffer },
+  row: Omit<repository.ZoneRow, 'geometry'> & { geometry?: Buffer },
   geometry?: ZoneGeometry,
 ): DeliveryZoneResponse {
-  const polygon = geometry ?? geometryOf(decodeShape(row.shape as Buffer))
+  const polygon = geometry ?? geometryOf(decodeShape(row.geometry as Buffer))
   return {
     id: row.id,
     businessId: row.business_id,
@@ -72,7 +72,7 @@ async function valuesOf(request: ZoneRequest): Promise<{
   const prepared = PreparedZone.fromRings(geometry.type, parsed.rings)
   const values = {
     name,
-    shape: encodeShape({ type: geometry.type, polygons: parsed.rings }),
+    geometry: encodeShape({ type: geometry.type, polygons: parsed.rings }),
     positions: prepared.positions,
     colour: request.colour?.toUpperCase() ?? null,
     active: request.active ?? true,

@@ -8,7 +8,7 @@ export interface DeliveryZonesTable {
   colour: string | null
   active: Generated<boolean>
   /** The geometry in the binary form of shape.ts. */
-  shape: ColumnType<Buffer, Buffer, Buffer>
+  geometry: ColumnType<Buffer, Buffer, Buffer>
   min_longitude: number
   min_latitude: number
   max_longitude: number

@@ -135,4 +135,28 @@ describe('delivery zones', () => {
       expect((await core(request)).statusCode).toBe(404)
     }
   })
+
+  it('names the changed geometry in the audit log as the API and earlier entries do, not by its storage', async () => {
+    const { core } = await deliverySetup(ctx)
+    const created = await zone(core, 'Audited', SQUARE_WITH_HOLE)
+    expect(
+      (await put(core, `${ZONES}/${created.id}`, { name: 'Audited', polygon: TWO_SQUARES })).statusCode,
+    ).toBe(200)
+    expect(
+      (await put(core, `${ZONES}/${created.id}`, { name: 'Renamed', polygon: TWO_SQUARES })).statusCode,
+    ).toBe(200)
+    const response = await core({
+      url: '/api/v1/audit-log',
+      query: { entityType: 'DeliveryZone', entityId: created.id, $orderby: 'occurredAt asc' },
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    const entries = response.json().data as { action: string; changes: Record<string, unknown> }[]
+    expect(entries.map((e) => e.action)).toEqual(['Created', 'Updated', 'Updated'])
+    const [, moved, renamed] = entries
+    expect(Object.keys(entries[0]?.changes ?? {})).toContain('geometry')
+    expect(moved?.changes).toHaveProperty('geometry')
+    expect(moved?.changes).not.toHaveProperty('shape')
+    expect(renamed?.changes).toHaveProperty('name')
+    expect(renamed?.changes).not.toHaveProperty('geometry')
+  })
 })
