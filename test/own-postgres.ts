@@ -50,10 +50,10 @@ export interface OwnPostgres {
  * may stop and start (the shared server of the suite must never be). PostgreSQL refuses to run as
  * root: as root, the cluster belongs to the `postgres` user the Debian package creates.
  */
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+export async function startOwnPostgres(settings: Record<string, string> = {}): Promise<OwnPostgres> {
   const { bin, dir, dataDir, as } = await ownDirectory()
   await as(`${bin}/initdb`, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
-  return startIn(bin, dir, dataDir, as)
+  return startIn(bin, dir, dataDir, as, settings)
 }
 
 /**
@@ -99,9 +99,16 @@ export async function ownDirectory(prefix = 'cartage-own-pg-'): Promise<{
   return { bin, dir, dataDir, as, asRoot }
 }
 
-async function startIn(bin: string, dir: string, dataDir: string, as: RunAs): Promise<OwnPostgres> {
+async function startIn(
+  bin: string,
+  dir: string,
+  dataDir: string,
+  as: RunAs,
+  settings: Record<string, string> = {},
+): Promise<OwnPostgres> {
   const port = await freePort()
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=16MB`
+  const extra = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`)
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=16MB${extra.join('')}`
   const pgCtl = (args: string[]) => as(`${bin}/pg_ctl`, ['-D', dataDir, '-s', ...args])
   const start = async () => {
     await pgCtl(['-o', options, '-l', path.join(dir, 'log'), '-w', 'start'])

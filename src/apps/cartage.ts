@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
+import { settlePreparedWrites } from '../db/clusters.js'
 import { type Database, openDatabase } from '../db/database.js'
 import { type MigrationReport, migrate } from '../db/migrator.js'
 import type { HttpApp } from '../http/kernel.js'
@@ -94,6 +95,12 @@ export async function openCartage<A extends ApiName = ApiName>(
     const migrated = migrating
       ? await migrate(database, typeof migrating === 'function' ? migrating : undefined)
       : undefined
+    // Writes a crashed process prepared on another cluster: committed or rolled back as main decided.
+    if (database.clusters && migrating) {
+      const settled = await settlePreparedWrites(database.clusters)
+      if (logger && settled.committed + settled.rolledBack > 0)
+        logger.warn(settled, 'settled the writes a stopped process left prepared on other clusters')
+    }
     services = await createServices(config, database, logger, {
       eventHandlers: EVENT_HANDLERS,
       ...(options.mailer ? { mailer: options.mailer } : {}),

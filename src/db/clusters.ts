@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import { Kysely, PostgresDialect, type Transaction } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import type pg from 'pg'
+import { databaseFault } from './faults.js'
 import { currentAffinity, type DatabasePool, withSchemaAffinity } from './lane-pool.js'
 import { BEGINS_TRANSACTION, type ClientQuery, ENDS_TRANSACTION, statementText } from './statement-text.js'
+import './cluster-commits.tables.js'
 import type { Tables } from './tables.js'
 
 /** The cluster of DATABASE_URL: it holds the `global` schema and every organisation placed on it. */
@@ -139,6 +142,33 @@ export class ClusterPool extends EventEmitter implements DatabasePool {
     let best = MAIN_CLUSTER
     for (const name of this.pools.keys()) if ((counts.get(name) ?? 0) < (counts.get(best) ?? 0)) best = name
     return best
+  }
+
+  private readonly prepares = new Map<string, Promise<boolean>>()
+
+  /**
+   * Whether a cluster can prepare transactions (`max_prepared_transactions` > 0), asked once; a
+   * cluster that cannot is named in a warning, and its writes with main are not two-phase.
+   */
+  preparesOn(cluster: string): Promise<boolean> {
+    let known = this.prepares.get(cluster)
+    if (!known) {
+      known = this.db(cluster)
+        .executeQuery<{ n: number }>(
+          sql`SELECT current_setting('max_prepared_transactions')::int AS n`.compile(this.db(cluster)),
+        )
+        .then(({ rows }) => {
+          const can = (rows[0]?.n ?? 0) > 0
+          if (!can)
+            process.emitWarning(
+              `cluster ${cluster} has max_prepared_transactions = 0: a write to global rows and to an organisation there is not two-phase (docs/deployment.md)`,
+            )
+          return can
+        })
+      known.catch(() => this.prepares.delete(cluster))
+      this.prepares.set(cluster, known)
+    }
+    return known
   }
 
   /** Forgets every placement (an organisation was moved): each is read again at its next statement. */
@@ -294,19 +324,194 @@ class RoutedClient {
 /**
  * Work that changes global rows and an organisation's tables together: `global` for the global
  * tables, `organisation` for the organisation's schema. With the schema on the main cluster (always
- * so with one cluster) both are the one transaction they were. With it on another cluster, the
- * organisation's transaction runs inside the global one and commits just before it: a failure
- * before then rolls both back; only a failure of the global commit itself, after the
- * organisation's, leaves the organisation's part alone (two servers, no two-phase commit).
+ * so with one cluster) both are the one transaction they were. With it on another cluster, it is a
+ * two-phase commit with main as the coordinator: the organisation's transaction (its connection
+ * taken first, so a request never holds main's while it waits for another cluster's) does its work,
+ * a decision record is written in main's transaction, the organisation's part is prepared
+ * (PREPARE TRANSACTION), then main commits, and only then is the prepared part committed. A failure
+ * anywhere up to main's commit, that commit included, leaves nothing on either side; a prepared
+ * part left by a crash or a lost connection is settled from the record (settlePreparedWrites).
+ * Needs `max_prepared_transactions` > 0 on the organisation's cluster; without it the organisation's
+ * part commits just before main's (a failure of main's commit itself then leaves it), with a warning.
  */
 export async function globalAndOrganisation<R>(
   database: { db: Kysely<Tables>; clusters?: ClusterPool | undefined },
   schema: string,
   work: (global: Transaction<Tables>, organisation: Transaction<Tables>) => Promise<R>,
 ): Promise<R> {
-  const elsewhere = database.clusters && (await database.clusters.clusterOf(schema)) !== MAIN_CLUSTER
-  if (!elsewhere) return database.db.transaction().execute((trx) => work(trx, trx))
-  return database.db
-    .transaction()
-    .execute((global) => database.db.transaction().execute((organisation) => work(global, organisation)))
+  const clusters = database.clusters
+  const cluster = clusters ? await clusters.clusterOf(schema) : MAIN_CLUSTER
+  if (!clusters || cluster === MAIN_CLUSTER) return database.db.transaction().execute((trx) => work(trx, trx))
+  return twoPhase(database.db, clusters, schema, cluster, await clusters.preparesOn(cluster), work)
+}
+
+/** The prefix of the transactions globalAndOrganisation prepares (what settlePreparedWrites looks for). */
+const GID_PREFIX = 'cartage:'
+const COMMIT = /^\s*commit\b/i
+/** A NOTIFY may not be prepared: the organisation's are sent once its part is committed. */
+const NOTIFIES = /^\s*select\s+pg_notify\s*\(/i
+/** SQLSTATE 42704: no prepared transaction of that name (settled already, by the recovery or the writer). */
+const UNDEFINED_OBJECT = '42704'
+
+async function twoPhase<R>(
+  db: Kysely<Tables>,
+  clusters: ClusterPool,
+  schema: string,
+  cluster: string,
+  prepare: boolean,
+  work: (global: Transaction<Tables>, organisation: Transaction<Tables>) => Promise<R>,
+): Promise<R> {
+  const gid = `${GID_PREFIX}${randomUUID()}`
+  const routed = new RoutedClient(clusters, undefined)
+  const notifications: { text: unknown; values: unknown }[] = []
+  let prepared = false
+  let globalTrx: Transaction<Tables> | undefined
+  // The organisation's transaction on a connection of its own, whose COMMIT becomes the PREPARE.
+  const client = {
+    query: async (text: unknown, values?: unknown) => {
+      const sqlText = String(statementText(text))
+      // A plain read of global rows (who the members are) is answered by main's transaction of this
+      // write, which sees its own changes, rather than by a second connection to main: a request
+      // holding one of main's connections never waits for another (pools full: no deadlock).
+      if (globalTrx && isGlobalRead(sqlText)) {
+        const { rows } = await globalTrx.executeQuery(
+          CompiledQuery.raw(sqlText, Array.isArray(values) ? (values as unknown[]) : []),
+        )
+        return { ...EMPTY_RESULT, command: 'SELECT', rows, rowCount: rows.length }
+      }
+      if (NOTIFIES.test(sqlText)) {
+        notifications.push({ text, values })
+        return { ...EMPTY_RESULT, command: 'SELECT' }
+      }
+      if (!prepare || !COMMIT.test(sqlText)) return routed.query(text, values)
+      const answered = await routed.query(`PREPARE TRANSACTION '${gid}'`)
+      prepared = true
+      return answered
+    },
+    release: () => {},
+  }
+  const organisationDb = new Kysely<Tables>({
+    dialect: new PostgresDialect({
+      pool: { connect: async () => client, end: async () => {} } as unknown as pg.Pool,
+    }),
+  })
+  const state: { outcome: 'committed' | 'unsettled' | 'failed' } = { outcome: 'failed' }
+  let broken: Error | undefined
+  try {
+    const result = await db.transaction().execute((global) => {
+      globalTrx = global
+      return organisationDb.transaction().execute(async (organisation) => {
+        // The organisation's cluster first: its connection is taken before main's.
+        await sql.raw(`SELECT '${schema}'::text AS organisation`).execute(organisation)
+        const done = await work(global, organisation)
+        if (prepare) await global.insertInto('global.cluster_commits').values({ gid, cluster }).execute()
+        return done
+      })
+    })
+    // Decided on main: the prepared part is committed (or, should this fail, settled below).
+    state.outcome = 'committed'
+    if (prepared)
+      await routed.query(`COMMIT PREPARED '${gid}'`).catch((error: Error) => {
+        state.outcome = 'unsettled'
+        broken = error
+      })
+    if (state.outcome === 'committed')
+      for (const { text, values } of notifications) await routed.query(text, values).catch(() => {})
+    return result
+  } catch (error) {
+    if (prepared)
+      await routed.query(`ROLLBACK PREPARED '${gid}'`).catch((lost: Error) => {
+        state.outcome = 'unsettled'
+        broken = lost
+      })
+    broken ??= error as Error
+    throw error
+  } finally {
+    // Main's connection is back in its pool; this one goes back before main is reached again.
+    routed.release(broken && databaseFault(broken) ? broken : undefined)
+    void organisationDb.destroy()
+    if (state.outcome === 'unsettled') await settleLater(clusters, cluster, gid)
+    else if (prepared && state.outcome === 'committed')
+      await clusters.mainQuery('DELETE FROM global.cluster_commits WHERE gid = $1', [gid]).catch(() => {})
+  }
+}
+
+/** A prepared part this writer could not settle (its connection lost): tried again on a fresh connection. */
+async function settleLater(clusters: ClusterPool, cluster: string, gid: string): Promise<void> {
+  await settle(clusters, cluster, gid).catch(() => {
+    // Left to the next start-up (settlePreparedWrites): the decision record says what to do.
+  })
+}
+
+/**
+ * Settles one prepared transaction from main's decision record: committed if main committed its
+ * record, rolled back if not. Writing the `committed = false` record waits for a main transaction
+ * still writing the same gid (a writer between its PREPARE and main's commit): if that one commits,
+ * the insert does nothing and the part is committed; if it rolls back, the part is rolled back.
+ */
+async function settle(
+  clusters: ClusterPool,
+  cluster: string,
+  gid: string,
+): Promise<'committed' | 'rolled back'> {
+  const main = clusters.db(MAIN_CLUSTER)
+  const claimed = await main
+    .insertInto('global.cluster_commits')
+    .values({ gid, cluster, committed: false })
+    .onConflict((oc) => oc.column('gid').doNothing())
+    .returning('gid')
+    .execute()
+  const committed =
+    claimed.length === 0 &&
+    (
+      await main
+        .selectFrom('global.cluster_commits')
+        .select('committed')
+        .where('gid', '=', gid)
+        .executeTakeFirst()
+    )?.committed === true
+  await sql
+    .raw(`${committed ? 'COMMIT' : 'ROLLBACK'} PREPARED '${gid}'`)
+    .execute(clusters.db(cluster))
+    .catch((error: { code?: unknown }) => {
+      if (error.code !== UNDEFINED_OBJECT) throw error
+    })
+  await main.deleteFrom('global.cluster_commits').where('gid', '=', gid).execute()
+  return committed ? 'committed' : 'rolled back'
+}
+
+/**
+ * At start-up: settles every transaction globalAndOrganisation prepared on another cluster and
+ * left there (a process that crashed between PREPARE and COMMIT PREPARED), and removes the decision
+ * records whose prepared part is settled. Safe while other processes write: see `settle`.
+ */
+export async function settlePreparedWrites(
+  clusters: ClusterPool,
+): Promise<{ committed: number; rolledBack: number }> {
+  const counts = { committed: 0, rolledBack: 0 }
+  for (const cluster of clusters.names) {
+    if (cluster === MAIN_CLUSTER || !(await clusters.preparesOn(cluster))) continue
+    // The records first: one seen here was written after its PREPARE, so a gid absent below is settled.
+    const records = await clusters
+      .db(MAIN_CLUSTER)
+      .selectFrom('global.cluster_commits')
+      .select('gid')
+      .where('cluster', '=', cluster)
+      .execute()
+    const { rows } = await sql<{ gid: string }>`SELECT gid FROM pg_prepared_xacts
+      WHERE gid LIKE ${`${GID_PREFIX}%`} AND database = current_database()`.execute(clusters.db(cluster))
+    const pending = new Set(rows.map((r) => r.gid))
+    for (const gid of pending) {
+      if ((await settle(clusters, cluster, gid)) === 'committed') counts.committed++
+      else counts.rolledBack++
+    }
+    const settled = records.map((r) => r.gid).filter((gid) => !pending.has(gid))
+    if (settled.length > 0)
+      await clusters
+        .db(MAIN_CLUSTER)
+        .deleteFrom('global.cluster_commits')
+        .where('gid', 'in', settled)
+        .execute()
+  }
+  return counts
 }

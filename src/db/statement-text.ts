@@ -10,4 +10,5 @@ export const statementText = (text: unknown): unknown =>
   typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
 
 export const BEGINS_TRANSACTION = /^\s*(begin|start\s+transaction)\b/i
-export const ENDS_TRANSACTION = /^\s*(commit|end|rollback)\b/i
+/** PREPARE TRANSACTION ends the session's transaction too (db/clusters.ts: two-phase commit). */
+export const ENDS_TRANSACTION = /^\s*(commit|end|rollback|prepare\s+transaction)\b/i

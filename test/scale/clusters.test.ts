@@ -6,6 +6,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Cartage, openCartage } from '../../src/apps/cartage.js'
 import { type ConfigError, loadConfig } from '../../src/config.js'
+import { settlePreparedWrites } from '../../src/db/clusters.js'
 import { migrate, migrationStatus } from '../../src/db/migrator.js'
 import { moveOrganisation } from '../../src/db/move-organisation.js'
 import { MemoryMailer } from '../../src/mail/mailer.js'
@@ -100,7 +101,11 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
     ).map((r) => r.nspname)
 
   beforeAll(async () => {
-    ;[main, east] = await Promise.all([startOwnPostgres(), startOwnPostgres()])
+    // East prepares the organisation's part of a write that spans both (globalAndOrganisation).
+    ;[main, east] = await Promise.all([
+      startOwnPostgres(),
+      startOwnPostgres({ max_prepared_transactions: '20' }),
+    ])
     const env = { RATE_LIMIT_PER_IP: '100000', DATABASE_URL: main.url, DATABASE_CLUSTERS: `east=${east.url}` }
     const mailer = new MemoryMailer()
     const cartage = await openCartage({ ...loadConfig(env), dataDir }, { mailer, poolSize: 3 })
@@ -300,6 +305,155 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
     const me = await ok(org.core({ url: '/api/me' }))
     expect(JSON.stringify(me)).toContain(branch.id)
   })
+
+  const keyFor = (org: (typeof orgs)[number], label: string) =>
+    ctx.global.inject({
+      method: 'POST',
+      url: '/api/auth/tokens',
+      headers: { authorization: `Bearer ${org.accessToken}` },
+      payload: { businessId: org.businessId, label },
+    })
+  const countOn = async (server: OwnPostgres, text: string) =>
+    (await query<{ n: number }>(server, `SELECT count(*)::int AS n FROM ${text}`))[0]?.n
+
+  it('records role, member and API key changes of an organisation on east in its audit log, with the actor', async () => {
+    const org = orgs[1] as (typeof orgs)[number]
+    expect(org.cluster).toBe('east')
+    const role = await org.core({
+      method: 'POST',
+      url: '/api/team/roles',
+      payload: { name: 'Audited on east', permissions: { Orders: 7 } },
+    })
+    expect(role.statusCode, role.body).toBe(200)
+    const roleId = role.json().data.id as string
+    const renamed = await org.core({
+      method: 'PUT',
+      url: `/api/team/roles/${roleId}`,
+      payload: { name: 'Audited on east', permissions: { Orders: 1 } },
+    })
+    expect(renamed.statusCode, renamed.body).toBe(200)
+    const key = await keyFor(org, 'audited on east')
+    expect(key.statusCode, key.body).toBe(200)
+    const keyId = key.json().data.id as string
+    // Waiting on main, in the transactions of the changes, until the log is read.
+    expect(
+      await countOn(main, `global.audit_log_outbox WHERE schema_name = '${org.schema}'`),
+    ).toBeGreaterThan(0)
+    type Entry = {
+      action: string
+      actorType: string
+      actorId: string | null
+      entityId: string
+      changes: object
+    }
+    const entries = async (entityType: string) => {
+      const listed = await org.core({ url: '/api/v1/audit-log', query: { entityType } })
+      expect(listed.statusCode, listed.body).toBe(200)
+      return (listed.json().data as Entry[]).reverse()
+    }
+    const roles = (await entries('Role')).filter((e) => e.entityId === roleId)
+    expect(roles.map((e) => [e.action, e.actorType, e.actorId])).toEqual([
+      ['Created', 'User', org.userId],
+      ['Updated', 'User', org.userId],
+    ])
+    expect(Object.keys(roles[1]?.changes ?? {})).toEqual(['permissions'])
+    const keys = (await entries('ApiKey')).filter((e) => e.entityId === keyId)
+    expect(keys.map((e) => [e.action, e.actorType, e.actorId])).toEqual([['Created', 'User', org.userId]])
+    // In the organisation's log on east, once; nothing left waiting on main.
+    expect(await countOn(east, `${org.schema}.audit_log WHERE entity_id = '${roleId}'`)).toBe(2)
+    expect(await countOn(main, `global.audit_log_outbox WHERE schema_name = '${org.schema}'`)).toBe(0)
+    // Read again: still once each.
+    expect((await entries('Role')).filter((e) => e.entityId === roleId)).toHaveLength(2)
+  })
+
+  it('leaves nothing of a write to main and east when main refuses its commit, and commits both otherwise', async () => {
+    const org = orgs[1] as (typeof orgs)[number]
+    // Main refuses the commit of one key (a deferred trigger raises at COMMIT), after east's part is done.
+    await query(
+      main,
+      `CREATE FUNCTION public.refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF NEW.label = 'refused at commit' THEN RAISE EXCEPTION 'main refuses the commit'; END IF; RETURN NULL; END $$;
+       CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER INSERT ON global.api_keys
+         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.refuse_at_commit()`,
+    )
+    try {
+      const notificationsBefore = await countOn(east, `${org.schema}.notifications`)
+      const auditBefore = await countOn(east, `${org.schema}.audit_log`)
+      const refused = await keyFor(org, 'refused at commit')
+      expect(refused.statusCode).toBe(500)
+      expect(await countOn(main, "global.api_keys WHERE label = 'refused at commit'")).toBe(0)
+      // East's part (the notification to the members, the event's audit entry) is gone too.
+      expect(await countOn(east, `${org.schema}.notifications`)).toBe(notificationsBefore)
+      expect(await countOn(east, `${org.schema}.audit_log`)).toBe(auditBefore)
+      expect(await countOn(east, 'pg_prepared_xacts')).toBe(0)
+      expect(await countOn(main, 'global.cluster_commits')).toBe(0)
+      // Any other key is written on both sides.
+      const accepted = await keyFor(org, 'accepted at commit')
+      expect(accepted.statusCode, accepted.body).toBe(200)
+      expect(await countOn(main, "global.api_keys WHERE label = 'accepted at commit'")).toBe(1)
+      expect(await countOn(east, `${org.schema}.notifications`)).toBe((notificationsBefore ?? 0) + 1)
+      expect(await countOn(east, 'pg_prepared_xacts')).toBe(0)
+      expect(await countOn(main, 'global.cluster_commits')).toBe(0)
+    } finally {
+      await query(
+        main,
+        'DROP TRIGGER refuse_at_commit ON global.api_keys; DROP FUNCTION public.refuse_at_commit()',
+      )
+    }
+  })
+
+  it('settles at start-up what a stopped process left prepared on east: committed if main committed, else rolled back', async () => {
+    await query(east, 'CREATE TABLE public.prepared_probe (v text)')
+    const client = new pg.Client({ connectionString: east.url })
+    await client.connect()
+    const gids = [`cartage:${crypto.randomUUID()}`, `cartage:${crypto.randomUUID()}`] as const
+    try {
+      for (const [i, gid] of gids.entries()) {
+        await client.query('BEGIN')
+        await client.query('INSERT INTO public.prepared_probe VALUES ($1)', [
+          i === 0 ? 'decided' : 'undecided',
+        ])
+        await client.query(`PREPARE TRANSACTION '${gid}'`)
+      }
+    } finally {
+      await client.end()
+    }
+    // Main committed the first one's record; the second's process stopped before main's commit.
+    await query(main, "INSERT INTO global.cluster_commits (gid, cluster) VALUES ($1, 'east')", [gids[0]])
+    const clusters = ctx.database.clusters
+    if (!clusters) throw new Error('the test process has clusters')
+    expect(await settlePreparedWrites(clusters)).toEqual({ committed: 1, rolledBack: 1 })
+    expect((await query<{ v: string }>(east, 'SELECT v FROM public.prepared_probe')).map((r) => r.v)).toEqual(
+      ['decided'],
+    )
+    expect(await countOn(east, 'pg_prepared_xacts')).toBe(0)
+    expect(await countOn(main, 'global.cluster_commits')).toBe(0)
+    expect(await settlePreparedWrites(clusters)).toEqual({ committed: 0, rolledBack: 0 })
+    await query(east, 'DROP TABLE public.prepared_probe')
+  })
+
+  it('completes concurrent writes to main and east with both pools full, none hanging', async () => {
+    const org = orgs[1] as (typeof orgs)[number]
+    // Three connections per cluster (poolSize 3): 30 requests that each need main and east at once,
+    // beside reads of east that ask main for global rows.
+    const requests = Array.from({ length: 30 }, (_, i) => {
+      if (i % 3 === 0) return keyFor(org, `crowd ${i}`)
+      if (i % 3 === 1)
+        return org.core({ method: 'POST', url: '/api/business', payload: { registeredName: `Crowd ${i}` } })
+      return org.core({ url: '/api/notifications/user' })
+    })
+    let timer: NodeJS.Timeout | undefined
+    const hung = new Promise<'hung'>((resolve) => {
+      timer = setTimeout(() => resolve('hung'), 60_000)
+    })
+    const answered = await Promise.race([Promise.all(requests), hung])
+    clearTimeout(timer)
+    expect(answered).not.toBe('hung')
+    const statuses = (answered as { statusCode: number }[]).map((r) => r.statusCode)
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([])
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(0)
+    expect(await countOn(east, 'pg_prepared_xacts')).toBe(0)
+  }, 90_000)
 
   it('follows the placement setting of the process that registers, and other processes find the organisation', async () => {
     const response = await second.global.inject({

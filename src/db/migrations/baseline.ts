@@ -19,6 +19,7 @@ import * as retireStoredSigningKeys from './global/20261124150000-retire-stored-
 import * as addInvitedEmail from './global/20261124150100-add-invited-email.js'
 import * as hideCatalogueFromPublic from './global/20261125090000-hide-catalogue-from-public.js'
 import * as createIdempotencyKeys from './global/20261125120000-create-idempotency-keys.js'
+import * as createClusterCommits from './global/20261231100000-create-cluster-commits.js'
 import * as createBusinesses from './tenant/20261122080000-create-businesses.js'
 import * as createCustomerAndOrderTables from './tenant/20261122100000-create-customer-and-order-tables.js'
 import * as addCustomerPrimaryContactIndex from './tenant/20261122120000-add-customer-primary-contact-index.js'
@@ -47,6 +48,8 @@ export const BASELINE_MIGRATIONS: MigrationSet = {
     { name: '20261125090000-hide-catalogue-from-public', sql: hideCatalogueFromPublic.sql },
     // The HTTP kernel's table (src/http/idempotency/): the kernel is no module, so it is listed here.
     { name: '20261125120000-create-idempotency-keys', sql: createIdempotencyKeys.sql },
+    // The decision records of writes prepared on another cluster (db/clusters.ts).
+    { name: '20261231100000-create-cluster-commits', sql: createClusterCommits.sql },
   ],
   /** Run inside each organisation schema (search_path set to it), on creation and at start-up. */
   tenant: [

@@ -4,6 +4,7 @@ import { paged } from '../../../http/envelopes.js'
 import { type ListSpec, runList } from '../../../http/list-query.js'
 import { isDateOnly } from '../../../http/schema-helpers.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { forwardAuditEntries } from './audit-log.forward.js'
 import * as repository from './audit-log.repository.js'
 import type { AuditLogEntryResponse, AuditLogQuery } from './audit-log.schemas.js'
 
@@ -50,6 +51,8 @@ function instant(value: string, field: 'from' | 'to'): Date {
 }
 
 export async function listAuditLog(database: Database, auth: BusinessAuth, query: AuditLogQuery) {
+  // Role, member and API key changes of an organisation on another cluster wait on main: the log shows them at once.
+  await forwardAuditEntries(database, auth.schemaName)
   let scoped = repository.scopedAuditLog(database.db, auth.schemaName, auth.businessId)
   if (query.entityType) scoped = scoped.where('entity_type', '=', query.entityType)
   if (query.entityId) scoped = scoped.where('entity_id', '=', query.entityId)

@@ -23,8 +23,27 @@ export interface AuditLogTable {
   request_id: string | null
 }
 
+/**
+ * On main: the entries of role, membership and API key changes of organisations on other clusters,
+ * until they are copied into the organisation's audit_log (audit-log.forward.ts).
+ */
+export interface AuditLogOutboxTable {
+  id: Generated<string>
+  schema_name: string
+  occurred_at: Stamp
+  business_id: string | null
+  actor_type: string
+  actor_id: string | null
+  entity_type: string
+  entity_id: string | null
+  action: string
+  changes: ColumnType<Record<string, { before: unknown; after: unknown }>, string, string>
+  request_id: string | null
+}
+
 declare module '../../../db/tables.js' {
   interface Tables {
     audit_log: AuditLogTable
+    'global.audit_log_outbox': AuditLogOutboxTable
   }
 }
