@@ -76,7 +76,7 @@ describe('documents', () => {
 
   it('answers 404 for another organisation’s or an unknown id, 400 for a bad one, 401 and 403', async () => {
     const { core, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const theirs = await plan(other.core)
     const shipment = await post(other.core, '/api/v1/shipments', { weight: 1 })
     for (const url of [

@@ -103,7 +103,7 @@ describe('planning a day across the fleet', () => {
     await bad({ date: DAY, serviceMinutes: 1e9 }, 'serviceMinutes')
     await bad({ date: DAY, shiftStart: '10:00', shiftEnd: '09:00' }, 'shiftEnd')
     await bad({ date: `${DAY}\u0000` }, 'date')
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const theirs = await post(other.core, '/api/v1/vehicles', {
       registration: 'X1',
       name: 'X1',

@@ -224,7 +224,7 @@ describe('delivery plans', () => {
 
   it('answers 401, 403 per permission and 404 for another organisation', async () => {
     const { core, member, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const foreign = await plan(other.core)
     const foreignShipment = await shipment(other.core)
     const mine = await plan(core)

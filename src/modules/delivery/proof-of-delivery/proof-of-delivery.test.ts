@@ -90,7 +90,7 @@ describe('delivery with proof', () => {
 
   it('refuses proof that is not an image of this business of the allowed type and size, naming each field', async () => {
     const { core } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const { shipments } = await dispatchedPlan(core)
     const id = shipments[0]!.id
     const pdf = await uploaded(core, PDF, 'scan.pdf')
@@ -132,7 +132,7 @@ describe('delivery with proof', () => {
 
   it('answers 404 for an unknown or another organisation’s shipment, 401 without and 403 without the permission', async () => {
     const { core, scoped, member } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const { shipments } = await dispatchedPlan(other.core)
     const theirs = shipments[0]!.id
     for (const operation of ['arrived', 'failed']) {

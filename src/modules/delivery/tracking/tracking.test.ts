@@ -132,7 +132,7 @@ describe('tracking page', () => {
 
   it('makes a link on ask for a shipment without a customer; 404 for another organisation’s, 401 and 403', async () => {
     const { core, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const mine = await shipment(core)
     const first = await post(core, `/api/v1/shipments/${mine.id}/tracking-link`)
     expect(first.statusCode, first.body).toBe(200)

@@ -53,7 +53,7 @@ describe('vehicles', () => {
 
   it('answers 401 without a credential, 403 without the permission, 404 for another organisation', async () => {
     const { core, member, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const id = (await post(other.core, '/api/v1/vehicles', truck)).json().data.id
     expect((await ctx.core.inject({ url: '/api/v1/vehicles' })).statusCode).toBe(401)
     expect((await member({ url: '/api/v1/vehicles' })).statusCode).toBe(200)

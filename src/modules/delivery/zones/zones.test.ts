@@ -59,7 +59,7 @@ describe('delivery zones', () => {
     expect(await namesAt(core, 31, 31)).toEqual(['Islands', 'Wide'])
     expect(await namesAt(core, 25, 25)).toEqual(['Wide'])
     expect(await namesAt(core, 45, 45)).toEqual([])
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     expect(await namesAt(other.core, 1, 1)).toEqual([])
   })
 
@@ -116,7 +116,7 @@ describe('delivery zones', () => {
 
   it('answers 401, 403 per permission and 404 for another organisation', async () => {
     const { core, member, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const foreign = await zone(other.core, 'Theirs', SQUARE_WITH_HOLE)
     expect((await ctx.core.inject({ url: ZONES })).statusCode).toBe(401)
     expect((await member({ url: `${ZONES}/coordinates?latitude=1&longitude=1` })).statusCode).toBe(200)

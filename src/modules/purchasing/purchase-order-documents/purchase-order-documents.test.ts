@@ -28,7 +28,7 @@ describe('purchase order document', () => {
     expect(lines[1]).toMatch(/^2 \S+ Bolt 100 0\.3 30\.00$/)
     expect(text).toContain('Total EUR 75.00')
 
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     expect((await other.core({ url })).json().code).toBe('purchase_order_not_found')
     expect((await owner.core({ url: `/api/v1/purchase-orders/${randomUUID()}/document` })).statusCode).toBe(
       404,

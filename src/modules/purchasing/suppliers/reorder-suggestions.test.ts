@@ -109,7 +109,7 @@ describe('reorder suggestions', () => {
     const owner = await purchasingSetup(ctx)
     await createProduct(owner.core, { reorderLevel: 1 })
     await expectAccess(ctx, owner, 'Suppliers', 1, [{ method: 'GET', url: URL }])
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     expect((await other.core({ url: URL })).json().totalCount).toBe(0)
     const second = await addBusiness(ctx, owner.org.businessId)
     expect((await owner.core({ url: URL, headers: { 'x-business-id': second } })).json().totalCount).toBe(0)

@@ -166,7 +166,7 @@ describe('supplier product terms', () => {
       { method: 'DELETE', url: termsUrl(supplier.id, product.id) },
     ])
 
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     const otherSupplier = await createSupplier(other.core)
     const otherProduct = await createProduct(other.core)
     const secondBusiness = await addBusiness(ctx, owner.org.businessId)

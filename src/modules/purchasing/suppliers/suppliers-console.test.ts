@@ -18,7 +18,7 @@ describe('suppliers in the SQL console', () => {
     })
     await call(core, 'PUT', `/api/v1/suppliers/${gone.id}/products/${product.id}`, { unitCost: 9 })
     await call(core, 'DELETE', `/api/v1/suppliers/${gone.id}`)
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     await createSupplier(other.core, { name: 'Other organisation' })
     const second = await addBusiness(ctx, org.businessId)
     await createSupplier(core, { name: 'Other business' }) // in the first business: must stay out of the second

@@ -226,7 +226,7 @@ describe('suppliers', () => {
       })
     }
 
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     const secondBusiness = await addBusiness(ctx, owner.org.businessId)
     const inSecond = { 'x-business-id': secondBusiness }
     for (const request of [
