@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Transaction } from 'kysely'
+import { beforeAll } from 'vitest'
 import type { Tables } from '../src/db/tables.js'
 import { hashPassword } from '../src/security/passwords.js'
 import {
@@ -95,6 +96,17 @@ export function sharedOrganisation(ctx: TestContext, name = 'first'): Promise<Ow
   const owner = byName.get(name) ?? ownerSession(ctx)
   byName.set(name, owner)
   return owner
+}
+
+/**
+ * Registers the context's shared organisation before the file's tests (as `useOwnerSession` does),
+ * so that its registration, the first and dearest of a worker, counts against the hook's timeout
+ * rather than the first test's.
+ */
+export function useSharedOrganisation(ctx: TestContext, name = 'first') {
+  beforeAll(async () => {
+    await sharedOrganisation(ctx, name)
+  })
 }
 
 /** A customer row inserted directly, for tests that are not about the customers API. */

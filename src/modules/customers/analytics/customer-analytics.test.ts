@@ -10,11 +10,13 @@ import {
   organizationIdOf,
   schemaOf,
   sharedOrganisation,
+  useSharedOrganisation,
 } from '../../../../test/fixtures.js'
 import { type Core, coreAs, useTestContext } from '../../../../test/harness.js'
 import { deleteCustomer, insertShipment, line, orderWithStatus } from '../../sales/orders/orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 /** Month `k` months before the current UTC month, as Date.UTC arguments allow (negative months roll back). */
 const now = new Date()

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { businessSession, fieldsOf, schemaOf, sharedOrganisation } from '../../../../test/fixtures.js'
+import {
+  businessSession,
+  fieldsOf,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { type Core, useTestContext } from '../../../../test/harness.js'
 import { CUSTOMERS, createCustomer, createGroup } from './customers.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 type Item = { id: string; name: string; contacts: unknown[]; attachments: unknown[] }
 

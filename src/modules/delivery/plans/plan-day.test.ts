@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post } from '../delivery.fixtures.js'
 import { DAY, PLANS, shipment } from './plans.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const DEPOT = { latitude: -33.92, longitude: 18.42 }
 
 interface PlanDay {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post, put } from '../delivery.fixtures.js'
 import { DAY, movePlan, PLANS, plan, shipment } from './plans.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const today = new Date().toISOString().slice(0, 10).replaceAll('-', '')
 
 describe('delivery plans', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { GIF, JPEG, PDF, PNG } from '../../organisation/files/files.fixtures.js'
@@ -9,6 +9,7 @@ import { movePlan, shipment } from '../plans/plans.fixtures.js'
 import { dispatchedPlan, stop, uploaded } from './proof-of-delivery.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 function outcomes() {
   const events: DomainEvent[] = []

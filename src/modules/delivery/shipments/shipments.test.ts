@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addBusiness, fieldsOf, insertCustomer } from '../../../../test/fixtures.js'
+import { addBusiness, fieldsOf, insertCustomer, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { type Core, coreAs, useTestContext } from '../../../../test/harness.js'
 import { PNG, upload } from '../../organisation/files/files.fixtures.js'
 import { at, deliverySetup, post, put } from '../delivery.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const body = {
   deliveryAddress: at(-33.9, 18.4),
   weight: 12.5,

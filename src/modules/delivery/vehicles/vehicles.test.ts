@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post, put } from '../delivery.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const truck = { registration: 'ca 123-456', name: 'Truck 1', maxWeight: 1000, maxVolume: 12.5 }
 
 describe('vehicles', () => {

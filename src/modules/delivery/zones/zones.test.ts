@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { type Core, useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post, put } from '../delivery.fixtures.js'
 import { SQUARE_WITH_HOLE, square, TWO_SQUARES } from './zones.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const ZONES = '/api/v1/DeliveryZones'
 const zone = async (core: Core, name: string, polygon: object, extra: object = {}) => {
   const response = await post(core, ZONES, { name, polygon, ...extra })

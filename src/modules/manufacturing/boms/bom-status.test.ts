@@ -1,6 +1,11 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { businessSession, schemaOf, sharedOrganisation } from '../../../../test/fixtures.js'
+import {
+  businessSession,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { afterRowLockWait } from '../../../../test/row-lock.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
@@ -8,6 +13,7 @@ import { createProduct, ok } from '../manufacturing.fixtures.js'
 import { type Bom, createBom, line } from './boms.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 async function twoDrafts(organisation = 'first') {
   const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))

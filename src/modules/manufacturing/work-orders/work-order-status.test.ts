@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { businessSession, schemaOf, sharedOrganisation } from '../../../../test/fixtures.js'
+import {
+  businessSession,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { afterRowLockWait } from '../../../../test/row-lock.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { createOrder, step, tableShop, type WorkOrder } from './work-orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 async function setup(organisation = 'first') {
   const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))

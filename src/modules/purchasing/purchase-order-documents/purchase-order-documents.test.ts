@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createApiKey } from '../../../../test/fixtures.js'
+import { createApiKey, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { coreAs, useTestContext } from '../../../../test/harness.js'
 import { pdfText, squeezed } from '../../../../test/pdf-text.js'
 import { submittedOrder, supplierShop } from '../purchase-orders/purchase-orders.fixtures.js'
 import { purchasingSetup } from '../purchasing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('purchase order document', () => {
   it('prints the supplier, the lines with their costs and the total; 404, 400, 401 and 403 as elsewhere', async () => {

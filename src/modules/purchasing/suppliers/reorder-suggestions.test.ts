@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addBusiness, fieldsOf } from '../../../../test/fixtures.js'
+import { addBusiness, fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../../manufacturing/access.fixtures.js'
 import { createProduct, receive } from '../../manufacturing/manufacturing.fixtures.js'
 import { call, createSupplier, purchasingSetup } from '../purchasing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const URL = '/api/v1/suppliers/reorder-suggestions'
 
 interface Suggestion {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { addBusiness } from '../../../../test/fixtures.js'
+import { addBusiness, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { createProduct } from '../../manufacturing/manufacturing.fixtures.js'
 import { call, createSupplier, purchasingSetup } from '../purchasing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('suppliers in the SQL console', () => {
   it("shows the business's live suppliers and their terms, nobody else's", async () => {

@@ -2,13 +2,20 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { businessSession, insertCustomer, schemaOf, sharedOrganisation } from '../../../../test/fixtures.js'
+import {
+  businessSession,
+  insertCustomer,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { type Core, useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { line, orderWithStatus, tracesOf } from './orders.fixtures.js'
 import { moveStatus } from './orders.repository.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 type Status = 'Draft' | 'Confirmed' | 'Fulfilled' | 'Cancelled'
 type Move = 'confirm' | 'fulfill' | 'cancel'

@@ -7,11 +7,13 @@ import {
   fieldsOf,
   insertCustomer,
   sharedOrganisation,
+  useSharedOrganisation,
 } from '../../../../test/fixtures.js'
 import { coreAs, useTestContext } from '../../../../test/harness.js'
 import { createOrder, deleteCustomer, line, orderWithStatus, tracesOf } from './orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 /** An owner with one customer (Acme Traders). */
 async function setup(organisation = 'first') {
