@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schemaOf } from '../../../../test/fixtures.js'
@@ -38,12 +37,8 @@ const worker = (overrides: Partial<WorkerOptions> = {}) =>
     { retryScheduleMs: [0, 0, 0], timeoutMs: 2_000, schemas, ...overrides },
   )
 
-/**
- * Each test its own organisation: the file's workers deliver every event of the file's schemas to
- * the one receiver, so a test must not share a schema with the endpoints of the tests before it.
- */
 async function webhookSetup(context: TestContext) {
-  const organisation = await setup(context, randomUUID())
+  const organisation = await setup(context)
   schemas.push(await schemaOf(context, organisation.org.businessId))
   return organisation
 }

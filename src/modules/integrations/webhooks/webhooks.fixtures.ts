@@ -1,22 +1,11 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import {
-  addMember,
-  businessSession,
-  createApiKey,
-  insertCustomer,
-  schemaOf,
-  sharedOrganisation,
-} from '../../../../test/fixtures.js'
-import { type Core, coreAs, type TestContext } from '../../../../test/harness.js'
+import { addMember, createApiKey, insertCustomer, schemaOf } from '../../../../test/fixtures.js'
+import { type Core, coreAs, ownerSession, type TestContext } from '../../../../test/harness.js'
 
-/**
- * A new business with its owner (bearer), an unrestricted API key, a Member and a key scoped to
- * Orders, in the file's shared organisation named `organisation` (`sharedOrganisation`): ask for
- * another name where the story needs another organisation.
- */
-export async function webhookSetup(ctx: TestContext, organisation = 'first') {
-  const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))
+/** An organisation with its owner (bearer), an unrestricted API key, a Member and a key scoped to Orders. */
+export async function webhookSetup(ctx: TestContext) {
+  const owner = await ownerSession(ctx)
   const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId)
   const scopedKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId, {
     scopes: JSON.stringify({ Orders: 7 }),

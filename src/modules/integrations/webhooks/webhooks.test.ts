@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf, schemaOf, useSharedOrganisation } from '../../../../test/fixtures.js'
+import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { insertShipment } from '../../../modules/sales/orders/orders.fixtures.js'
 import { movePlan, plan, shipment } from '../../delivery/plans/plans.fixtures.js'
@@ -8,7 +8,6 @@ import { createEndpoint, createOrder, post, webhookSetup } from './webhooks.fixt
 
 // Private targets are not allowed here (the default): what an operator gets out of the box.
 const ctx = useTestContext()
-useSharedOrganisation(ctx)
 const ENDPOINTS = '/api/v1/webhooks/endpoints'
 const hook = { url: 'https://hooks.example.com/cartage', description: 'ERP', eventTypes: ['order.created'] }
 
@@ -109,7 +108,7 @@ describe('webhook endpoints', () => {
 
   it('answers 401 without a credential, 403 without the permission, 404 for another organisation', async () => {
     const { core, member, scoped } = await webhookSetup(ctx)
-    const other = await webhookSetup(ctx, 'another')
+    const other = await webhookSetup(ctx)
     const id = (await createEndpoint(ctx, other.core, hook)).id
     expect((await ctx.core.inject({ url: ENDPOINTS })).statusCode).toBe(401)
     expect((await member({ url: ENDPOINTS })).statusCode).toBe(200)
