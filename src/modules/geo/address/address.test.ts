@@ -1,8 +1,14 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { businessSession, createApiKey, fieldsOf, sharedOrganisation } from '../../../../test/fixtures.js'
-import { coreAs, startTestContext, type TestContext, useTestContext } from '../../../../test/harness.js'
+import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
+import {
+  coreAs,
+  ownerSession,
+  startTestContext,
+  type TestContext,
+  useTestContext,
+} from '../../../../test/harness.js'
 
 const URL_ = '/api/Address/get-from-text'
 const at = (text: string) => `${URL_}?text=${encodeURIComponent(text)}`
@@ -11,7 +17,7 @@ describe('GET /api/Address/get-from-text (offline)', () => {
   const ctx = useTestContext()
 
   it('parses with a bearer token (no business needed) or an API key', async () => {
-    const { core, signedIn, org } = await businessSession(ctx, await sharedOrganisation(ctx))
+    const { core, signedIn, org } = await ownerSession(ctx)
     const response = await core({ url: at('221B Baker Street, London NW1 6XE') })
     expect(response.statusCode).toBe(200)
     expect(response.json().data).toMatchObject({
@@ -34,7 +40,7 @@ describe('GET /api/Address/get-from-text (offline)', () => {
 
   it('answers 401 without a credential, 400 naming text for absurd text, 404 for nothing recognisable', async () => {
     expect((await ctx.core.inject({ url: at('Cape Town') })).statusCode).toBe(401)
-    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
+    const { core } = await ownerSession(ctx)
     for (const bad of [
       '',
       '   ',
@@ -96,7 +102,7 @@ describe('GET /api/Address/get-from-text with GEOCODER_URL', () => {
   })
 
   it('asks the geocoder first and caches its answer', async () => {
-    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
+    const { core } = await ownerSession(ctx)
     mode = 'ok'
     const before = requests
     const first = await core({ url: at('12 Long St Cape Town') })
@@ -114,7 +120,7 @@ describe('GET /api/Address/get-from-text with GEOCODER_URL', () => {
   })
 
   it('falls back to the offline parser on a timeout, an error or no result', async () => {
-    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
+    const { core } = await ownerSession(ctx)
     for (const [i, m] of (['slow', 'error', 'empty'] as const).entries()) {
       mode = m
       const response = await core({ url: at(`${i + 1} Main Road, Rondebosch, Cape Town, 7700`) })
