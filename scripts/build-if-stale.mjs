@@ -3,22 +3,12 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { buildSources, buildStamp, distIsFresh, newestMtime } from './dist-stamp.mjs'
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
-const stamp = path.join(root, 'dist', '.build-stamp')
-
-function newestMtime(entry) {
-  const stat = statSync(entry)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  let newest = stat.mtimeMs
-  for (const name of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, name)))
-  return newest
-}
-
-const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'].map((p) => path.join(root, p))
-const built =
-  existsSync(stamp) && existsSync(path.join(root, 'dist', 'main.js')) ? statSync(stamp).mtimeMs : 0
-if (built > 0 && Math.max(...sources.map(newestMtime)) <= built) buildConsoleIfStale()
+const stamp = buildStamp(root)
+const sources = buildSources(root)
+if (distIsFresh(root)) buildConsoleIfStale()
 
 // A stale build: check the configuration from the sources (tsx) before paying for tsc.
 const checkConfig = `import('./src/config.ts').then((c) => {

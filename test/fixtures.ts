@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import type { Transaction } from 'kysely'
+import { beforeAll } from 'vitest'
 import type { Tables } from '../src/db/tables.js'
 import { hashPassword } from '../src/security/passwords.js'
-import { coreAs, type OwnerSession, PASSWORD, signIn, type TestContext, uniqueEmail } from './harness.js'
+import {
+  coreAs,
+  type OwnerSession,
+  ownerSession,
+  PASSWORD,
+  signIn,
+  type TestContext,
+  uniqueEmail,
+} from './harness.js'
 
 /**
  * Fixtures every module's tests share: rows inserted directly for what a test is not about, and
@@ -60,6 +69,44 @@ export async function freshBusiness(ctx: TestContext, owner: OwnerSession) {
   const businessId = await addBusiness(ctx, owner.org.businessId)
   const credential = { accessToken: owner.signedIn.accessToken, businessId }
   return { businessId, credential, core: coreAs(ctx, credential) }
+}
+
+/**
+ * `freshBusiness` in the shape of an `ownerSession`: the owner acting in a new business of their
+ * organisation, for fixtures and helpers that hand tests an `ownerSession` and whose stories are
+ * about one business's data.
+ */
+export async function businessSession(ctx: TestContext, owner: OwnerSession): Promise<OwnerSession> {
+  const { businessId, credential, core } = await freshBusiness(ctx, owner)
+  return { org: { ...owner.org, businessId }, signedIn: owner.signedIn, credential, core }
+}
+
+// One organisation per context (a file's, or a describe's) and name, registered on first use.
+const sharedOrganisations = new WeakMap<TestContext, Map<string, Promise<OwnerSession>>>()
+
+/**
+ * The organisation of this context named `name` (registered the first time it is asked for), for
+ * fixtures that set up a business per test: `businessSession(ctx, await sharedOrganisation(ctx))`
+ * gives each test a clean business without registering an organisation each time. A test that
+ * needs another organisation (a 404 across organisations) asks for another name.
+ */
+export function sharedOrganisation(ctx: TestContext, name = 'first'): Promise<OwnerSession> {
+  const byName = sharedOrganisations.get(ctx) ?? new Map<string, Promise<OwnerSession>>()
+  sharedOrganisations.set(ctx, byName)
+  const owner = byName.get(name) ?? ownerSession(ctx)
+  byName.set(name, owner)
+  return owner
+}
+
+/**
+ * Registers the context's shared organisation before the file's tests (as `useOwnerSession` does),
+ * so that its registration, the first and dearest of a worker, counts against the hook's timeout
+ * rather than the first test's.
+ */
+export function useSharedOrganisation(ctx: TestContext, name = 'first') {
+  beforeAll(async () => {
+    await sharedOrganisation(ctx, name)
+  })
 }
 
 /** A customer row inserted directly, for tests that are not about the customers API. */

@@ -12,6 +12,7 @@ import { migrate } from '../src/db/migrator.js'
 import type { HttpApp } from '../src/http/kernel.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
 import type { Services } from '../src/platform/services.js'
+import { countRegistration } from './registration-count.js'
 import { createScratchDatabase } from './scratch-database.js'
 import { testClusters, testDatabaseUrl } from './test-database.js'
 
@@ -243,6 +244,7 @@ export async function registerOrganization(
   ctx: TestContext,
   email = uniqueEmail(),
 ): Promise<RegisteredOrganization> {
+  countRegistration()
   const response = await ctx.global.inject({
     method: 'POST',
     url: '/api/organizations',

@@ -1,5 +1,6 @@
-import { afterAll, afterEach } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { useTestPasswordHashing } from '../src/security/passwords.js'
+import { takeRegistrationCount } from './registration-count.js'
 import { checkEveryResponse, formatViolations, takeViolations } from './response-check.js'
 
 // Hundreds of users are registered and signed in: hashed at the cheapest argon2id cost, not
@@ -18,3 +19,11 @@ function failOnViolations(when: string) {
 
 afterEach(() => failOnViolations('made by this test'))
 afterAll(() => failOnViolations('made outside tests (beforeAll/afterAll)'))
+
+// Registered first, so it runs before the file's own hooks and its afterAll after theirs.
+beforeAll(() => {
+  takeRegistrationCount()
+})
+afterAll((file) => {
+  file.meta.registrations = takeRegistrationCount()
+})

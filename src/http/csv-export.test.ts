@@ -1,9 +1,18 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { addMember, addRole, organizationIdOf, schemaOf } from '../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../test/harness.js'
+import {
+  addMember,
+  addRole,
+  businessSession,
+  organizationIdOf,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../test/fixtures.js'
+import { useTestContext } from '../../test/harness.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 /** The rows of a CSV answer (no quoted line breaks in these tests), without the byte order mark. */
 const rowsOf = (body: string) =>
@@ -14,8 +23,8 @@ const rowsOf = (body: string) =>
 
 describe('list export as CSV ($format=csv)', () => {
   it('streams every selected item across pages, filtered and sorted as the list is, and nothing of another business', async () => {
-    const owner = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
+    const other = await sharedOrganisation(ctx, 'another')
     await other.core({ method: 'POST', url: '/api/v1/Customers', payload: { name: 'Not yours' } })
     const schema = await schemaOf(ctx, owner.org.businessId)
     // 2,345 customers: three statements of 1,000 rows.
@@ -42,7 +51,7 @@ describe('list export as CSV ($format=csv)', () => {
   })
 
   it('quotes what must be quoted, flattens nested objects and keeps formulas from running in a spreadsheet', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const created = await core({
       method: 'POST',
       url: '/api/v1/Customers',
@@ -57,7 +66,7 @@ describe('list export as CSV ($format=csv)', () => {
   })
 
   it('answers JSON as before without it, and refuses an unknown format or a bad filter with a 400 naming the parameter', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const json = await core({ url: '/api/v1/Customers?$format=json' })
     expect(json.statusCode).toBe(200)
     expect(json.json()).toMatchObject({ page: 1, data: [] })
@@ -75,7 +84,7 @@ describe('list export as CSV ($format=csv)', () => {
   })
 
   it('needs what the list needs: 401 without a credential, 403 without View', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     expect((await ctx.core.inject({ url: '/api/v1/Customers?$format=csv' })).statusCode).toBe(401)
     const organizationId = await organizationIdOf(ctx, owner.org.businessId)
     const customRoleId = await addRole(ctx, organizationId, { Orders: 7 })

@@ -1,9 +1,21 @@
-import { addMember, createApiKey } from '../../../test/fixtures.js'
+import { addMember, businessSession, createApiKey, sharedOrganisation } from '../../../test/fixtures.js'
 import { type Core, coreAs, ownerSession, type TestContext } from '../../../test/harness.js'
 
-/** An organisation with its owner (bearer), an unrestricted API key, a Member and a key scoped to `scopes`. */
-export async function deliverySetup(ctx: TestContext, scopes: Record<string, number> = { Orders: 1 }) {
-  const owner = await ownerSession(ctx)
+/**
+ * A new business with its owner (bearer), an unrestricted API key, a Member and a key scoped to
+ * `scopes`, in the file's shared organisation named `organisation` (`sharedOrganisation`): ask for
+ * another name where the story needs another organisation, or null for an organisation of its own
+ * (its registered business).
+ */
+export async function deliverySetup(
+  ctx: TestContext,
+  scopes: Record<string, number> = { Orders: 1 },
+  organisation: string | null = 'first',
+) {
+  const owner =
+    organisation === null
+      ? await ownerSession(ctx)
+      : await businessSession(ctx, await sharedOrganisation(ctx, organisation))
   const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId)
   const scopedKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId, {
     scopes: JSON.stringify(scopes),

@@ -1,10 +1,14 @@
-import { createApiKey } from '../../../test/fixtures.js'
-import { type Core, coreAs, ownerSession, type TestContext } from '../../../test/harness.js'
+import { businessSession, createApiKey, sharedOrganisation } from '../../../test/fixtures.js'
+import { type Core, coreAs, type TestContext } from '../../../test/harness.js'
 import { ok } from '../manufacturing/manufacturing.fixtures.js'
 
-/** An organisation with its owner (bearer) and an unrestricted API key of its business. */
-export async function purchasingSetup(ctx: TestContext) {
-  const owner = await ownerSession(ctx)
+/**
+ * A new business with its owner (bearer) and an unrestricted API key of the business, in the
+ * file's shared organisation named `organisation` (`sharedOrganisation`): ask for another name
+ * where the story needs another organisation.
+ */
+export async function purchasingSetup(ctx: TestContext, organisation = 'first') {
+  const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))
   const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId)
   return { ...owner, key: coreAs(ctx, { apiKey }) }
 }

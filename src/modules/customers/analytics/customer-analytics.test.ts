@@ -4,15 +4,19 @@ import {
   addBusiness,
   addMember,
   addRole,
+  businessSession,
   createApiKey,
   insertCustomer,
   organizationIdOf,
   schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
 } from '../../../../test/fixtures.js'
-import { type Core, coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { type Core, coreAs, useTestContext } from '../../../../test/harness.js'
 import { deleteCustomer, insertShipment, line, orderWithStatus } from '../../sales/orders/orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 /** Month `k` months before the current UTC month, as Date.UTC arguments allow (negative months roll back). */
 const now = new Date()
@@ -38,8 +42,8 @@ type Status = 'Draft' | 'Confirmed' | 'Fulfilled' | 'Cancelled'
  * - Erin (deleted): Confirmed 10000 (would rank first by spend if deleted customers were ranked).
  * Ranks by volume: Alice 1 (5), Bob 2 (4), Carol 3 (1). By spend: Bob and Carol 1 (301), Alice 2.
  */
-async function dataset() {
-  const owner = await ownerSession(ctx)
+async function dataset(organisation = 'first') {
+  const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))
   const { core, org } = owner
   const businessId = org.businessId
   const customer = (name: string) => insertCustomer(ctx, businessId, { name })
@@ -244,7 +248,7 @@ describe('customer analytics: scope, credentials and permissions', () => {
   it("is a 404 for a deleted, unknown or another business's customer, and a 400 for a malformed id", async () => {
     const t = await dataset()
     const { branch, whale } = await pollute(t.org.businessId, t.alice)
-    const other = await ownerSession(ctx)
+    const other = await sharedOrganisation(ctx, 'another')
     const cases: [Core, string][] = [
       [t.core, t.erin],
       [t.core, randomUUID()],

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addMember, createApiKey, fieldsOf, insertCustomer } from '../../../../test/fixtures.js'
-import { type Core, coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  addMember,
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  insertCustomer,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { type Core, coreAs, useTestContext } from '../../../../test/harness.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 const save = (core: Core, customerId: string, payload: unknown) =>
   core({ method: 'POST', url: `/api/customer/${customerId}/configuration`, payload: payload as object })
@@ -12,7 +21,7 @@ const read = (core: Core, customerId: string) =>
 
 describe('customer configurations', () => {
   it('sets, overwrites, lists and removes a customer’s keys', async () => {
-    const { org, core } = await ownerSession(ctx)
+    const { org, core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customerId = await insertCustomer(ctx, org.businessId)
     const empty = await read(core, customerId)
     expect(empty.statusCode).toBe(200)
@@ -61,8 +70,8 @@ describe('customer configurations', () => {
   })
 
   it('answers 404 for a customer of another organisation or business, a deleted or an unknown one', async () => {
-    const { org, core, signedIn } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { org, core, signedIn } = await businessSession(ctx, await sharedOrganisation(ctx))
+    const other = await sharedOrganisation(ctx, 'another')
     const foreign = await insertCustomer(ctx, other.org.businessId)
     const deleted = await insertCustomer(ctx, org.businessId, { deleted: true })
     const branch = await core({ method: 'POST', url: '/api/business', payload: { registeredName: 'Branch' } })
@@ -81,7 +90,7 @@ describe('customer configurations', () => {
   })
 
   it('validates the customer id, key and value', async () => {
-    const { org, core } = await ownerSession(ctx)
+    const { org, core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customerId = await insertCustomer(ctx, org.businessId)
     const missing = await core({ url: '/api/customer/configurations' })
     expect(missing.statusCode).toBe(400)
@@ -108,7 +117,7 @@ describe('customer configurations', () => {
   })
 
   it('needs Settings Modify to save, View to read; works with an API key', async () => {
-    const { org, core, signedIn } = await ownerSession(ctx)
+    const { org, core, signedIn } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customerId = await insertCustomer(ctx, org.businessId)
     await save(core, customerId, { key: 'a', value: 'b' })
     const member = await addMember(ctx, org.businessId, { role: 'Member' })

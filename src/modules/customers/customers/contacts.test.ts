@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addMember, fieldsOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  addMember,
+  businessSession,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import { CUSTOMERS, createCustomer, tracesOf } from './customers.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 const contactsUrl = (customerId: string, contactId?: string) =>
   `${CUSTOMERS}/${customerId}/contacts${contactId ? `/${contactId}` : ''}`
@@ -13,7 +20,7 @@ type Contact = { id: string; firstName: string; isPrimary: boolean }
 
 describe('customer contacts', () => {
   it('adds, replaces and removes a contact, each with a trace', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core)
     const created = await core({
       method: 'POST',
@@ -73,7 +80,7 @@ describe('customer contacts', () => {
   })
 
   it('keeps at most one primary contact: setting one clears the others', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core, {
       contacts: [{ firstName: 'A', isPrimary: true }, { firstName: 'B' }],
     })
@@ -109,7 +116,7 @@ describe('customer contacts', () => {
   })
 
   it('leaves exactly one primary when several requests set one at the same time', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core)
     const responses = await Promise.all(
       ['A', 'B', 'C', 'D', 'E'].map((firstName) =>
@@ -123,7 +130,7 @@ describe('customer contacts', () => {
   })
 
   it('names each invalid field in a 400', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core, { contacts: [{ firstName: 'A' }] })
     const contactId = customer.contacts[0]?.id ?? ''
     const body = {
@@ -159,8 +166,8 @@ describe('customer contacts', () => {
   })
 
   it("gives 404 for another customer's contact, another organisation's ids, unknown ids", async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
+    const other = await sharedOrganisation(ctx, 'another')
     const mine = await createCustomer(core, { contacts: [{ firstName: 'Mine' }] })
     const sibling = await createCustomer(core, { contacts: [{ firstName: 'Sibling' }] })
     const foreign = await createCustomer(other.core, { contacts: [{ firstName: 'Foreign' }] })
@@ -196,7 +203,7 @@ describe('customer contacts', () => {
   })
 
   it('lets a Member (view only) do nothing to contacts (403)', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, org } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core, { contacts: [{ firstName: 'A' }] })
     const contactId = customer.contacts[0]?.id ?? ''
     const member = await addMember(ctx, org.businessId)

@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
-import { type Core, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  fieldsOf,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { type Core, useTestContext } from '../../../../test/harness.js'
 import { CUSTOMERS, createCustomer, createGroup } from './customers.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 type Item = { id: string; name: string; contacts: unknown[]; attachments: unknown[] }
 
 /** Five customers in one business with groups, metadata and contacts, plus a deleted one. */
-async function catalogue() {
-  const session = await ownerSession(ctx)
+async function catalogue(organisation = 'first') {
+  const session = await businessSession(ctx, await sharedOrganisation(ctx, organisation))
   const { core } = session
   const trade = await createGroup(core, 'Trade')
   const acme = await createCustomer(core, {
@@ -57,7 +64,7 @@ async function names(core: Core, query: string) {
 describe('GET /api/v1/Customers', () => {
   it('lists live customers of the business, newest first, as full CustomerResponses', async () => {
     const c = await catalogue()
-    const other = await ownerSession(ctx)
+    const other = await sharedOrganisation(ctx, 'another')
     await createCustomer(other.core, { name: 'Foreign Acme' })
     const response = await c.core({ url: CUSTOMERS })
     const body = response.json()

@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addMember, fieldsOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  addMember,
+  businessSession,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import { CUSTOMERS, createCustomer, tracesOf } from './customers.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 const metadataUrl = (customerId: string) => `${CUSTOMERS}/${customerId}/metadata`
 
 describe('POST /api/v1/Customers/{customerId}/metadata', () => {
   it('adds and overwrites with a value, removes with null, keeps keys not sent', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core, { metadata: { erpId: 'C-1', region: 'West', legacy: 'x' } })
     const response = await core({
       method: 'POST',
@@ -34,14 +41,14 @@ describe('POST /api/v1/Customers/{customerId}/metadata', () => {
   })
 
   it('keeps an empty-string value as a value, distinct from null', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core, { metadata: { a: '1' } })
     const response = await core({ method: 'POST', url: metadataUrl(customer.id), payload: { a: '', b: '' } })
     expect(response.json().data.metadata).toEqual({ a: '', b: '' })
   })
 
   it('names the offending key in a 400: key length, value length', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core, { metadata: { keep: 'me' } })
     const longKey = 'k'.repeat(101)
     const keys = await core({
@@ -70,7 +77,7 @@ describe('POST /api/v1/Customers/{customerId}/metadata', () => {
   })
 
   it('allows at most 50 keys after the merge; a removal in the same request makes room', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v']))
     const customer = await createCustomer(core, { metadata: fifty })
     const over = await core({
@@ -94,8 +101,8 @@ describe('POST /api/v1/Customers/{customerId}/metadata', () => {
   })
 
   it("gives 404 for unknown and another organisation's customers; a Member gets 403", async () => {
-    const { core, org } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core, org } = await businessSession(ctx, await sharedOrganisation(ctx))
+    const other = await sharedOrganisation(ctx, 'another')
     const foreign = await createCustomer(other.core, { metadata: { a: '1' } })
     for (const id of [foreign.id, randomUUID()]) {
       const response = await core({ method: 'POST', url: metadataUrl(id), payload: { a: '2' } })

@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addMember, fieldsOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  addMember,
+  businessSession,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import { CUSTOMERS, createCustomer } from './customers.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 const tracesUrl = (customerId: string) => `${CUSTOMERS}/${customerId}/traces`
 const HOUR = 3_600_000
 
 describe('customer activity traces', () => {
   it('records a User entry and returns the customer; the timeline is newest occurredAt first', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, org } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core)
     const occurredAt = new Date(Date.now() - 48 * HOUR).toISOString()
     const added = await core({
@@ -61,7 +68,7 @@ describe('customer activity traces', () => {
   })
 
   it('pages and filters the timeline', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core)
     for (let i = 0; i < 4; i++) {
       const occurredAt = new Date(Date.now() - (i + 1) * HOUR).toISOString()
@@ -83,7 +90,7 @@ describe('customer activity traces', () => {
   })
 
   it('names each invalid field in a 400, including an occurredAt more than a day ahead', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core)
     const invalid = await core({
       method: 'POST',
@@ -112,8 +119,8 @@ describe('customer activity traces', () => {
   })
 
   it("gives 404 for unknown and another organisation's customers", async () => {
-    const { core } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
+    const other = await sharedOrganisation(ctx, 'another')
     const foreign = await createCustomer(other.core)
     for (const id of [foreign.id, randomUUID()]) {
       expect((await core({ url: tracesUrl(id) })).statusCode).toBe(404)
@@ -125,7 +132,7 @@ describe('customer activity traces', () => {
   })
 
   it('lets a Member read the timeline but not add to it (403)', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, org } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core)
     const member = await addMember(ctx, org.businessId)
     expect((await member.core({ url: tracesUrl(customer.id) })).statusCode).toBe(200)

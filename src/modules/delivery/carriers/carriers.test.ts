@@ -159,7 +159,7 @@ describe('carriers', () => {
 
   it('answers 401, 403 per permission and 404 for another organisation', async () => {
     const { core, member, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const theirs = (await post(other.core, '/api/carriers/configure', { carrierId: 4 })).json().data
       .configuration.id
     const contact = (await post(other.core, '/api/carriers/contacts', { firstName: 'A' })).json().data.id

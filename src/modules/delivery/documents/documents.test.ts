@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { pdfText, squeezed } from '../../../../test/pdf-text.js'
 import { createCustomer } from '../../customers/customers/customers.fixtures.js'
@@ -9,6 +10,7 @@ import { PLANS, plan } from '../plans/plans.fixtures.js'
 import { dispatchedPlan, stop, uploaded } from '../proof-of-delivery/proof-of-delivery.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const document = async (core: Parameters<typeof post>[0], url: string) => {
   const response = await core({ url })
   expect(response.statusCode, response.body.slice(0, 300)).toBe(200)
@@ -76,7 +78,7 @@ describe('documents', () => {
 
   it('answers 404 for another organisation’s or an unknown id, 400 for a bad one, 401 and 403', async () => {
     const { core, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const theirs = await plan(other.core)
     const shipment = await post(other.core, '/api/v1/shipments', { weight: 1 })
     for (const url of [

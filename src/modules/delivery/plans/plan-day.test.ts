@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post } from '../delivery.fixtures.js'
 import { DAY, PLANS, shipment } from './plans.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const DEPOT = { latitude: -33.92, longitude: 18.42 }
 
 interface PlanDay {
@@ -103,7 +105,7 @@ describe('planning a day across the fleet', () => {
     await bad({ date: DAY, serviceMinutes: 1e9 }, 'serviceMinutes')
     await bad({ date: DAY, shiftStart: '10:00', shiftEnd: '09:00' }, 'shiftEnd')
     await bad({ date: `${DAY}\u0000` }, 'date')
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const theirs = await post(other.core, '/api/v1/vehicles', {
       registration: 'X1',
       name: 'X1',

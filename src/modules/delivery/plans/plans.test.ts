@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post, put } from '../delivery.fixtures.js'
 import { DAY, movePlan, PLANS, plan, shipment } from './plans.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const today = new Date().toISOString().slice(0, 10).replaceAll('-', '')
 
 describe('delivery plans', () => {
@@ -224,7 +225,7 @@ describe('delivery plans', () => {
 
   it('answers 401, 403 per permission and 404 for another organisation', async () => {
     const { core, member, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const foreign = await plan(other.core)
     const foreignShipment = await shipment(other.core)
     const mine = await plan(core)

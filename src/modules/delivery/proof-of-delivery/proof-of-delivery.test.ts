@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { GIF, JPEG, PDF, PNG } from '../../organisation/files/files.fixtures.js'
@@ -9,6 +9,7 @@ import { movePlan, shipment } from '../plans/plans.fixtures.js'
 import { dispatchedPlan, stop, uploaded } from './proof-of-delivery.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 function outcomes() {
   const events: DomainEvent[] = []
@@ -90,7 +91,7 @@ describe('delivery with proof', () => {
 
   it('refuses proof that is not an image of this business of the allowed type and size, naming each field', async () => {
     const { core } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const { shipments } = await dispatchedPlan(core)
     const id = shipments[0]!.id
     const pdf = await uploaded(core, PDF, 'scan.pdf')
@@ -132,7 +133,7 @@ describe('delivery with proof', () => {
 
   it('answers 404 for an unknown or another organisation’s shipment, 401 without and 403 without the permission', async () => {
     const { core, scoped, member } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const { shipments } = await dispatchedPlan(other.core)
     const theirs = shipments[0]!.id
     for (const operation of ['arrived', 'failed']) {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addBusiness, fieldsOf, insertCustomer } from '../../../../test/fixtures.js'
+import { addBusiness, fieldsOf, insertCustomer, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { type Core, coreAs, useTestContext } from '../../../../test/harness.js'
 import { PNG, upload } from '../../organisation/files/files.fixtures.js'
 import { at, deliverySetup, post, put } from '../delivery.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const body = {
   deliveryAddress: at(-33.9, 18.4),
   weight: 12.5,
@@ -124,7 +125,7 @@ describe('shipments', () => {
     const preset = await presetOf(core, 'Small box')
     const branch = await addBusiness(ctx, org.businessId)
     const branchPreset = await presetOf(coreAs(ctx, { ...signedIn, businessId: branch }), 'Branch box')
-    const foreignPreset = await presetOf((await deliverySetup(ctx)).core, 'Foreign box')
+    const foreignPreset = await presetOf((await deliverySetup(ctx, undefined, 'another')).core, 'Foreign box')
     const shipment = await create(core, { dimensionPresetId: preset })
     expect(shipment).toMatchObject({ dimensionPresetId: preset })
     for (const dimensionPresetId of [randomUUID(), branchPreset, foreignPreset]) {
@@ -147,7 +148,7 @@ describe('shipments', () => {
 
   it('answers 401, 403 per permission and 404 for another organisation', async () => {
     const { core, member, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const foreign = await create(other.core)
     expect((await ctx.core.inject({ url: '/api/v1/shipments' })).statusCode).toBe(401)
     expect((await member({ url: '/api/v1/shipments' })).statusCode).toBe(200)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { loadConfig } from '../../../config.js'
 import { createCustomer } from '../../customers/customers/customers.fixtures.js'
@@ -9,6 +10,7 @@ import { dispatchedPlan, stop, uploaded } from '../proof-of-delivery/proof-of-de
 import { sendDueTrackingMails } from './tracking.service.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const deps = () => ({ config: loadConfig({}), database: ctx.database, services: ctx.services })
 const tokenOf = (text: string) => /\/api\/v1\/track\/([A-Za-z0-9_-]+)/.exec(text)?.[1]
 const page = (token: string) =>
@@ -132,7 +134,7 @@ describe('tracking page', () => {
 
   it('makes a link on ask for a shipment without a customer; 404 for another organisation’s, 401 and 403', async () => {
     const { core, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const mine = await shipment(core)
     const first = await post(core, `/api/v1/shipments/${mine.id}/tracking-link`)
     expect(first.statusCode, first.body).toBe(200)

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post, put } from '../delivery.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const truck = { registration: 'ca 123-456', name: 'Truck 1', maxWeight: 1000, maxVolume: 12.5 }
 
 describe('vehicles', () => {
@@ -53,7 +54,7 @@ describe('vehicles', () => {
 
   it('answers 401 without a credential, 403 without the permission, 404 for another organisation', async () => {
     const { core, member, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const id = (await post(other.core, '/api/v1/vehicles', truck)).json().data.id
     expect((await ctx.core.inject({ url: '/api/v1/vehicles' })).statusCode).toBe(401)
     expect((await member({ url: '/api/v1/vehicles' })).statusCode).toBe(200)

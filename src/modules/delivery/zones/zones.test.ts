@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
+import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { type Core, useTestContext } from '../../../../test/harness.js'
 import { deliverySetup, post, put } from '../delivery.fixtures.js'
 import { SQUARE_WITH_HOLE, square, TWO_SQUARES } from './zones.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const ZONES = '/api/v1/DeliveryZones'
 const zone = async (core: Core, name: string, polygon: object, extra: object = {}) => {
   const response = await post(core, ZONES, { name, polygon, ...extra })
@@ -59,7 +60,7 @@ describe('delivery zones', () => {
     expect(await namesAt(core, 31, 31)).toEqual(['Islands', 'Wide'])
     expect(await namesAt(core, 25, 25)).toEqual(['Wide'])
     expect(await namesAt(core, 45, 45)).toEqual([])
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     expect(await namesAt(other.core, 1, 1)).toEqual([])
   })
 
@@ -116,7 +117,7 @@ describe('delivery zones', () => {
 
   it('answers 401, 403 per permission and 404 for another organisation', async () => {
     const { core, member, scoped } = await deliverySetup(ctx)
-    const other = await deliverySetup(ctx)
+    const other = await deliverySetup(ctx, undefined, 'another')
     const foreign = await zone(other.core, 'Theirs', SQUARE_WITH_HOLE)
     expect((await ctx.core.inject({ url: ZONES })).statusCode).toBe(401)
     expect((await member({ url: `${ZONES}/coordinates?latitude=1&longitude=1` })).statusCode).toBe(200)

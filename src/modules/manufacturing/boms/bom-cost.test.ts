@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { sleep } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  sharedOrganisation,
+  sleep,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import { ok } from '../manufacturing.fixtures.js'
 import { activate, type Bom, bikeFactory, costAt, line } from './boms.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('BOM cost as of a date', () => {
   it('costs a three-level BOM at two dates (worked example)', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const { bikeBom } = await bikeFactory(core)
     // Jan 15: Hub 2×3 = 6; Wheel 6 + 36×0.5 + 20 = 44; batch 4×44 + 2×100 = 376; per bike 188.
     const january = await costAt(core, bikeBom.id, '2026-01-15T00:00:00Z')
@@ -38,7 +44,7 @@ describe('BOM cost as of a date', () => {
   })
 
   it('uses the sub-assembly revision that was active at the date, from the activation history', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const { hubBom, wheelBom, bearing } = await bikeFactory(core)
     const draft = await ok<Bom>(core, 'POST', `/api/v1/bom/${hubBom.id}/revise`)
     expect(draft).toMatchObject({ code: hubBom.code, revision: 2, status: 'Draft', revisedFromId: hubBom.id })
@@ -61,7 +67,7 @@ describe('BOM cost as of a date', () => {
   })
 
   it('refuses a line that would make a cycle (400 naming the path), directly or through sub-assemblies', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const { hub, bike, hubBom } = await bikeFactory(core)
     const draft = await ok<Bom>(core, 'POST', `/api/v1/bom/${hubBom.id}/revise`)
     const through = await core({

@@ -1,16 +1,22 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { schemaOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import { afterRowLockWait } from '../../../../test/row-lock.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { createProduct, ok } from '../manufacturing.fixtures.js'
 import { type Bom, createBom, line } from './boms.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
-async function twoDrafts() {
-  const owner = await ownerSession(ctx)
+async function twoDrafts(organisation = 'first') {
+  const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))
   const schema = await schemaOf(ctx, owner.org.businessId)
   const draftsOf = async () => {
     const [made, part] = await Promise.all([

@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
-import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { coreAs, useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../access.fixtures.js'
 import { createProduct, ok } from '../manufacturing.fixtures.js'
 import { activate, type Bom, createBom, line } from './boms.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('BOM lifecycle', () => {
   it('creates, edits lines of a Draft, lists, and refuses changes to Active or Archived BOMs (409)', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const apiCore = coreAs(ctx, {
       apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId),
     })
@@ -84,8 +91,8 @@ describe('BOM lifecycle', () => {
   })
 
   it('answers 400 naming each invalid field and 404 for foreign BOMs, lines and products', async () => {
-    const owner = await ownerSession(ctx)
-    const stranger = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
+    const stranger = await sharedOrganisation(ctx, 'another')
     const [made, part, service, theirs] = await Promise.all([
       createProduct(owner.core),
       createProduct(owner.core),
@@ -143,7 +150,7 @@ describe('BOM lifecycle', () => {
   })
 
   it('needs Products View to read, Modify to change and Delete to delete', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const [made, part] = await Promise.all([createProduct(owner.core), createProduct(owner.core)])
     const bom = await createBom(owner.core, { productId: made.id, lineItems: [line(part.id, 1)] })
     await expectAccess(ctx, owner, 'Products', 1, [

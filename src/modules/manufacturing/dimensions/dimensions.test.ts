@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
+import {
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { type Core, coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../access.fixtures.js'
 import { ok } from '../manufacturing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 interface Preset {
   id: string
@@ -35,7 +42,7 @@ const list = async (core: Core) => {
 
 describe('dimension presets', () => {
   it('keeps exactly one default preset per business through create, update and delete', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const apiCore = coreAs(ctx, {
       apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId),
     })
@@ -81,7 +88,7 @@ describe('dimension presets', () => {
   })
 
   it('answers 400 naming each invalid field and 404 for foreign presets', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const cases: [Record<string, unknown>, string[]][] = [
       [box('x', { length: 0 }), ['length']],
       [box('x', { width: -1, height: 0 }), ['width', 'height']],
@@ -97,7 +104,7 @@ describe('dimension presets', () => {
       expect(response.statusCode, JSON.stringify(payload)).toBe(400)
       expect(fieldsOf(response), JSON.stringify(payload)).toEqual(fields)
     }
-    const stranger = await ownerSession(ctx)
+    const stranger = await sharedOrganisation(ctx, 'another')
     const theirs = await create(stranger.core, box('Theirs'))
     for (const id of [theirs.id, randomUUID()]) {
       for (const call of [
@@ -112,7 +119,7 @@ describe('dimension presets', () => {
   })
 
   it('lists at least 30 real carrier templates of ZA, US, GB, DE and AU, without business ids', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const response = await owner.core({ method: 'GET', url: '/api/dimensions/templates' })
     const templates = response.json() as (Preset & { carrier: string; length: number })[]
     expect(templates.length).toBeGreaterThanOrEqual(30)
@@ -141,6 +148,7 @@ describe('dimension presets', () => {
   })
 
   it('gives the default units and symbols from the settings, else the country', async () => {
+    // The country comes from the business's registration: a registered one, not a new branch.
     const owner = await ownerSession(ctx)
     expect(await ok(owner.core, 'GET', '/api/dimensions/get-default-dimensions')).toEqual({
       country: 'ZA',
@@ -164,7 +172,7 @@ describe('dimension presets', () => {
   })
 
   it('needs Products View to read, Modify to write and Delete to delete', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const preset = await create(owner.core, box('Box'))
     await expectAccess(ctx, owner, 'Products', 1, [
       { method: 'GET', url: '/api/dimensions/presets' },

@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
-import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { coreAs, useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../access.fixtures.js'
 import { createProduct, ok, receive, sku } from '../manufacturing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('products', () => {
   it('creates, reads, lists, replaces and archives a product with both credential kinds', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const apiCore = coreAs(ctx, {
       apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId),
     })
@@ -73,7 +80,7 @@ describe('products', () => {
   })
 
   it('refuses a SKU already used in the business, ignoring letter case (409), but not in another organisation', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const code = sku('DUP')
     const first = await createProduct(owner.core, { sku: code })
     const clash = await owner.core({
@@ -90,13 +97,13 @@ describe('products', () => {
       payload: { sku: code, name: 'x', type: 'Component' },
     })
     expect(rename.json().code).toBe('sku_taken')
-    const stranger = await ownerSession(ctx)
+    const stranger = await sharedOrganisation(ctx, 'another')
     expect((await createProduct(stranger.core, { sku: code })).sku).toBe(code)
     expect(first.sku).toBe(code)
   })
 
   it('keeps a product with stock history from becoming a Service (409)', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const product = await createProduct(owner.core)
     const body = { sku: product.sku, name: 'x', type: 'Service' }
     expect(await ok(owner.core, 'PUT', `/api/v1/products/${product.id}`, body)).toMatchObject({
@@ -109,7 +116,7 @@ describe('products', () => {
   })
 
   it('answers 400 naming each invalid field', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const post = (payload: Record<string, unknown>) =>
       owner.core({ method: 'POST', url: '/api/v1/products', payload })
     const cases: [Record<string, unknown>, string[]][] = [
@@ -148,8 +155,8 @@ describe('products', () => {
   })
 
   it("gives 404 for another organisation's product and for unknown ids", async () => {
-    const owner = await ownerSession(ctx)
-    const stranger = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
+    const stranger = await sharedOrganisation(ctx, 'another')
     const theirs = await createProduct(stranger.core)
     for (const id of [theirs.id, randomUUID()]) {
       for (const [method, payload] of [
@@ -171,7 +178,7 @@ describe('products', () => {
   })
 
   it('needs Products View to read, Modify to write and Delete to archive', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const product = await createProduct(owner.core)
     const body = { sku: sku(), name: 'x', type: 'Component' }
     await expectAccess(ctx, owner, 'Products', 1, [

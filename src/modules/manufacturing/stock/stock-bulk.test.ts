@@ -1,19 +1,25 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../access.fixtures.js'
 import { createProduct, issue, ledgerOf, ok, receive, stockOf } from '../manufacturing.fixtures.js'
 import { MAX_BULK_MOVEMENTS } from './stock.schemas.js'
 import { type BulkRow, postBulk } from './stock-exact.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const URL = '/api/v1/products/stock-movements/bulk'
 const day = (d: number) => `2026-01-${String(d).padStart(2, '0')}T12:00:00Z`
 
 describe('bulk stock movements', () => {
   it('posts opening balances and history of several products in one request, re-valuing each once', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const rod = await createProduct(owner.core)
     const bolt = await createProduct(owner.core, { reorderLevel: 5 })
     await receive(owner.core, rod.id, 10, 5, day(20))
@@ -88,7 +94,7 @@ describe('bulk stock movements', () => {
   })
 
   it('refuses the whole request when one row is bad (400 naming each row and field); nothing is posted', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     const good: BulkRow = { productId: id, type: 'Receipt', quantity: 1, unitCost: 1, effectiveDate: day(1) }
     const cases: [unknown, string[]][] = [
@@ -141,8 +147,8 @@ describe('bulk stock movements', () => {
   })
 
   it("answers 404 naming the rows of another organisation's product, 409 for Services and archived products", async () => {
-    const owner = await ownerSession(ctx)
-    const stranger = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
+    const stranger = await sharedOrganisation(ctx, 'another')
     const mine = await createProduct(owner.core)
     const theirs = await createProduct(stranger.core)
     const row = (productId: string): BulkRow => ({
@@ -192,7 +198,7 @@ describe('bulk stock movements', () => {
   })
 
   it('refuses (409) a batch that takes any point in time below zero, naming the row; nothing is posted', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const a = await createProduct(owner.core)
     const b = await createProduct(owner.core)
     await receive(owner.core, a.id, 10, 5, day(1))
@@ -227,7 +233,7 @@ describe('bulk stock movements', () => {
   })
 
   it(`takes ${MAX_BULK_MOVEMENTS} rows with every reason and reference at full length within the body limit`, async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     const movements = Array.from({ length: MAX_BULK_MOVEMENTS }, (_, i) => ({
       productId: id,
@@ -245,7 +251,7 @@ describe('bulk stock movements', () => {
   })
 
   it('serves both credential kinds and needs Products Modify', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     await expectAccess(ctx, owner, 'Products', 2, [
       {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type Core, ownerSession, useTestContext } from '../../../../test/harness.js'
+import { businessSession, sharedOrganisation, useSharedOrganisation } from '../../../../test/fixtures.js'
+import { type Core, useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { createProduct, move, ok, stockOf } from '../manufacturing.fixtures.js'
 import {
@@ -17,6 +18,7 @@ import {
 } from './stock-exact.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const minute = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString()
 
 /** The stock read at `instant` agrees with the exact recomputation: value to the cent, average to 1e-9. */
@@ -50,7 +52,7 @@ async function expectLedger(core: Core, productId: string, points: readonly Exac
 
 describe('exact moving-average valuation', () => {
   it('keeps every small receipt after a large stock in the average and the value', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     const rows: BulkRow[] = [
       { productId: id, type: 'Receipt', quantity: 1_000_000, unitCost: 10, effectiveDate: minute(0) },
@@ -83,7 +85,7 @@ describe('exact moving-average valuation', () => {
   }, 90_000)
 
   it('re-values thousands of later entries exactly when receipts are back-dated before them', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     const rows: BulkRow[] = []
     // 3,000 entries: receipts of odd quantities at 6-place costs, issues that never empty the stock.
@@ -162,7 +164,7 @@ describe('exact moving-average valuation', () => {
   it.skipIf(!testDatabaseUrl())(
     'serialises a back-dated receipt and a concurrent issue of the same product; reads see one or the other (PostgreSQL)',
     async () => {
-      const owner = await ownerSession(ctx)
+      const owner = await businessSession(ctx, await sharedOrganisation(ctx))
       const races = await Promise.all(
         Array.from({ length: 4 }, async (_, n) => {
           const { id } = await createProduct(owner.core)

@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
-import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { coreAs, useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { expectAccess } from '../access.fixtures.js'
 import { createProduct, issue, ledgerOf, move, ok, receive, stockOf } from '../manufacturing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const day = (d: number) => `2026-01-${String(d).padStart(2, '0')}T12:00:00Z`
 
 describe('stock movements and the ledger', () => {
   it('re-values every later entry when a receipt is back-dated (worked example)', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     await receive(owner.core, id, 10, 5, day(1)) // 10 @ 5
     const jan10 = await issue(owner.core, id, 4, day(10)) // 6 @ 5
@@ -59,7 +66,7 @@ describe('stock movements and the ledger', () => {
   })
 
   it('refuses (409) a movement that takes any point in time below zero, naming the date and the shortfall', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     await receive(owner.core, id, 10, 5, day(1))
     await receive(owner.core, id, 2, 5, day(20))
@@ -97,7 +104,7 @@ describe('stock movements and the ledger', () => {
   })
 
   it('moves adjustments at the average unless a positive one states a cost', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     await receive(owner.core, id, 4, 10, day(1))
     expect(
@@ -135,7 +142,7 @@ describe('stock movements and the ledger', () => {
         if (event.type === 'StockAtReorderLevel') events.push(event)
       }),
     )
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const product = await createProduct(owner.core, { reorderLevel: 5, name: 'Glue' })
     await receive(owner.core, product.id, 10, 1)
     await issue(owner.core, product.id, 4)
@@ -153,7 +160,7 @@ describe('stock movements and the ledger', () => {
   })
 
   it('answers 400 naming each invalid field, 404 for foreign products, 409 for Services and archived products', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     const url = `/api/v1/products/${id}/stock-movements`
     const cases: [Record<string, unknown>, string[]][] = [
@@ -180,7 +187,7 @@ describe('stock movements and the ledger', () => {
     const badDate = await owner.core({ method: 'GET', url: `/api/v1/products/${id}/stock?asOfDate=soon` })
     expect(fieldsOf(badDate)).toEqual(['asOfDate'])
 
-    const stranger = await ownerSession(ctx)
+    const stranger = await sharedOrganisation(ctx, 'another')
     for (const other of [id, randomUUID()]) {
       for (const call of [
         {
@@ -212,7 +219,7 @@ describe('stock movements and the ledger', () => {
   })
 
   it('serves both credential kinds and needs Products View to read and Modify to move', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { id } = await createProduct(owner.core)
     const apiCore = coreAs(ctx, {
       apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId),
@@ -235,7 +242,7 @@ describe('stock movements and the ledger', () => {
   it.skipIf(!testDatabaseUrl())(
     'accepts exactly 10 of 100 parallel issues of 1 against a stock of 10 (PostgreSQL)',
     async () => {
-      const owner = await ownerSession(ctx)
+      const owner = await businessSession(ctx, await sharedOrganisation(ctx))
       const { id } = await createProduct(owner.core)
       await receive(owner.core, id, 10, 3)
       const responses = await Promise.all(

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { schemaOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import { afterRowLockWait } from '../../../../test/row-lock.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { createOrder, step, tableShop, type WorkOrder } from './work-orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
-async function setup() {
-  const owner = await ownerSession(ctx)
+async function setup(organisation = 'first') {
+  const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))
   const { bom } = await tableShop(owner.core)
   const order = () => createOrder(owner.core, bom.id, 1)
   return { ...owner, order }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createApiKey, fieldsOf } from '../../../../test/fixtures.js'
-import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { coreAs, useTestContext } from '../../../../test/harness.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { expectAccess } from '../access.fixtures.js'
 import { ledgerOf, ok, receive, stockOf } from '../manufacturing.fixtures.js'
@@ -18,6 +24,7 @@ import {
 import { createOrder, step, tableShop } from './work-orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('work orders', () => {
   it('freezes the standard cost at release and completes at actual cost (worked example)', async () => {
@@ -27,7 +34,7 @@ describe('work orders', () => {
         if (event.type === 'WorkOrderCompleted') events.push(event)
       }),
     )
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { core } = owner
     const { table, leg, top, bom } = await tableShop(core)
     const order = await createOrder(core, bom.id, 2)
@@ -80,7 +87,7 @@ describe('work orders', () => {
   })
 
   it('completes back-dated at the costs of that date', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const { table, leg, bom } = await tableShop(core)
     await receive(core, leg.id, 10, 11, '2026-02-01T00:00:00Z')
     const order = await createOrder(core, bom.id, 1)
@@ -95,7 +102,7 @@ describe('work orders', () => {
   })
 
   it('refuses a completion with short components (409 listing each), posting nothing', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const { leg, top, bom, table } = await tableShop(core)
     const order = await createOrder(core, bom.id, 10)
     await step(core, order.id, 'release')
@@ -118,7 +125,7 @@ describe('work orders', () => {
   })
 
   it('checks a back-dated completion against every later point of a long component ledger', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const { leg, bom } = await tableShop(core)
     // 10 legs on Jan 1; from Feb 1, 300 entries (+2 at 6, -1 in turn) with one issue of 59 that
     // leaves 3, and 2 after the next entry: the lowest point, in the second checkpoint's stretch.
@@ -171,7 +178,7 @@ describe('work orders', () => {
   })
 
   it('answers 409 for moves its status does not allow and for edits after Draft', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const { bom } = await tableShop(core)
     const order = await createOrder(core, bom.id, 1)
     for (const path of ['start', 'complete']) {
@@ -201,7 +208,7 @@ describe('work orders', () => {
   })
 
   it('answers 400 naming each invalid field and 404 for foreign ids, for both credential kinds', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const apiCore = coreAs(ctx, {
       apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId),
     })
@@ -240,7 +247,7 @@ describe('work orders', () => {
     expect(fieldsOf(future)).toEqual(['effectiveDate'])
     const listed = await apiCore({ method: 'GET', url: "/api/v1/work-orders?$filter=status eq 'Draft'" })
     expect(listed.json()).toMatchObject({ totalCount: 1, data: [{ id: order.id }] })
-    const stranger = await ownerSession(ctx)
+    const stranger = await sharedOrganisation(ctx, 'another')
     for (const id of [order.id, randomUUID()]) {
       for (const call of [
         { method: 'GET' as const, url: `/api/v1/work-orders/${id}` },
@@ -257,7 +264,7 @@ describe('work orders', () => {
   })
 
   it('needs WorkOrders View to read and Modify to change; the BOM list needs Products View', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { bom } = await tableShop(owner.core)
     const order = await createOrder(owner.core, bom.id, 1)
     await expectAccess(ctx, owner, 'WorkOrders', 1, [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addMember, schemaOf } from '../../../../test/fixtures.js'
+import { addMember, businessSession, schemaOf, sharedOrganisation } from '../../../../test/fixtures.js'
 import { coreAs, ownerSession, type TestContext, useTestContext } from '../../../../test/harness.js'
 import {
   DOCX,
@@ -44,7 +44,7 @@ async function storedRow(ctx: TestContext, businessId: string, fileId: string) {
 
 describe('POST /api/files/single and GET /api/files/{fileId}', () => {
   it('stores an image and serves back the identical bytes with safe download headers', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const response = await upload(owner.core, PNG, 'Lieferschein Müller.png', 'image/png')
     expect(response.statusCode, response.body).toBe(200)
     const body = response.json()
@@ -82,7 +82,7 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
   })
 
   it('streams a file larger than the detection sample unchanged (CSV, PDF, docx)', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const csv = `sku,name,qty\n${Array.from({ length: 12_000 }, (_, i) => `SKU-${i},Rohr ✓ ${i},${i % 97}`).join('\n')}\n`
     const bytes = Buffer.from(csv)
     expect(bytes.length).toBeGreaterThan(200_000)
@@ -100,7 +100,7 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
   })
 
   it('refuses what is not on the allow-list with 415 file_type_not_allowed, whatever the declared type', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const before = filesUnder(storage.dir)
     for (const [content, name] of [
       [ELF, 'photo.png'],
@@ -121,7 +121,7 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
   })
 
   it('stores a spoofed path name as its harmless last segment', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const file = await uploaded(owner, 'x', '../../../etc/cron.d/ev\u0007il\u202E\t.txt')
     expect(file.fileName).toBe('evil.txt')
     const windows = await uploaded(owner, 'x', '..\\..\\boot.ini')
@@ -135,7 +135,7 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
   })
 
   it('answers 400 naming file for a missing, misnamed or empty part, and 415 for a body that is not multipart', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const noFile = await owner.core({
       method: 'POST',
       url: '/api/files/single',
@@ -167,7 +167,7 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
   })
 
   it('keeps multipart out of every other route: they still take JSON only', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const response = await owner.core({
       method: 'POST',
       url: '/api/team/invitations',
@@ -178,9 +178,9 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
   })
 
   it('scopes files to their business: another organisation or business gets 404, a bad id 400', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const file = await uploaded(owner, PNG, 'a.png')
-    const stranger = await ownerSession(ctx)
+    const stranger = await sharedOrganisation(ctx, 'another')
     const foreign = await stranger.core({ url: `/api/files/${file.id}` })
     expect(foreign.statusCode).toBe(404)
     expect(foreign.json().code).toBe('file_not_found')
@@ -203,7 +203,7 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
   })
 
   it('lets a Member download (View) but not upload (Modify: 403); no credential is 401', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const file = await uploaded(owner, PNG, 'a.png')
     const member = await addMember(ctx, owner.org.businessId, { role: 'Member' })
     const denied = await upload(member.core, PNG, 'b.png', 'image/png')

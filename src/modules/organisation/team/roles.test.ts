@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { addMember, addRole, addUser, organizationIdOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import { ownerSession, useOwnerSession, useTestContext } from '../../../../test/harness.js'
 import { ROLE_PERMISSIONS } from '../../../security/permissions.js'
 import { createRole, deleteRole, NO_PERMISSIONS, type RoleBody, updateRole } from './team.fixtures.js'
 
 const ctx = useTestContext()
+// Role names are unique per organisation, and every test below names its roles differently: they
+// share one organisation (and a second one for what is per organisation). A test that reads the
+// whole list of roles or their member counts registers its own.
+const shared = useOwnerSession(ctx)
+const other = useOwnerSession(ctx)
 
 describe('GET /api/team/roles', () => {
   it('lists the built-in roles with their rights, then the custom roles, with member counts', async () => {
@@ -40,7 +45,6 @@ describe('GET /api/team/roles', () => {
 
   it("shows no other organisation's roles", async () => {
     const owner = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
     await createRole(other.core, { name: 'Theirs', permissions: {} })
     const roles = (await owner.core({ url: '/api/team/roles' })).json().data
     expect(roles).toHaveLength(3)
@@ -49,7 +53,7 @@ describe('GET /api/team/roles', () => {
 
 describe('POST /api/team/roles', () => {
   it('creates a role, listing every module and accepting module names in any case', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = shared
     const response = await createRole(core, {
       name: '  Warehouse  ',
       description: ' Picks and packs ',
@@ -71,7 +75,7 @@ describe('POST /api/team/roles', () => {
   })
 
   it('accepts a module by its number (M3 = Customers) and stores and shows it by name', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, org } = shared
     const response = await createRole(core, {
       name: 'By number',
       permissions: { '3': 1, '10': 7, orders: 2 },
@@ -96,7 +100,7 @@ describe('POST /api/team/roles', () => {
   })
 
   it('names each invalid field in a 400', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = shared
     for (const [payload, fields] of [
       [{ name: 'X', permissions: { Bogus: 1 } }, ['permissions.Bogus']],
       [{ name: 'X', permissions: { '0': 1 } }, ['permissions.0']],
@@ -127,7 +131,7 @@ describe('POST /api/team/roles', () => {
   })
 
   it('refuses a built-in name or an existing name, ignoring case (409 role_name_taken)', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = shared
     expect((await createRole(core, { name: 'Drivers', permissions: {} })).statusCode).toBe(200)
     for (const name of ['admin', 'OWNER', 'Member', 'dRIVERS', ' drivers ']) {
       const response = await createRole(core, { name, permissions: {} })
@@ -135,12 +139,11 @@ describe('POST /api/team/roles', () => {
       expect(response.json().code).toBe('role_name_taken')
     }
     // Names are per organisation.
-    const other = await ownerSession(ctx)
     expect((await createRole(other.core, { name: 'Drivers', permissions: {} })).statusCode).toBe(200)
   })
 
   it('lets a non-owner hand out only rights they hold (403 permission_exceeds_caller)', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = shared
     const admin = await addMember(ctx, owner.org.businessId, { role: 'Admin' })
     const refused = await createRole(admin.core, { name: 'Payroll', permissions: { Billing: 1 } })
     expect(refused.statusCode).toBe(403)
@@ -154,7 +157,7 @@ describe('POST /api/team/roles', () => {
 
 describe('role permissions', () => {
   it('refuses a view-only Member on create, update and delete (403), and needs a credential', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = shared
     const member = await addMember(ctx, owner.org.businessId)
     const roleId = await addRole(ctx, member.organizationId, {})
     for (const response of [
@@ -169,7 +172,7 @@ describe('role permissions', () => {
   })
 
   it('lets a custom role with TeamAndRoles Modify manage roles, but not delete without Delete', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = shared
     const organizationId = await organizationIdOf(ctx, owner.org.businessId)
     const managerRole = await addRole(ctx, organizationId, { TeamAndRoles: 3, Orders: 7 })
     const manager = await addMember(ctx, owner.org.businessId, { role: 'Custom', customRoleId: managerRole })

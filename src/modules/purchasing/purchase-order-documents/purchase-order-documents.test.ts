@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createApiKey } from '../../../../test/fixtures.js'
+import { createApiKey, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { coreAs, useTestContext } from '../../../../test/harness.js'
 import { pdfText, squeezed } from '../../../../test/pdf-text.js'
 import { submittedOrder, supplierShop } from '../purchase-orders/purchase-orders.fixtures.js'
 import { purchasingSetup } from '../purchasing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('purchase order document', () => {
   it('prints the supplier, the lines with their costs and the total; 404, 400, 401 and 403 as elsewhere', async () => {
@@ -28,7 +29,7 @@ describe('purchase order document', () => {
     expect(lines[1]).toMatch(/^2 \S+ Bolt 100 0\.3 30\.00$/)
     expect(text).toContain('Total EUR 75.00')
 
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     expect((await other.core({ url })).json().code).toBe('purchase_order_not_found')
     expect((await owner.core({ url: `/api/v1/purchase-orders/${randomUUID()}/document` })).statusCode).toBe(
       404,

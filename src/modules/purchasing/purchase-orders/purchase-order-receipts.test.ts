@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { fieldsOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { issue, ledgerOf, ok, receive, stockOf } from '../../manufacturing/manufacturing.fixtures.js'
 import {
@@ -15,6 +20,7 @@ import {
 } from './purchase-orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 function captureEvents() {
   const events: DomainEvent[] = []
@@ -29,7 +35,7 @@ function captureEvents() {
 describe('purchase order receipts', () => {
   it('receives in parts, back-dated, into the ledger at the line cost, re-valuing later entries (worked example)', async () => {
     const events = captureEvents()
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { core } = owner
     const shop = await supplierShop(ctx, owner)
     // Steel: 10 @ 6 on Jan 1, 5 issued on Feb 1.
@@ -119,7 +125,7 @@ describe('purchase order receipts', () => {
   })
 
   it('refuses more than ordered unless the tolerance setting allows it (409 naming the row)', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { core } = owner
     const shop = await supplierShop(ctx, owner)
     const order = await submittedOrder(core, shop)
@@ -165,7 +171,7 @@ describe('purchase order receipts', () => {
 
   it('reverses a receipt with reversing entries, moving the order back; never twice, never below zero', async () => {
     const events = captureEvents()
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { core } = owner
     const shop = await supplierShop(ctx, owner)
     const order = await submittedOrder(core, shop)
@@ -221,7 +227,7 @@ describe('purchase order receipts', () => {
   })
 
   it('answers 400 naming the row, 409 for a Draft or an archived product', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { core } = owner
     const shop = await supplierShop(ctx, owner)
     const order = await submittedOrder(core, shop)

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { addBusiness } from '../../../../test/fixtures.js'
-import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  addBusiness,
+  businessSession,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { coreAs, useTestContext } from '../../../../test/harness.js'
 import { ok } from '../../manufacturing/manufacturing.fixtures.js'
 import {
   createPurchaseOrder,
@@ -11,10 +16,11 @@ import {
 } from './purchase-orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('purchase orders in the SQL console and the dashboard', () => {
   it('shows the business’s purchase orders and lines in the console, and no one else’s', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const order = await submittedOrder(owner.core, shop)
     await receiveOk(owner.core, order.id, { lines: [{ productId: shop.steel.id, quantity: 4 }] })
@@ -22,7 +28,7 @@ describe('purchase orders in the SQL console and the dashboard', () => {
       accessToken: owner.signedIn.accessToken,
       businessId: await addBusiness(ctx, owner.org.businessId),
     })
-    const stranger = await ownerSession(ctx)
+    const stranger = await sharedOrganisation(ctx, 'another')
     await submittedOrder(stranger.core, await supplierShop(ctx, stranger))
     const query = {
       query:
@@ -35,7 +41,7 @@ describe('purchase orders in the SQL console and the dashboard', () => {
   })
 
   it('counts open, overdue and draft orders and the open value per currency on the dashboard', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const figures = () => ok(owner.core, 'GET', '/api/v1/insights/dashboard/purchase-orders')
     expect(await figures()).toEqual({

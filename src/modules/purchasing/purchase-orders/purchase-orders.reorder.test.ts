@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { fieldsOf, schemaOf } from '../../../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  fieldsOf,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { useTestContext } from '../../../../test/harness.js'
 import { loadConfig } from '../../../config.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { createProduct, ok, receive } from '../../manufacturing/manufacturing.fixtures.js'
@@ -16,6 +22,7 @@ import {
 } from './purchase-orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 const todayPlus = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
 
@@ -27,7 +34,7 @@ describe('purchase orders: overdue and reorder drafts', () => {
         if (event.type === 'PurchaseOrderOverdue') events.push(event)
       }),
     )
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const late = (expectedDate: string) =>
       createPurchaseOrder(owner.core, {
@@ -75,7 +82,7 @@ describe('purchase orders: overdue and reorder drafts', () => {
         if (event.type === 'PurchaseOrderOverdue') events.push(event)
       }),
     )
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const order = await createPurchaseOrder(owner.core, {
       supplierId: shop.supplierId,
@@ -103,7 +110,7 @@ describe('purchase orders: overdue and reorder drafts', () => {
   })
 
   it('drafts one order per preferred supplier from the products at or below their reorder level', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const businessId = owner.org.businessId
     const { core } = owner
     const first = await insertSupplier(ctx, businessId, { name: 'A first', currency: 'EUR', leadTimeDays: 3 })
@@ -183,7 +190,7 @@ describe('purchase orders: overdue and reorder drafts', () => {
   })
 
   it('keeps the supplier of a Draft from the reorder suggestions editable like any Draft', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     await ok(owner.core, 'PUT', `/api/v1/products/${shop.steel.id}`, {
       sku: shop.steel.sku,

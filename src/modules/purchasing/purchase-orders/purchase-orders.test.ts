@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { addBusiness, createApiKey, fieldsOf } from '../../../../test/fixtures.js'
-import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  addBusiness,
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { coreAs, useTestContext } from '../../../../test/harness.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { expectAccess } from '../../manufacturing/access.fixtures.js'
 import { createProduct, ok } from '../../manufacturing/manufacturing.fixtures.js'
@@ -17,10 +24,11 @@ import {
 } from './purchase-orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('purchase orders', () => {
   it('creates a Draft with costs from the supplier terms, totals in numeric, numbered per business', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const order = await createPurchaseOrder(owner.core, {
       supplierId: shop.supplierId,
@@ -56,7 +64,7 @@ describe('purchase orders', () => {
   })
 
   it('lists with filters on status, supplier and expected date, search and paging', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const other = await insertSupplier(ctx, owner.org.businessId, { name: 'Bolt Brothers' })
     await setTerms(ctx, owner.org.businessId, other, shop.bolt.id, { unitCost: 0.2 })
@@ -91,7 +99,7 @@ describe('purchase orders', () => {
         if (event.type.startsWith('PurchaseOrder')) events.push(event)
       }),
     )
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const order = await createPurchaseOrder(owner.core, {
       supplierId: shop.supplierId,
@@ -163,7 +171,7 @@ describe('purchase orders', () => {
   })
 
   it('answers 400 naming each invalid field, for both credential kinds', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const apiCore = coreAs(ctx, {
       apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId),
     })
@@ -174,7 +182,7 @@ describe('purchase orders', () => {
     const service = await createProduct(owner.core, { name: 'Consulting', type: 'Service' })
     const archived = await createProduct(owner.core, { name: 'Old' })
     await ok(owner.core, 'DELETE', `/api/v1/products/${archived.id}`)
-    const foreign = await createProduct((await ownerSession(ctx)).core, { name: 'Theirs' })
+    const foreign = await createProduct((await sharedOrganisation(ctx, 'another')).core, { name: 'Theirs' })
     const line = { productId: shop.steel.id, quantity: 1 }
     const cases: [Record<string, unknown>, string[]][] = [
       [{ lines: [line] }, ['supplierId']],
@@ -237,10 +245,10 @@ describe('purchase orders', () => {
   })
 
   it('answers 404 for another organisation’s or business’s purchase order', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const order = await submittedOrder(owner.core, shop)
-    const stranger = await ownerSession(ctx)
+    const stranger = await sharedOrganisation(ctx, 'another')
     const branch = coreAs(ctx, {
       accessToken: owner.signedIn.accessToken,
       businessId: await addBusiness(ctx, owner.org.businessId),
@@ -297,7 +305,7 @@ describe('purchase orders', () => {
   })
 
   it('needs PurchaseOrders View to read, Modify to change and Delete to delete', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const draft = await createPurchaseOrder(owner.core, {
       supplierId: shop.supplierId,

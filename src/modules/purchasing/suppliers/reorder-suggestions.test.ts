@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addBusiness, fieldsOf } from '../../../../test/fixtures.js'
+import { addBusiness, fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../../manufacturing/access.fixtures.js'
 import { createProduct, receive } from '../../manufacturing/manufacturing.fixtures.js'
 import { call, createSupplier, purchasingSetup } from '../purchasing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 const URL = '/api/v1/suppliers/reorder-suggestions'
 
 interface Suggestion {
@@ -109,7 +110,7 @@ describe('reorder suggestions', () => {
     const owner = await purchasingSetup(ctx)
     await createProduct(owner.core, { reorderLevel: 1 })
     await expectAccess(ctx, owner, 'Suppliers', 1, [{ method: 'GET', url: URL }])
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     expect((await other.core({ url: URL })).json().totalCount).toBe(0)
     const second = await addBusiness(ctx, owner.org.businessId)
     expect((await owner.core({ url: URL, headers: { 'x-business-id': second } })).json().totalCount).toBe(0)

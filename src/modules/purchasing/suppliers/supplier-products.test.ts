@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { addBusiness, fieldsOf, schemaOf } from '../../../../test/fixtures.js'
+import { addBusiness, fieldsOf, schemaOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { expectAccess } from '../../manufacturing/access.fixtures.js'
@@ -10,6 +10,7 @@ import { createProduct } from '../../manufacturing/manufacturing.fixtures.js'
 import { call, createSupplier, purchasingSetup } from '../purchasing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 interface Terms {
   supplierId: string
@@ -166,7 +167,7 @@ describe('supplier product terms', () => {
       { method: 'DELETE', url: termsUrl(supplier.id, product.id) },
     ])
 
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     const otherSupplier = await createSupplier(other.core)
     const otherProduct = await createProduct(other.core)
     const secondBusiness = await addBusiness(ctx, owner.org.businessId)

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { addBusiness } from '../../../../test/fixtures.js'
+import { addBusiness, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { createProduct } from '../../manufacturing/manufacturing.fixtures.js'
 import { call, createSupplier, purchasingSetup } from '../purchasing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('suppliers in the SQL console', () => {
   it("shows the business's live suppliers and their terms, nobody else's", async () => {
@@ -18,7 +19,7 @@ describe('suppliers in the SQL console', () => {
     })
     await call(core, 'PUT', `/api/v1/suppliers/${gone.id}/products/${product.id}`, { unitCost: 9 })
     await call(core, 'DELETE', `/api/v1/suppliers/${gone.id}`)
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     await createSupplier(other.core, { name: 'Other organisation' })
     const second = await addBusiness(ctx, org.businessId)
     await createSupplier(core, { name: 'Other business' }) // in the first business: must stay out of the second

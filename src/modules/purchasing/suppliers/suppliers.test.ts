@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addBusiness, addMember, fieldsOf } from '../../../../test/fixtures.js'
+import { addBusiness, addMember, fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import { expectAccess } from '../../manufacturing/access.fixtures.js'
 import { call, createSupplier, purchasingSetup, supplierBody } from '../purchasing.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 describe('suppliers', () => {
   it('creates, reads, replaces and soft-deletes with a bearer token and an API key', async () => {
@@ -226,7 +227,7 @@ describe('suppliers', () => {
       })
     }
 
-    const other = await purchasingSetup(ctx)
+    const other = await purchasingSetup(ctx, 'another')
     const secondBusiness = await addBusiness(ctx, owner.org.businessId)
     const inSecond = { 'x-business-id': secondBusiness }
     for (const request of [

@@ -2,19 +2,26 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { insertCustomer, schemaOf } from '../../../../test/fixtures.js'
-import { type Core, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  businessSession,
+  insertCustomer,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { type Core, useTestContext } from '../../../../test/harness.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 import { line, orderWithStatus, tracesOf } from './orders.fixtures.js'
 import { moveStatus } from './orders.repository.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 type Status = 'Draft' | 'Confirmed' | 'Fulfilled' | 'Cancelled'
 type Move = 'confirm' | 'fulfill' | 'cancel'
 
-async function setup() {
-  const owner = await ownerSession(ctx)
+async function setup(organisation = 'first') {
+  const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))
   const customerId = await insertCustomer(ctx, owner.org.businessId)
   const order = (status: Status = 'Draft') =>
     orderWithStatus(owner.core, { customerId, lines: [line(1, 1)] }, status)
@@ -91,7 +98,7 @@ describe('order status moves', () => {
   it("is a 404 for another organisation's or an unknown order, and a 400 for a malformed id", async () => {
     const { order } = await setup()
     const { id } = await order()
-    const other = await ownerSession(ctx)
+    const other = await sharedOrganisation(ctx, 'another')
     for (const to of ['confirm', 'fulfill', 'cancel'] as const) {
       for (const orderId of [id, randomUUID()]) {
         const response = await move(other.core, orderId, to)

@@ -1,14 +1,23 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addMember, createApiKey, fieldsOf, insertCustomer } from '../../../../test/fixtures.js'
-import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
+import {
+  addMember,
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  insertCustomer,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
+import { coreAs, useTestContext } from '../../../../test/harness.js'
 import { createOrder, deleteCustomer, line, orderWithStatus, tracesOf } from './orders.fixtures.js'
 
 const ctx = useTestContext()
+useSharedOrganisation(ctx)
 
 /** An owner with one customer (Acme Traders). */
-async function setup() {
-  const owner = await ownerSession(ctx)
+async function setup(organisation = 'first') {
+  const owner = await businessSession(ctx, await sharedOrganisation(ctx, organisation))
   const customerId = await insertCustomer(ctx, owner.org.businessId, { name: 'Acme Traders' })
   return { ...owner, customerId }
 }
@@ -151,7 +160,7 @@ describe('POST /api/v1/orders', () => {
 
   it("refuses another organisation's, an unknown and a deleted customer (400 naming customerId)", async () => {
     const { core, org } = await setup()
-    const other = await setup()
+    const other = await setup('another')
     const deleted = await insertCustomer(ctx, org.businessId, { deleted: true })
     for (const customerId of [other.customerId, randomUUID(), deleted]) {
       const response = await core({
@@ -181,7 +190,7 @@ describe('GET /api/v1/orders/{orderId}', () => {
     // Paths match regardless of letter case.
     expect((await core({ url: `/API/V1/Orders/${created.id}` })).statusCode).toBe(200)
 
-    const other = await ownerSession(ctx)
+    const other = await sharedOrganisation(ctx, 'another')
     for (const url of [`/api/v1/orders/${created.id}`, `/api/v1/orders/${randomUUID()}`]) {
       const refused = await other.core({ url })
       expect(refused.statusCode).toBe(404)
@@ -293,7 +302,7 @@ describe('PUT /api/v1/orders/{orderId}', () => {
     ])
 
     const gone = await insertCustomer(ctx, org.businessId, { deleted: true })
-    const other = await setup()
+    const other = await setup('another')
     for (const target of [gone, other.customerId]) {
       const refused = await core({
         method: 'PUT',
@@ -326,7 +335,7 @@ describe('PUT /api/v1/orders/{orderId}', () => {
   it("is a 404 for another organisation's order and a 400 for a bad body", async () => {
     const { core, customerId } = await setup()
     const order = await createOrder(core, { customerId, lines: [line(1, 1)] })
-    const other = await setup()
+    const other = await setup('another')
     const foreign = await other.core({
       method: 'PUT',
       url: `/api/v1/orders/${order.id}`,
@@ -374,7 +383,7 @@ describe('GET /api/v1/orders', () => {
 
   it('lists the business orders newest orderDate first, each with its lines, paged in SQL', async () => {
     const t = await catalogue()
-    const other = await setup()
+    const other = await setup('another')
     await createOrder(other.core, { customerId: other.customerId, lines: [line(1, 1)] })
     const response = await t.core({ url: '/api/v1/orders' })
     expect(response.statusCode).toBe(200)
