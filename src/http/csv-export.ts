@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { EnumType } from './enums.js'
+import type { ListQuery } from './list-params.js'
+import { type ListCursor, withListCursor } from './list-query.js'
 
 /** Rows fetched per statement while a list is exported: memory stays flat however long the list. */
 export const CSV_PAGE_SIZE = 1_000
@@ -137,10 +139,13 @@ export function installCsvExport(app: FastifyInstance) {
     route.handler = async function exportOrAnswer(this: FastifyInstance, request, reply) {
       const asked = request.query as Schema
       if (asked.$format !== 'csv') return handler.call(this, request, reply)
+      // Where the walk is: lists read by runList give their next page by keyset, the others by page number.
+      const cursor: ListCursor = { page: 0, after: [] }
       const pageOf = async (page: number) => {
         // The operation's own handler, on a request that asks for one large page.
+        const query = { ...asked, $format: 'json', Page: page, PageSize: CSV_PAGE_SIZE } as Schema & ListQuery
         const pageRequest = Object.create(request, {
-          query: { value: { ...asked, $format: 'json', Page: page, PageSize: CSV_PAGE_SIZE } },
+          query: { value: withListCursor(query, cursor) },
         }) as FastifyRequest
         return (await handler.call(this, pageRequest, reply)) as Page
       }

@@ -5,7 +5,7 @@ import type { Executor, Tables } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
 import { paged } from '../../../http/envelopes.js'
 import { type ListQuery, pageOffset, pageRequest } from '../../../http/list-params.js'
-import { type ListSpec, runList } from '../../../http/list-query.js'
+import { hasListCursor, type ListSpec, runList } from '../../../http/list-query.js'
 import { addTrace } from '../activity/index.js'
 import { lockGroup } from '../customer-groups/index.js'
 import { insertContacts } from './contacts.repository.js'
@@ -87,7 +87,8 @@ export async function lockLiveCustomer(
 
 export async function listCustomers(db: Executor, auth: CustomerScope, query: ListQuery) {
   const plain = !query.$filter?.trim() && !query.$search?.trim() && !query.$orderby?.trim()
-  if (plain) {
+  // An export's walk goes through runList, which reads each next page by keyset.
+  if (plain && !hasListCursor(query)) {
     // The common shape, compiled once per schema; a page past the end falls through for its total.
     const page = pageRequest(query)
     const rows = await repository.customersInDefaultOrder(db, auth.schemaName, {

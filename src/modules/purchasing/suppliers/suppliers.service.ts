@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/tables.js'
 import { readAddress } from '../../../http/address.js'
 import { paged } from '../../../http/envelopes.js'
 import { type ListQuery, pageOffset, pageRequest } from '../../../http/list-params.js'
-import { type ListSpec, runList } from '../../../http/list-query.js'
+import { hasListCursor, type ListSpec, runList } from '../../../http/list-query.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { supplierNotFound } from './suppliers.errors.js'
@@ -68,9 +68,12 @@ async function loadSupplier(db: Executor, auth: BusinessAuth, id: string, includ
   return toSupplier(row)
 }
 
-/** True when nothing but the page is asked for: the shape a prepared statement serves. */
+/**
+ * True when nothing but the page is asked for: the shape a prepared statement serves. Not for an
+ * export's walk over every page, which runList reads by keyset.
+ */
 export const isDefaultListQuery = (query: ListQuery) =>
-  !query.$filter?.trim() && !query.$search?.trim() && !query.$orderby?.trim()
+  !query.$filter?.trim() && !query.$search?.trim() && !query.$orderby?.trim() && !hasListCursor(query)
 
 export async function listSuppliers(db: Executor, auth: BusinessAuth, query: ListQuery) {
   if (isDefaultListQuery(query)) {
