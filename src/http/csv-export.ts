@@ -2,7 +2,6 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { EnumType } from './enums.js'
 import type { ListQuery } from './list-params.js'
-import { type ListCursor, withListCursor } from './list-query.js'
 
 /** Rows fetched per statement while a list is exported: memory stays flat however long the list. */
 export const CSV_PAGE_SIZE = 1_000
@@ -139,13 +138,13 @@ export function installCsvExport(app: FastifyInstance) {
     route.handler = async function exportOrAnswer(this: FastifyInstance, request, reply) {
       const asked = request.query as Schema
       if (asked.$format !== 'csv') return handler.call(this, request, reply)
-      // Where the walk is: lists read by runList give their next page by keyset, the others by page number.
-      const cursor: ListCursor = { page: 0, after: [] }
       const pageOf = async (page: number) => {
         // The operation's own handler, on a request that asks for one large page.
         const query = { ...asked, $format: 'json', Page: page, PageSize: CSV_PAGE_SIZE } as Schema & ListQuery
         const pageRequest = Object.create(request, {
-          query: { value: withListCursor(query, cursor) },
+          // By page number: paging by keyset (withListCursor) measured slower on 100,000 rows and is
+          // not used until its plan is understood.
+          query: { value: query },
         }) as FastifyRequest
         return (await handler.call(this, pageRequest, reply)) as Page
       }
