@@ -50,6 +50,38 @@ describe('list export as CSV ($format=csv)', () => {
     expect(rowsOf(filtered.body)).toHaveLength(2)
   })
 
+  it("walks the pages in exactly the list's order where sort values tie, are null or differ by a microsecond", async () => {
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
+    const schema = await schemaOf(ctx, owner.org.businessId)
+    // 2,100 customers: seven creation times a microsecond apart (ties across page boundaries), every
+    // fifth without an email (nulls sort first descending, last ascending).
+    await sql`INSERT INTO ${sql.table(`${schema}.customers`)} (id, business_id, code, name, email, date_created)
+      SELECT gen_random_uuid(), ${owner.org.businessId}, 'TIE-' || i, 'Tie ' || (i % 3),
+        CASE WHEN i % 5 = 0 THEN NULL ELSE 'tie' || (i % 11) || '@example.com' END,
+        timestamptz '2026-01-01 00:00:00.000001+00' + (i % 7) * interval '1 microsecond'
+      FROM generate_series(1, 2100) AS i`.execute(ctx.database.db)
+    const expected = async (order: string, where = 'true') =>
+      (
+        await sql<{ id: string }>`SELECT id FROM ${sql.table(`${schema}.customers`)}
+          WHERE business_id = ${owner.org.businessId} AND deleted_at IS NULL AND ${sql.raw(where)}
+          ORDER BY ${sql.raw(order)}`.execute(ctx.database.db)
+      ).rows.map((row) => row.id)
+    const exported = async (query: string) => {
+      const response = await owner.core({ url: `/api/v1/Customers?$format=csv${query}` })
+      expect(response.statusCode, response.body).toBe(200)
+      const [header, ...rows] = rowsOf(response.body)
+      const idAt = header?.split(',').indexOf('id') ?? -1
+      return rows.map((row) => row.split(',')[idAt])
+    }
+    expect(await exported('')).toEqual(await expected('date_created DESC, id'))
+    expect(await exported('&$orderby=email desc,dateCreated')).toEqual(
+      await expected('email DESC, date_created, id'),
+    )
+    expect(await exported("&$orderby=email,name desc&$filter=name ne 'Tie 1'")).toEqual(
+      await expected('email, name DESC, id', "name <> 'Tie 1'"),
+    )
+  })
+
   it('quotes what must be quoted, flattens nested objects and keeps formulas from running in a spreadsheet', async () => {
     const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const created = await core({

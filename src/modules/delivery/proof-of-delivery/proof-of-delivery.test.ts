@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { fieldsOf, useSharedOrganisation } from '../../../../test/fixtures.js'
+import {
+  addMember,
+  addRole,
+  fieldsOf,
+  organizationIdOf,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { useTestContext } from '../../../../test/harness.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
-import { GIF, JPEG, PDF, PNG } from '../../organisation/files/files.fixtures.js'
+import { GIF, JPEG, multipart, PDF, PNG } from '../../organisation/files/files.fixtures.js'
 import { deliverySetup, post } from '../delivery.fixtures.js'
 import { movePlan, shipment } from '../plans/plans.fixtures.js'
 import { dispatchedPlan, stop, uploaded } from './proof-of-delivery.fixtures.js'
@@ -87,6 +93,47 @@ describe('delivery with proof', () => {
     const again = await stop(core, id, 'delivered', { recipientName: 'X', signatureFileId: signature })
     expect([again.statusCode, again.json().code]).toEqual([409, 'invalid_status_transition'])
     expect((await stop(core, id, 'arrived')).json().code).toBe('shipment_not_in_transit')
+  })
+
+  it('lets a driver with Shipments Modify upload proof images and deliver with them, without any Customers permission', async () => {
+    const owner = await deliverySetup(ctx)
+    const { shipments } = await dispatchedPlan(owner.core)
+    const id = shipments[0]!.id
+    const organizationId = await organizationIdOf(ctx, owner.org.businessId)
+    const as = async (permissions: Record<string, number>) =>
+      (
+        await addMember(ctx, owner.org.businessId, {
+          role: 'Custom',
+          customRoleId: await addRole(ctx, organizationId, permissions),
+        })
+      ).core
+    const driver = await as({ Shipments: 3 })
+    const viewer = await as({ Shipments: 1, Customers: 7 })
+    const send = (core: typeof driver, url: string, content: Buffer, fileName: string) =>
+      core({
+        method: 'POST',
+        url,
+        ...multipart([{ name: 'file', fileName, contentType: 'image/png', content }]),
+      })
+
+    expect((await send(driver, '/api/files/single', PNG, 'sig.png')).statusCode).toBe(403)
+    expect((await send(viewer, '/api/files/proof', PNG, 'sig.png')).statusCode).toBe(403)
+    expect((await ctx.core.inject({ method: 'POST', url: '/api/files/proof' })).statusCode).toBe(401)
+    const notImage = await send(driver, '/api/files/proof', PDF, 'scan.png')
+    expect(notImage.statusCode, notImage.body).toBe(415)
+    expect(notImage.json().code).toBe('file_type_not_allowed')
+    const signature = await send(driver, '/api/files/proof', PNG, 'sig.png')
+    expect(signature.statusCode, signature.body).toBe(200)
+    expect(signature.json().data).toMatchObject({ contentType: 'image/png' })
+    const photo = await send(driver, '/api/files/proof', JPEG, 'door.jpg')
+    expect(photo.statusCode, photo.body).toBe(200)
+    const delivered = await stop(driver, id, 'delivered', {
+      recipientName: 'Gate',
+      signatureFileId: signature.json().data.id,
+      photoFileIds: [photo.json().data.id],
+    })
+    expect(delivered.statusCode, delivered.body).toBe(200)
+    expect(delivered.json().data.status).toBe('Delivered')
   })
 
   it('refuses proof that is not an image of this business of the allowed type and size, naming each field', async () => {

@@ -10,6 +10,8 @@ import { type FilesContext, openFile, uploadFile } from './files.service.js'
 import { createFileStorage } from './storage.js'
 
 const TAGS = ['Files']
+/** What a signature or a photo of a delivery may be (the stop operations check which is which). */
+const PROOF_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif']
 
 /**
  * Core API: file upload and download. Multipart parsing is registered in this plugin's own scope,
@@ -49,6 +51,30 @@ export function registerFileRoutes(app: HttpApp, deps: AppDeps) {
       },
       async (request) =>
         single('core', await uploadFile(context, businessAuthOf(request), request, request.log)),
+    )
+
+    // A driver delivering needs Shipments Modify, not Customers Modify: proof images only.
+    scope.post(
+      '/api/files/proof',
+      {
+        ...operation(['Shipments', 'Modify'], {
+          operationId: 'UploadProofFile',
+          summary:
+            'Upload a proof-of-delivery image: a signature or a photo (multipart/form-data, one part named file)',
+          description:
+            'For a stop operation (StopDelivered, StopFailed): the returned id is the signatureFileId or one of the photoFileIds. Needs ' +
+            `Shipments Modify, what reporting the stop needs. PNG, JPEG, WebP or HEIC images only (detected from the content) or a 415 \`file_type_not_allowed\`; at most ${maxBytes} bytes ` +
+            '(FILE_MAX_BYTES) or a 413 `file_too_large` (the stop operation checks the smaller limits of a signature and a photo).',
+          tags: TAGS,
+          consumes: ['multipart/form-data'],
+          body: UploadFileBody,
+          response: SingleResult('core', FileResponse),
+          errors: [400, 413, 415],
+        }),
+        validatorCompiler: () => () => true,
+      },
+      async (request) =>
+        single('core', await uploadFile(context, businessAuthOf(request), request, request.log, PROOF_TYPES)),
     )
 
     scope.get(

@@ -77,9 +77,11 @@ export async function uploadFile(
   auth: BusinessAuth,
   request: FastifyRequest,
   log: FastifyBaseLogger,
+  /** Content types this upload may be (detected from the content); any other is a 415. Default: all allowed. */
+  only?: readonly string[],
 ): Promise<FileResponse> {
   try {
-    return await storeUpload(context, auth, request, log)
+    return await storeUpload(context, auth, request, log, only)
   } catch (error) {
     // Read and drop the rest of the body: once parsing stopped nothing else would, and a client
     // still sending would hold its connection open, waiting for the server to read. Unpiping
@@ -95,6 +97,7 @@ async function storeUpload(
   auth: BusinessAuth,
   request: FastifyRequest,
   log: FastifyBaseLogger,
+  only: readonly string[] | undefined,
 ): Promise<FileResponse> {
   const maxBytes = context.config.fileMaxBytes
   const { part, files } = await receiveFilePart(request, maxBytes)
@@ -106,7 +109,7 @@ async function storeUpload(
     if (head.length === 0) throw emptyFile()
     if (head.length > maxBytes) throw fileTooLarge(maxBytes)
     const detected = await detectContentType(head, part.filename ?? '')
-    if (!detected) throw fileTypeNotAllowed()
+    if (!detected || (only && !only.includes(detected.contentType))) throw fileTypeNotAllowed()
     const fileName = sanitiseFileName(part.filename, extensionFor(detected.contentType))
 
     storageStarted = true
