@@ -11,6 +11,7 @@ import { migrate, migrationStatus } from './db/migrator.js'
 import { moveOrganisation } from './db/move-organisation.js'
 import { createLogger } from './http/logging.js'
 import { startMetricsServer } from './http/metrics.js'
+import { warmPlanningThread } from './modules/delivery/planning-engine/index.js'
 import { rotateSigningKey, signingKeyFile } from './security/signing.js'
 
 function configOrExit(): Config {
@@ -130,6 +131,8 @@ async function serve(api: 'core' | 'global' | 'both') {
       )
       served[entry.api] = `http://${localAddress(config.host)}:${port}`
     }
+    // Plans are solved on a thread of their own: started now, after readiness, not by the first plan.
+    if (cartage.core) warmPlanningThread()
     // Beside the data directory's lock: `cartage seed` finds the APIs there and goes through them.
     if (!config.databaseUrl) recordServedApis(config.dataDir, served)
     if (config.metricsEnabled && config.metricsPort !== undefined) {
