@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { type ApiName, type Cartage, openCartage } from './apps/cartage.js'
-import { MIGRATIONS } from './apps/modules.js'
+import { MIGRATIONS, warmPlanningThread } from './apps/modules.js'
 import { type LocalApps, seedDemoCommand } from './cli/seed-command.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { recordServedApis, type ServedApis } from './db/data-dir-lock.js'
@@ -11,7 +11,6 @@ import { migrate, migrationStatus } from './db/migrator.js'
 import { moveOrganisation } from './db/move-organisation.js'
 import { createLogger } from './http/logging.js'
 import { startMetricsServer } from './http/metrics.js'
-import { warmPlanningThread } from './modules/delivery/planning-engine/index.js'
 import { rotateSigningKey, signingKeyFile } from './security/signing.js'
 
 function configOrExit(): Config {
