@@ -106,3 +106,6 @@ export const MIGRATIONS = migrationsOf(BASELINE_MIGRATIONS, MODULES)
  * services whichever API a process serves.
  */
 export const EVENT_HANDLERS = eventWiringOf(MODULES)
+
+/** Starts the planning engine's thread ahead of the first plan (a serving process, once listening). */
+export { warmPlanningThread } from '../modules/delivery/planning-engine/index.js'

@@ -2,5 +2,5 @@
 export { checkPlan } from './checker.js'
 export { solve } from './engine.js'
 export { greatCircleKm, greatCircleMatrixOf, type Point } from './great-circle.js'
-export { greatCircleInThread, solveInThread } from './thread.js'
+export { greatCircleInThread, solveInThread, warmPlanningThread } from './thread.js'
 export type * from './types.js'

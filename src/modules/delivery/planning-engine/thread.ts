@@ -41,6 +41,15 @@ function release(worker: Worker) {
   worker.once('exit', forget)
 }
 
+/**
+ * Starts the idle thread ahead of the first plan, in the background (a serving process calls it
+ * once listening): from source the thread's start and the engine's loading cost 1-3 s on a loaded
+ * machine, which the first autobatch of a process paid. Does nothing when a thread is waiting.
+ */
+export function warmPlanningThread() {
+  if (!idle) release(startWorker())
+}
+
 /** What the engine's thread is asked: a plan to solve, or a great-circle matrix to compute. */
 export type ThreadRequest =
   | { kind: 'solve'; problem: PlanningProblem; options: PlanningOptions }

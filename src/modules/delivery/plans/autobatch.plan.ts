@@ -7,6 +7,7 @@ import type {
 } from '../planning-engine/index.js'
 import type { Candidate, LeftOut, Unrouted } from './autobatch.messages.js'
 import type { StopTimes } from './autobatch.repository.js'
+import { shortlist } from './autobatch.shortlist.js'
 import { pointOf, type StopRow, type VehicleRow } from './plan-day.problem.js'
 import {
   autobatchTimeLimitMs,
@@ -124,10 +125,18 @@ export async function autobatchPlan(deps: AppDeps, input: AutobatchInput): Promi
       left,
       unrouted: noLocation,
     }
-  const built = routeProblem(route)
-  const unlimited = routeProblem({ ...route, unlimited: true }).problem.vehicles[0] as PlanningVehicle
-  const matrix = await travelMatrix(deps, built.points, settingNumber(input.speedKmh, false))
   const ownIds = new Set(onPlan.map((r) => r.id))
+  const speedKmh = settingNumber(input.speedKmh, false)
+  const all = routeProblem(route)
+  const { kept, cut } = shortlist(all.problem, all.points, ownIds, speedKmh ?? deps.config.planningSpeedKmh)
+  // Only the shortlisted stops' points go into the matrix.
+  if (cut.length > 0) {
+    const keptIds = new Set(kept.map((s) => s.id))
+    route.stops = route.stops.filter((s) => keptIds.has(s.row.id))
+  }
+  const built = cut.length > 0 ? routeProblem(route) : all
+  const unlimited = routeProblem({ ...route, unlimited: true }).problem.vehicles[0] as PlanningVehicle
+  const matrix = await travelMatrix(deps, built.points, speedKmh)
   // The plan's own stops in their present order: the search starts from that route.
   const ownOrder = input.rows
     .filter((r) => r.delivery_plan_id === plan.id && pointOf(r.delivery_address))
@@ -155,7 +164,7 @@ export async function autobatchPlan(deps: AppDeps, input: AutobatchInput): Promi
     weight: planned?.weight ?? loadOf(own, 'weight'),
     volume: planned?.volume ?? loadOf(own, 'volume'),
   }
-  for (const u of result.unassigned) {
+  for (const u of [...result.unassigned, ...cut]) {
     if (ownIds.has(u.stopId)) continue
     const shipment = shipmentOf(u.stopId)
     const reason = WHY[u.reason]

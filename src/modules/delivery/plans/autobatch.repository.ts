@@ -3,10 +3,10 @@ import type { Tables } from '../../../db/tables.js'
 import { STOP_COLUMNS } from './plan-day.repository.js'
 
 /**
- * The plan's shipments and the unassigned Pending shipments of its day (the business's day, in its
- * time zone, as the plan's day is), in code order, locked until commit.
+ * The shipments autobatch plans from: the plan's and the unassigned Pending ones of its day (the
+ * business's day, in its time zone, as the plan's day is).
  */
-export function autobatchShipments(
+function autobatchScope(
   trx: Transaction<Tables>,
   schema: string,
   businessId: string,
@@ -17,7 +17,6 @@ export function autobatchShipments(
   return trx
     .withSchema(schema)
     .selectFrom('shipments')
-    .select([...STOP_COLUMNS, 'delivery_plan_id', 'stop_sequence'])
     .where('business_id', '=', businessId)
     .where((eb) =>
       eb.or([
@@ -30,6 +29,42 @@ export function autobatchShipments(
         ]),
       ]),
     )
+}
+
+/**
+ * The shipments autobatch plans from, in code order, locked until commit, each with its row
+ * version (`xmin`: the transaction that last wrote the row, which every UPDATE changes whatever
+ * columns it sets, and locking does not).
+ */
+export function autobatchShipments(
+  trx: Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  planId: string,
+  day: string,
+) {
+  return autobatchScope(trx, schema, businessId, planId, day)
+    .select([...STOP_COLUMNS, 'delivery_plan_id', 'stop_sequence'])
+    .select(sql<string>`xmin::text`.as('version'))
+    .orderBy('code')
+    .forUpdate()
+    .execute()
+}
+
+/**
+ * The same shipments' ids and row versions only, locked until commit: enough to tell whether any
+ * of them changed, or one joined or left, since `autobatchShipments` read them.
+ */
+export function autobatchVersions(
+  trx: Transaction<Tables>,
+  schema: string,
+  businessId: string,
+  planId: string,
+  day: string,
+) {
+  return autobatchScope(trx, schema, businessId, planId, day)
+    .select('id')
+    .select(sql<string>`xmin::text`.as('version'))
     .orderBy('code')
     .forUpdate()
     .execute()

@@ -7,7 +7,7 @@ import { readSettings } from '../../organisation/index.js'
 import { activeZones, prepareZones } from '../zones/index.js'
 import { leftOutMessage, unroutedMessage } from './autobatch.messages.js'
 import { type AutobatchInput, autobatchPlan } from './autobatch.plan.js'
-import { autobatchShipments, markAutobatched, setStops } from './autobatch.repository.js'
+import { autobatchShipments, autobatchVersions, markAutobatched, setStops } from './autobatch.repository.js'
 import { pointOf } from './plan-day.problem.js'
 import { dayBusiness } from './plan-day.repository.js'
 import { planVehicle } from './plan-route.repository.js'
@@ -20,14 +20,7 @@ import * as repository from './plans.repository.js'
  * plan's zones (every active zone when it names none), the business's time zone and planning settings.
  */
 async function gather(trx: Transaction<Tables>, schema: string, businessId: string, planId: string) {
-  const plan = await repository.lockPlan(trx, schema, businessId, planId)
-  if (!plan) throw planNotFound()
-  if (plan.status !== 'Draft' && plan.status !== 'Scheduled') throw planNotEditable(plan.status)
-  const vehicle = plan.vehicle_id
-    ? ((await planVehicle(trx, schema, businessId, plan.vehicle_id)) ?? null)
-    : null
-  const zoneIds = plan.delivery_zone_ids.length > 0 ? plan.delivery_zone_ids : null
-  const heads = await activeZones(trx, schema, businessId, zoneIds)
+  const { plan, vehicle, heads, business, settings } = await planHeads(trx, schema, businessId, planId)
   const { prepared } = await prepareZones(trx, schema, businessId, heads)
   const rows = await autobatchShipments(trx, schema, businessId, planId, plan.scheduled_date)
   const outsideZones = rows.flatMap((row) => {
@@ -43,8 +36,6 @@ async function gather(trx: Transaction<Tables>, schema: string, businessId: stri
     )
     return inside ? [] : [row.id]
   })
-  const business = await dayBusiness(trx, schema, businessId)
-  const settings = await readSettings(trx, schema, businessId)
   const input: AutobatchInput = {
     plan,
     vehicle,
@@ -54,7 +45,44 @@ async function gather(trx: Transaction<Tables>, schema: string, businessId: stri
     serviceMinutes: settings['delivery.defaultServiceMinutes'],
     speedKmh: settings['delivery.averageSpeedKmh'],
   }
-  return input
+  const stamp = stampOf({ plan, vehicle, heads, business, settings }, rows)
+  return { input, stamp }
+}
+
+/** The plan (locked; Draft or Scheduled, else 409), its vehicle, its zones, the business and its settings. */
+async function planHeads(trx: Transaction<Tables>, schema: string, businessId: string, planId: string) {
+  const plan = await repository.lockPlan(trx, schema, businessId, planId)
+  if (!plan) throw planNotFound()
+  if (plan.status !== 'Draft' && plan.status !== 'Scheduled') throw planNotEditable(plan.status)
+  const vehicle = plan.vehicle_id
+    ? ((await planVehicle(trx, schema, businessId, plan.vehicle_id)) ?? null)
+    : null
+  const zoneIds = plan.delivery_zone_ids.length > 0 ? plan.delivery_zone_ids : null
+  const heads = await activeZones(trx, schema, businessId, zoneIds)
+  const business = await dayBusiness(trx, schema, businessId)
+  const settings = await readSettings(trx, schema, businessId)
+  return { plan, vehicle, heads, business, settings }
+}
+
+/**
+ * Everything the plan was made from, as text to compare: the plan, vehicle, zones (with their
+ * revisions), business and settings in full, the shipments by id and row version (which any
+ * change to a shipment changes). Which shipments lie outside the zones follows from these.
+ */
+const stampOf = (
+  heads: Awaited<ReturnType<typeof planHeads>>,
+  rows: readonly { id: string; version: string }[],
+) => JSON.stringify({ ...heads, rows: rows.map((r) => [r.id, r.version]) })
+
+/**
+ * Reads, under the same locks as the first read, only what tells whether anything the plan was
+ * made from changed: not the shipments' addresses and loads nor the zones' geometry again (on
+ * 1,000 shipments over ten large zones that read cost as much as the first, 120-300 ms embedded).
+ */
+async function restamp(trx: Transaction<Tables>, schema: string, businessId: string, planId: string) {
+  const heads = await planHeads(trx, schema, businessId, planId)
+  const rows = await autobatchVersions(trx, schema, businessId, planId, heads.plan.scheduled_date)
+  return stampOf(heads, rows)
 }
 
 /**
@@ -66,17 +94,19 @@ async function gather(trx: Transaction<Tables>, schema: string, businessId: stri
  * the plan's own shipments always stay on it. The sequence, planned arrival and departure of each
  * stop and the distance are stored. Deterministic: the same plan and shipments give the same route.
  *
- * As plan-day, the search runs between two transactions: the second reads everything again under
- * locks and answers 409 plan_changed, writing nothing, if any of it changed meanwhile. Leaves a
+ * As plan-day, the search runs between two transactions: the second takes the same locks again and
+ * answers 409 plan_changed, writing nothing, if anything the plan was made from changed meanwhile
+ * (compared by row version for the shipments). Leaves a
  * notification with the counts (via a domain event); answers one message per shipment left out.
  */
 export async function autobatch(deps: AppDeps, auth: BusinessAuth, planId: string): Promise<MessageEntry[]> {
   const { schemaName: schema, businessId } = auth
-  const read = (trx: Transaction<Tables>) => gather(trx, schema, businessId, planId)
-  const input = await deps.database.db.transaction().execute(read)
+  const { input, stamp } = await deps.database.db
+    .transaction()
+    .execute((trx) => gather(trx, schema, businessId, planId))
   const planned = await autobatchPlan(deps, input)
   return deps.database.db.transaction().execute(async (trx) => {
-    if (JSON.stringify(await read(trx)) !== JSON.stringify(input)) throw planChangedWhilePlanning()
+    if ((await restamp(trx, schema, businessId, planId)) !== stamp) throw planChangedWhilePlanning()
     if (planned.stops.length > 0)
       await setStops(
         trx,
