@@ -59,7 +59,9 @@ describe('scripts/build-if-stale.mjs without dev dependencies', () => {
     dirs.push(dir)
     for (const sub of ['scripts', 'src', 'web/src', 'web/dist', 'dist', 'node_modules'])
       mkdirSync(path.join(dir, sub), { recursive: true })
-    copyFileSync(path.join(ROOT, 'scripts/build-if-stale.mjs'), path.join(dir, 'scripts/build-if-stale.mjs'))
+    // The start check and the freshness rule it shares with the process tests.
+    for (const script of ['scripts/build-if-stale.mjs', 'scripts/dist-stamp.mjs'])
+      copyFileSync(path.join(ROOT, script), path.join(dir, script))
     for (const file of [
       'package.json',
       'tsconfig.json',
