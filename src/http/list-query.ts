@@ -24,17 +24,11 @@ export function searchCondition(text: string, columns: readonly string[]) {
   )})`
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the inner (keys) and outer page queries select columns the scoped query's type does not know
-type AnySelect = SelectQueryBuilder<any, any, any>
-
 /**
  * Applies `$filter`, `$search`, `$orderby` and paging to a query already scoped to the caller
- * (business, not deleted), and returns one page plus the total, in one statement: an inner query
- * chooses the page's keys (filter, order, limit, offset, the total from `count(*) over ()`) and the
- * scoped query's select list is computed only for those rows. PostgreSQL computes a select list for
- * every row an OFFSET skips and every row a window counts, so selecting it in the inner query made a
- * deep page read the children (correlated subqueries) of every row before it. Only a page past the
- * end needs a second (count) query.
+ * (business, not deleted), and returns one page plus the total, in one round trip: the total
+ * comes from `count(*) over ()` on the same statement. Only a page past the end needs a second
+ * (count) query.
  */
 export async function runList<DB, TB extends keyof DB, O>(
   scoped: SelectQueryBuilder<DB, TB, O>,
@@ -48,24 +42,15 @@ export async function runList<DB, TB extends keyof DB, O>(
   if (query.$filter?.trim()) filtered = filtered.where(buildFilter(query.$filter, spec.fields))
   if (query.$search?.trim()) filtered = filtered.where(searchCondition(query.$search, spec.search))
   const order = query.$orderby?.trim() ? buildOrderBy(query.$orderby, spec.fields) : spec.defaultOrder
-  const terms: OrderTerm[] = [...order, { column: spec.tiebreak, direction: 'asc' }]
+  let ordered = filtered
+  for (const term of order) ordered = ordered.orderBy(sql.ref(term.column), term.direction)
+  ordered = ordered.orderBy(sql.ref(spec.tiebreak))
   const unfiltered = unfilteredTotal && !query.$filter?.trim() && !query.$search?.trim()
-  // Untyped from here: the inner query's columns are not the scoped query's.
-  let keys = (filtered as unknown as AnySelect)
-    .clearSelect()
-    .select([
-      sql.ref(spec.tiebreak).as('__key'),
-      unfiltered ? unfilteredTotal.as('__total') : sql<number>`count(*) over ()`.as('__total'),
-    ])
-  for (const term of terms) keys = keys.orderBy(sql.ref(term.column), term.direction)
-  keys = keys.limit(page.pageSize).offset(pageOffset(page))
-  const built = terms.reduce(
-    (outer, term) => outer.orderBy(sql.ref(term.column), term.direction),
-    (scoped as unknown as AnySelect)
-      .innerJoin(keys.as('__page'), (join) => join.on(sql<SqlBool>`__page.__key = ${sql.ref(spec.tiebreak)}`))
-      .select(sql.ref('__page.__total').as('__total')),
-  )
-  const rows = (await built.execute()) as (O & { __total?: number | string })[]
+  const rows = (await ordered
+    .select(unfiltered ? unfilteredTotal.as('__total') : sql<number>`count(*) over ()`.as('__total'))
+    .limit(page.pageSize)
+    .offset(pageOffset(page))
+    .execute()) as (O & { __total: number })[]
   let total = Number(rows[0]?.__total ?? 0)
   if (rows.length === 0 && page.page > 1) {
     const counted = (await filtered.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as
@@ -73,6 +58,6 @@ export async function runList<DB, TB extends keyof DB, O>(
       | undefined
     total = Number(counted?.n ?? 0)
   }
-  for (const row of rows) delete row.__total
+  for (const row of rows) delete (row as Partial<{ __total: number }>).__total
   return { rows, total, page }
 }
