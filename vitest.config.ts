@@ -1,5 +1,6 @@
 import os from 'node:os'
 import { defineConfig } from 'vitest/config'
+import SlowFirstSequencer from './test/sequencer.js'
 
 const onPostgres = process.env.CARTAGE_TEST_DATABASE === 'postgres'
 const cores = os.availableParallelism()
@@ -23,6 +24,8 @@ export default defineConfig({
     // process (and imports the app and opens its database again), whatever the projects say.
     isolate: false,
     reporters: ['default', './test/summary-reporter.ts'],
+    // The gate runs on a clean clone, without the results cache that starts the slowest files first.
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {
