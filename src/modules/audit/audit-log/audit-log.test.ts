@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Transaction } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { createApiKey, fieldsOf, schemaOf } from '../../../../test/fixtures.js'
+import {
+  businessSession,
+  createApiKey,
+  fieldsOf,
+  schemaOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { type Core, coreAs, globalAs, ownerSession, useTestContext } from '../../../../test/harness.js'
 import { MIGRATIONS } from '../../../apps/modules.js'
 import { applyTenantMigrations } from '../../../db/migrator.js'
@@ -11,6 +18,9 @@ import { createProduct, move } from '../../manufacturing/manufacturing.fixtures.
 import { createOrder, line } from '../../sales/orders/orders.fixtures.js'
 
 const ctx = useTestContext()
+// A story about one business's records gets a new business of a shared organisation; those about
+// the organisation's own records (roles, API keys, its schema) or another organisation register their own.
+useSharedOrganisation(ctx)
 const AUDIT = '/api/v1/audit-log'
 
 type Entry = {
@@ -35,7 +45,7 @@ async function entriesOf(core: Core, entityType: string, entityId: string): Prom
 
 describe('GET /api/v1/audit-log', () => {
   it('leaves stock movements to the ledger: a receipt adds no product entry, a rename does', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const product = await createProduct(owner.core, { name: 'Audited rod' })
     await move(owner.core, product.id, { type: 'Receipt', quantity: 10, unitCost: 2 })
     await move(owner.core, product.id, { type: 'Issue', quantity: 3 })
@@ -111,7 +121,7 @@ describe('GET /api/v1/audit-log', () => {
   })
 
   it('names the writer of each of many concurrent writes among reads, and of a write after they are done', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId)
     const byKey = coreAs(ctx, { apiKey })
     const customers = await Promise.all(
@@ -139,7 +149,7 @@ describe('GET /api/v1/audit-log', () => {
   })
 
   it('records an order’s status move as StatusChanged', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, org } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core)
     const order = await createOrder(core, { customerId: customer.id, lines: [line(2, 10)] })
     expect((await core({ method: 'POST', url: `/api/v1/orders/${order.id}/confirm` })).statusCode).toBe(200)
@@ -158,7 +168,7 @@ describe('GET /api/v1/audit-log', () => {
   })
 
   it('records each domain event with its payload and actor, beside the row changes, in the same transaction', async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, org } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(core)
     const order = await createOrder(core, { customerId: customer.id, lines: [line(2, 10)] })
     const confirmed = await core({ method: 'POST', url: `/api/v1/orders/${order.id}/confirm` })
@@ -184,7 +194,7 @@ describe('GET /api/v1/audit-log', () => {
   })
 
   it('records a large value (a zone’s geometry) by its size and digest, and a small one whole', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const geometry = { type: 'Polygon', coordinates: [circle(400, 0, 0, 1)] }
     const created = await core({
       method: 'POST',
@@ -284,7 +294,7 @@ describe('GET /api/v1/audit-log', () => {
   })
 
   it('leaves no entry for a change that was rolled back', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const customer = await createCustomer(owner.core, { name: 'Kept' })
     const schema = await schemaOf(ctx, owner.org.businessId)
     await expect(

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addRole, fieldsOf, organizationIdOf } from '../../../../test/fixtures.js'
+import {
+  addRole,
+  fieldsOf,
+  organizationIdOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import {
   type Core,
   coreAs,
@@ -12,6 +18,9 @@ import {
 } from '../../../../test/harness.js'
 
 const ctx = useTestContext()
+// Each story invites its own addresses, so one organisation serves them; the two that list the
+// organisation's members register their own.
+useSharedOrganisation(ctx)
 
 const NEW_PASSWORD = 'invited-user-passphrase'
 
@@ -50,7 +59,7 @@ async function invitedMember(owner: Awaited<ReturnType<typeof ownerSession>>, ro
 
 describe('invitation end to end', () => {
   it('owner invites a new person, who accepts, signs in and sees the organisation with the role given', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const email = uniqueEmail('invitee')
     const response = await invite(owner.core, {
       email,
@@ -235,7 +244,7 @@ describe('invitation end to end', () => {
   })
 
   it('accepts the token in the body as well', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const email = uniqueEmail('body')
     await invite(owner.core, { email, role: 'Member' })
     const { businessId, token } = invitationLink(email)
@@ -244,7 +253,7 @@ describe('invitation end to end', () => {
   })
 
   it('re-inviting someone still invited sends a new link with the new role; the old link stops working', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const email = uniqueEmail('twice')
     await invite(owner.core, { email, role: 'Member' })
     const first = invitationLink(email)
@@ -269,7 +278,7 @@ describe('invitation end to end', () => {
 
 describe('POST /api/auth/complete-invitation/{businessId} errors', () => {
   it('names the field: missing or wrong token, wrong email, weak password, refused terms', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const email = uniqueEmail('errors')
     await invite(owner.core, { email, role: 'Member' })
     const { businessId, token } = invitationLink(email)
@@ -300,7 +309,7 @@ describe('POST /api/auth/complete-invitation/{businessId} errors', () => {
   })
 
   it('refuses a token whose invitation expired', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const email = uniqueEmail('expired')
     await invite(owner.core, { email, role: 'Member' })
     const { businessId, token } = invitationLink(email)
@@ -323,7 +332,7 @@ describe('POST /api/auth/complete-invitation/{businessId} errors', () => {
 
 describe('POST /api/team/invitations errors', () => {
   it('refuses a Member (no TeamAndRoles Modify) with 403', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const member = await invitedMember(owner, 'Member')
     const response = await invite(member.core, { email: uniqueEmail('x'), role: 'Member' })
     expect(response.statusCode).toBe(403)
@@ -331,7 +340,7 @@ describe('POST /api/team/invitations errors', () => {
   })
 
   it('lets an Admin invite, but only an owner may invite an Owner', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const admin = await invitedMember(owner, 'Admin')
     expect((await invite(admin.core, { email: uniqueEmail('by-admin'), role: 'Admin' })).statusCode).toBe(200)
     const refused = await invite(admin.core, { email: uniqueEmail('owner'), role: 'Owner' })
@@ -343,7 +352,7 @@ describe('POST /api/team/invitations errors', () => {
   })
 
   it('answers 409 already_member for an active member', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const self = await invite(owner.core, { email: owner.org.email, role: 'Admin' })
     expect(self.statusCode).toBe(409)
     expect(self.json()).toMatchObject({ code: 'already_member' })
@@ -354,7 +363,7 @@ describe('POST /api/team/invitations errors', () => {
   })
 
   it('checks role and customRoleId', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const organizationId = await organizationIdOf(ctx, owner.org.businessId)
     const stranger = await registerOrganization(ctx)
     const ours = await addRole(ctx, organizationId, { Orders: 7 })

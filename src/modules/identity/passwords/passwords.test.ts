@@ -1,9 +1,17 @@
 import { sql } from 'kysely'
 import { describe, expect, it, vi } from 'vitest'
-import { fieldsOf, PAST_STATE_TTL, sleep } from '../../../../test/fixtures.js'
+import {
+  addUser,
+  fieldsOf,
+  PAST_STATE_TTL,
+  sharedOrganisation,
+  sleep,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import {
   coreAs,
   ownerSession,
+  PASSWORD,
   registerOrganization,
   uniqueEmail,
   useTestContext,
@@ -12,6 +20,13 @@ import {
 const ctx = useTestContext()
 
 const NEW_PASSWORD = 'a-brand-new-passphrase'
+
+useSharedOrganisation(ctx)
+/** A user of their own (address and password) in the file's shared organisation: a reset is about the account. */
+async function account() {
+  const { email } = await addUser(ctx, (await sharedOrganisation(ctx)).org.businessId)
+  return { email, password: PASSWORD }
+}
 
 const forgot = (email: string, context = ctx) =>
   context.global.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } })
@@ -34,7 +49,7 @@ async function resetToken(email: string): Promise<string> {
 
 describe('POST /api/auth/forgot-password', () => {
   it('answers a known and an unknown address identically and emails only the known one', async () => {
-    const org = await registerOrganization(ctx)
+    const org = await account()
     const unknown = uniqueEmail('nobody')
     const before = ctx.mailer.sent.length
     const known = await forgot(org.email.toUpperCase())
@@ -92,7 +107,7 @@ describe('POST /api/auth/reset-password', () => {
   })
 
   it('takes each token once, and an older link dies when a newer one is used', async () => {
-    const org = await registerOrganization(ctx)
+    const org = await account()
     const older = await resetToken(org.email)
     const token = await resetToken(org.email)
     expect((await reset({ token, password: NEW_PASSWORD })).statusCode).toBe(200)
@@ -105,7 +120,7 @@ describe('POST /api/auth/reset-password', () => {
   })
 
   it('lets only one of two parallel resets with one token through', async () => {
-    const org = await registerOrganization(ctx)
+    const org = await account()
     const token = await resetToken(org.email)
     const results = await Promise.all([
       reset({ token, password: 'first-new-password' }),
@@ -115,7 +130,7 @@ describe('POST /api/auth/reset-password', () => {
   })
 
   it('refuses an expired token', async () => {
-    const org = await registerOrganization(ctx)
+    const org = await account()
     const token = await resetToken(org.email)
     await ctx.database.db
       .updateTable('global.email_tokens')
@@ -129,7 +144,7 @@ describe('POST /api/auth/reset-password', () => {
   })
 
   it('applies the password policy without using up the token', async () => {
-    const org = await registerOrganization(ctx)
+    const org = await account()
     const token = await resetToken(org.email)
     const short = await reset({ token, password: 'short' })
     expect(short.statusCode).toBe(400)

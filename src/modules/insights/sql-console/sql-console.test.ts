@@ -6,12 +6,16 @@ import {
   fieldsOf,
   insertCustomer,
   organizationIdOf,
+  sharedOrganisation,
+  useSharedOrganisation,
 } from '../../../../test/fixtures.js'
 import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.js'
 import { MODULES } from '../../../apps/modules.js'
 import { consoleViewsOf } from '../../../platform/module.js'
 
 const ctx = useTestContext()
+// Stories that read no organisation data of their own (limits, errors, the schema, permissions) share one.
+useSharedOrganisation(ctx)
 
 type Client = ReturnType<typeof coreAs>
 const run = (core: Client, payload: Record<string, unknown>) =>
@@ -167,7 +171,7 @@ describe('POST /api/ai-studio/query', () => {
   })
 
   it('caps rows by maxRows and says so', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await sharedOrganisation(ctx)
     const response = await run(core, {
       query: 'SELECT x FROM (VALUES (1), (2), (3), (4), (5)) AS v(x)',
       maxRows: 3,
@@ -250,7 +254,7 @@ describe('POST /api/ai-studio/query', () => {
   })
 
   it('names the refused function and gives the position of a syntax error', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await sharedOrganisation(ctx)
     expect((await run(core, { query: 'SELECT pg_sleep(1)' })).body).toContain('pg_sleep')
     expect((await run(core, { query: 'SELECT FROM WHERE 1' })).body).toContain('position 13')
     expect((await run(core, { query: 'SELECT * FROM pg_roles' })).body).toContain('pg_roles')
@@ -259,7 +263,7 @@ describe('POST /api/ai-studio/query', () => {
   })
 
   it('lists the exposed tables with the column types a query sees', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await sharedOrganisation(ctx)
     const schema = await core({ url: '/api/ai-studio/schema' })
     expect(schema.statusCode).toBe(200)
     const tables = schema.json().data.tables as {
@@ -276,7 +280,7 @@ describe('POST /api/ai-studio/query', () => {
   })
 
   it('answers 400 naming the field for bad bodies', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await sharedOrganisation(ctx)
     const cases: [Record<string, unknown>, string][] = [
       [{}, 'query'],
       [{ query: '' }, 'query'],
@@ -294,7 +298,7 @@ describe('POST /api/ai-studio/query', () => {
   })
 
   it('needs a credential and Insights View, with a bearer token or an API key', async () => {
-    const t = await ownerSession(ctx)
+    const t = await sharedOrganisation(ctx)
     const organizationId = await organizationIdOf(ctx, t.org.businessId)
     const without = await addMember(ctx, t.org.businessId, {
       role: 'Custom',

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { addMember, addRole, addUser, organizationIdOf } from '../../../../test/fixtures.js'
+import {
+  addMember,
+  addRole,
+  addUser,
+  organizationIdOf,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
 
 const ctx = useTestContext()
+// A story that reads a whole team back registers its own (team()); the others share one.
+useSharedOrganisation(ctx)
 
 type Member = { userId: string; email: string; role: string; status: string; lastName: string }
 const emails = (response: { json(): { data: Member[] } }) => response.json().data.map((m) => m.email)
@@ -131,7 +140,7 @@ describe('GET /api/team/members', () => {
   })
 
   it('names the parameter in a 400 for an unknown field or bad paging', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await sharedOrganisation(ctx)
     for (const [query, field] of [
       ["$filter=password eq 'x'", '$filter'],
       ["$filter=role eq 'Boss'", '$filter'],
@@ -146,7 +155,7 @@ describe('GET /api/team/members', () => {
   })
 
   it('needs a credential, and TeamAndRoles View (a view-only Member may list)', async () => {
-    const { org } = await ownerSession(ctx)
+    const { org } = await sharedOrganisation(ctx)
     const unauthenticated = await ctx.core.inject({ url: '/api/team/members' })
     expect(unauthenticated.statusCode).toBe(401)
     const member = await addMember(ctx, org.businessId)

@@ -6,11 +6,15 @@ import {
   addUser,
   organizationIdOf,
   PAST_STATE_TTL,
+  sharedOrganisation,
   sleep,
+  useSharedOrganisation,
 } from '../../../../test/fixtures.js'
 import { type Core, coreAs, ownerSession, PASSWORD, useTestContext } from '../../../../test/harness.js'
 
 const ctx = useTestContext()
+// Stories that do not read the whole member list back share one organisation (and a second one).
+useSharedOrganisation(ctx)
 
 const remove = (core: Core, userId: string) => core({ method: 'DELETE', url: `/api/team/members/${userId}` })
 const memberIds = async (core: Core) =>
@@ -54,8 +58,8 @@ describe('DELETE /api/team/members/{userId}', () => {
   })
 
   it('leaves the removed user signed in to their other organisations', async () => {
-    const first = await ownerSession(ctx)
-    const second = await ownerSession(ctx)
+    const first = await sharedOrganisation(ctx)
+    const second = await sharedOrganisation(ctx, 'second')
     const member = await addMember(ctx, first.org.businessId)
     const secondOrganizationId = await organizationIdOf(ctx, second.org.businessId)
     await addMembership(ctx, secondOrganizationId, member.userId)
@@ -83,7 +87,7 @@ describe('DELETE /api/team/members/{userId}', () => {
   })
 
   it('revokes the API keys the member created in this organisation', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const member = await addMember(ctx, owner.org.businessId, { role: 'Owner' })
     const key = `test_${randomUUID()}`
     await ctx.database.db
@@ -145,7 +149,7 @@ describe('DELETE /api/team/members/{userId}', () => {
   })
 
   it('refuses a view-only Member (403)', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const member = await addMember(ctx, owner.org.businessId)
     const other = await addUser(ctx, owner.org.businessId)
     const response = await remove(member.core, other.userId)
@@ -154,7 +158,7 @@ describe('DELETE /api/team/members/{userId}', () => {
   })
 
   it('answers 404 for an unknown user or one of another organisation, and 400 for a bad id', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const other = await ownerSession(ctx)
     const stranger = await addUser(ctx, other.org.businessId)
     for (const userId of [randomUUID(), stranger.userId, other.org.userId]) {

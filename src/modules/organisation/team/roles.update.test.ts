@@ -1,14 +1,23 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addMember, addUser, PAST_STATE_TTL, sleep } from '../../../../test/fixtures.js'
+import {
+  addMember,
+  addUser,
+  PAST_STATE_TTL,
+  sharedOrganisation,
+  sleep,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
 import { createRole, deleteRole, NO_PERMISSIONS, updateRole } from './team.fixtures.js'
 
 const ctx = useTestContext()
+// The organisation whose role list a story counts registers its own; the rest share one.
+useSharedOrganisation(ctx)
 
 describe('PUT /api/team/roles/{roleId}', () => {
   it("replaces a role; its members' rights follow within a second", async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const role = (await createRole(owner.core, { name: 'Sales', permissions: { Customers: 7 } })).json().data
     const member = await addMember(ctx, owner.org.businessId, { role: 'Custom', customRoleId: role.id })
     expect((await member.core({ url: '/api/me' })).json().data.permissions.Customers).toBe(7)
@@ -37,7 +46,7 @@ describe('PUT /api/team/roles/{roleId}', () => {
   })
 
   it('validates like create and refuses a name another role has', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await sharedOrganisation(ctx)
     const a = (await createRole(core, { name: 'Alpha', permissions: {} })).json().data
     await createRole(core, { name: 'Beta', permissions: {} })
     const taken = await updateRole(core, a.id, { name: 'BETA', permissions: {} })
@@ -53,7 +62,7 @@ describe('PUT /api/team/roles/{roleId}', () => {
   })
 
   it("answers 404 for an unknown role or another organisation's", async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const other = await ownerSession(ctx)
     const theirs = (await createRole(other.core, { name: 'Theirs', permissions: { Orders: 1 } })).json().data
     for (const id of [randomUUID(), theirs.id]) {
@@ -87,7 +96,7 @@ describe('DELETE /api/team/roles/{roleId}', () => {
   })
 
   it("answers 404 for another organisation's role and leaves it alone", async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await sharedOrganisation(ctx)
     const other = await ownerSession(ctx)
     const theirs = (await createRole(other.core, { name: 'Theirs', permissions: {} })).json().data
     const response = await deleteRole(owner.core, theirs.id)
