@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApiKey } from '../fixtures.js'
-import { type Credential, credentialHeaders, ownerSession, startTestContext } from '../harness.js'
+import {
+  type Credential,
+  coreAs,
+  credentialHeaders,
+  ownerSession,
+  signIn,
+  startTestContext,
+} from '../harness.js'
 import {
   bodyCases,
   type FuzzCase,
@@ -68,9 +75,17 @@ const operations = (api: Api) =>
 
 let owner: Awaited<ReturnType<typeof ownerSession>> | undefined
 let victim: Victim | undefined
-/** The caller (organisation A): its owner's token and an unrestricted API key, fresh when asked. */
+/**
+ * The caller (organisation A): its owner's token and an unrestricted API key. Asked fresh (the Global
+ * API, whose operations end sessions), the owner signs in again: a new session, the same organisation.
+ */
 async function callers(fresh: boolean): Promise<{ kind: string; credential: Credential }[]> {
-  if (!owner || fresh) owner = await ownerSession(ctx)
+  if (!owner) owner = await ownerSession(ctx)
+  else if (fresh) {
+    const signedIn = await signIn(ctx, owner.org)
+    const credential = { accessToken: signedIn.accessToken, businessId: owner.org.businessId }
+    owner = { ...owner, signedIn, credential, core: coreAs(ctx, credential) }
+  }
   victim ??= await victimOrganisation(ctx)
   const apiKey = await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId, { label: 'fuzz' })
   return [
