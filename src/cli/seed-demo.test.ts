@@ -1,14 +1,6 @@
-import { readFileSync, rmSync, statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { coreAs, signIn, uniqueEmail, useTestContext } from '../../test/harness.js'
-import {
-  migratedDataDir,
-  PROCESS_TEST_TIMEOUT_MS,
-  runCli,
-  startServerProcess,
-} from '../../test/server-process.js'
-import { demoCredentialsFile } from './seed-command.js'
-import { DEMO_EMAIL, seedDemo } from './seed-demo.js'
+import { seedDemo } from './seed-demo.js'
 
 const ctx = useTestContext()
 
@@ -132,68 +124,4 @@ describe('seed --demo', () => {
     expect(lines).toHaveLength(19)
     expect(await total('/api/v1/Customers')).toBe(8)
   }, 120_000)
-
-  it(
-    'as a command: seeds once and keeps the password; run again, with or without a server, prints the same one',
-    async () => {
-      // An embedded data directory whatever database the suite runs on (DATABASE_URL is removed below).
-      const dataDir = migratedDataDir('cartage-seed-')
-      const env: Record<string, string> = {
-        ...(process.env as Record<string, string>),
-        CARTAGE_DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        CORE_PORT: '0',
-        GLOBAL_PORT: '0',
-        LOG_LEVEL: 'warn',
-      }
-      delete env.DATABASE_URL
-      const seed = () => runCli(['seed', '--demo'], env)
-      try {
-        const first = await seed()
-        expect(first.status, first.stderr).toBe(0)
-        expect(first.stdout).toContain(`seeding the demo organisation on embedded PGlite in ${dataDir}`)
-        expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
-        expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(19)
-        const password = /password: (demo-\S{12})\n/.exec(first.stdout)?.[1] ?? ''
-        expect(password).not.toBe('')
-        const kept = demoCredentialsFile(dataDir)
-        expect(statSync(kept).mode & 0o777).toBe(0o600)
-        expect(JSON.parse(readFileSync(kept, 'utf8'))).toMatchObject({ email: DEMO_EMAIL, password })
-
-        // The server holds the directory: the seed goes through its APIs and changes nothing.
-        const server = await startServerProcess(env)
-        try {
-          const again = await seed()
-          expect(again.status, again.stderr).toBe(0)
-          expect(again.stdout).toContain(`through the server using ${dataDir} (process ${server.child.pid}:`)
-          expect(again.stdout).toContain('already exists')
-          expect(again.stdout).toContain(`password: ${password}\n`)
-          expect(again.stdout).not.toMatch(/^\[\s?\d+\]/m)
-          const login = await fetch(`${server.global}/api/auth/login`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ email: DEMO_EMAIL, password }),
-          })
-          expect(login.status).toBe(200)
-        } finally {
-          server.child.kill('SIGTERM')
-          await server.exited
-        }
-
-        // Without the kept file the password cannot be told again: said so, and no password line.
-        rmSync(kept)
-        const unknown = await seed()
-        expect(unknown.status, unknown.stderr).toBe(0)
-        expect(unknown.stdout).toContain(`already exists; its owner is ${DEMO_EMAIL}`)
-        expect(unknown.stdout).toContain('is not kept in')
-        expect(unknown.stdout).not.toContain('password:')
-
-        const bare = await runCli(['seed'], env)
-        expect(bare.status).toBe(2)
-      } finally {
-        rmSync(dataDir, { recursive: true, force: true })
-      }
-    },
-    PROCESS_TEST_TIMEOUT_MS,
-  )
 })

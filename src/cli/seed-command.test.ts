@@ -1,0 +1,102 @@
+import { readFileSync, rmSync, statSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  migratedDataDir,
+  PROCESS_TEST_TIMEOUT_MS,
+  runCli,
+  startServerProcess,
+} from '../../test/server-process.js'
+import { demoCredentialsFile } from './seed-command.js'
+import { DEMO_EMAIL } from './seed-demo.js'
+
+// The seed command in its own processes (seed-demo.test.ts has the seeding itself, in process): a
+// file apart, so that the two run side by side and the Node 24 pass takes only this one. One data
+// directory, seeded by the first test, serves the story's later steps, each a test of its own.
+describe('seed --demo as a command', () => {
+  let dataDir = ''
+  let env: Record<string, string> = {}
+  beforeAll(() => {
+    // An embedded data directory whatever database the suite runs on (DATABASE_URL is removed below).
+    dataDir = migratedDataDir('cartage-seed-')
+    env = {
+      ...(process.env as Record<string, string>),
+      CARTAGE_DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      CORE_PORT: '0',
+      GLOBAL_PORT: '0',
+      LOG_LEVEL: 'warn',
+    }
+    delete env.DATABASE_URL
+  })
+  afterAll(() => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  })
+  const seed = () => runCli(['seed', '--demo'], env)
+  let password = ''
+
+  it(
+    'seeds once and keeps the password, readable by its owner only',
+    async () => {
+      const first = await seed()
+      expect(first.status, first.stderr).toBe(0)
+      expect(first.stdout).toContain(`seeding the demo organisation on embedded PGlite in ${dataDir}`)
+      expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
+      expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(19)
+      password = /password: (demo-\S{12})\n/.exec(first.stdout)?.[1] ?? ''
+      expect(password).not.toBe('')
+      const kept = demoCredentialsFile(dataDir)
+      expect(statSync(kept).mode & 0o777).toBe(0o600)
+      expect(JSON.parse(readFileSync(kept, 'utf8'))).toMatchObject({ email: DEMO_EMAIL, password })
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'run again while a server holds the directory: goes through its APIs, changes nothing, prints the same password',
+    async () => {
+      expect(password, 'the first seed').not.toBe('')
+      const server = await startServerProcess(env)
+      try {
+        const again = await seed()
+        expect(again.status, again.stderr).toBe(0)
+        expect(again.stdout).toContain(`through the server using ${dataDir} (process ${server.child.pid}:`)
+        expect(again.stdout).toContain('already exists')
+        expect(again.stdout).toContain(`password: ${password}\n`)
+        expect(again.stdout).not.toMatch(/^\[\s?\d+\]/m)
+        const login = await fetch(`${server.global}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: DEMO_EMAIL, password }),
+        })
+        expect(login.status).toBe(200)
+      } finally {
+        server.child.kill('SIGTERM')
+        await server.exited
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'without the kept file, says the password cannot be told again and prints none',
+    async () => {
+      expect(password, 'the first seed').not.toBe('')
+      rmSync(demoCredentialsFile(dataDir))
+      const unknown = await seed()
+      expect(unknown.status, unknown.stderr).toBe(0)
+      expect(unknown.stdout).toContain(`already exists; its owner is ${DEMO_EMAIL}`)
+      expect(unknown.stdout).toContain('is not kept in')
+      expect(unknown.stdout).not.toContain('password:')
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'refuses `seed` without --demo (status 2)',
+    async () => {
+      const bare = await runCli(['seed'], env)
+      expect(bare.status).toBe(2)
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
+})
