@@ -21,12 +21,20 @@ import {
   submittedOrder,
   supplierShop,
 } from '../src/modules/purchasing/purchase-orders/purchase-orders.fixtures.js'
-import { fieldsOf, insertCustomer } from './fixtures.js'
-import { type Core, ownerSession, useTestContext } from './harness.js'
+import {
+  businessSession,
+  fieldsOf,
+  insertCustomer,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from './fixtures.js'
+import { type Core, useTestContext } from './harness.js'
 
 // The one range of dates on business records (docs/api-guide.md, "Dates"): ledger dates from
 // 1970-01-01T00:00:00Z up to now, other business dates from then to before ten years from now.
 const ctx = useTestContext()
+// Each story is about one business's records: a new business of one shared organisation each.
+useSharedOrganisation(ctx)
 const TOO_EARLY = ['0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z']
 const yearsFromNow = (years: number, days = 0) => {
   const date = new Date(Date.now() + days * 86_400_000)
@@ -47,7 +55,7 @@ function accepted(response: Response, label: string) {
 
 describe('ledger dates: from 1970-01-01T00:00:00Z, never in the future', () => {
   it('on stock movements, one at a time and in bulk', async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const product = await createProduct(core)
     const receipt = { type: 'Receipt', quantity: 1, unitCost: 2 }
     for (const effectiveDate of [...TOO_EARLY, daysFromNow(1)]) {
@@ -72,7 +80,7 @@ describe('ledger dates: from 1970-01-01T00:00:00Z, never in the future', () => {
   })
 
   it('on purchase-order receipts and their reversals', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const shop = await supplierShop(ctx, owner)
     const order = await submittedOrder(owner.core, shop)
     const lines = [{ productId: shop.steel.id, quantity: 1 }]
@@ -89,7 +97,7 @@ describe('ledger dates: from 1970-01-01T00:00:00Z, never in the future', () => {
   })
 
   it("on a work order's completion", async () => {
-    const { core } = await ownerSession(ctx)
+    const { core } = await businessSession(ctx, await sharedOrganisation(ctx))
     const { bom } = await tableShop(core)
     const order = await createOrder(core, bom.id, 1)
     await step(core, order.id, 'release')
@@ -123,7 +131,7 @@ describe('ledger dates: from 1970-01-01T00:00:00Z, never in the future', () => {
 
 describe('other business dates: from 1970-01-01T00:00:00Z to before ten years from now', () => {
   it("on orders, shipments, a transfer's shipment and plans", async () => {
-    const { core, org } = await ownerSession(ctx)
+    const { core, org } = await businessSession(ctx, await sharedOrganisation(ctx))
     const customerId = await insertCustomer(ctx, org.businessId)
     const orderBody = { customerId, lines: [{ description: 'Box', quantity: 1, unitPrice: 10 }] }
     const order = (await post(core, '/api/v1/orders', orderBody)).json().data as { id: string }
@@ -165,7 +173,7 @@ describe('other business dates: from 1970-01-01T00:00:00Z to before ten years fr
   })
 
   it('on work orders, purchase orders and customer traces', async () => {
-    const owner = await ownerSession(ctx)
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
     const { core } = owner
     const { bom } = await tableShop(core)
     const workOrder = await createOrder(core, bom.id, 1)
