@@ -1,5 +1,6 @@
 import { defineModule } from '../../../platform/module.js'
 import { registerFileRoutes } from './files.routes.js'
+import * as filePurpose from './migrations/20270101090000-file-purpose.js'
 
 /** Uploaded files, stored locally or in an S3-compatible bucket. */
 export const filesModule = defineModule({
@@ -7,6 +8,9 @@ export const filesModule = defineModule({
   core: {
     tags: [{ name: 'Files', description: 'Uploaded files: upload and download (Customers)' }],
     routes: registerFileRoutes,
+  },
+  migrations: {
+    tenant: [{ name: '20270101090000-file-purpose', sql: filePurpose.sql }],
   },
   schemaNames: {
     UploadFile: { body: 'UploadFileRequest', data: 'FileResponse' },
