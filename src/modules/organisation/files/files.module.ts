@@ -6,7 +6,12 @@ import * as filePurpose from './migrations/20270101090000-file-purpose.js'
 export const filesModule = defineModule({
   name: 'organisation/files',
   core: {
-    tags: [{ name: 'Files', description: 'Uploaded files: upload and download (Customers; proof-of-delivery images: Shipments)' }],
+    tags: [
+      {
+        name: 'Files',
+        description: 'Uploaded files: upload and download (Customers; proof-of-delivery images: Shipments)',
+      },
+    ],
     routes: registerFileRoutes,
   },
   migrations: {
