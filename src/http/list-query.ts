@@ -96,7 +96,7 @@ export function listStatement<DB, TB extends keyof DB, O>(
       (ordered, term) => ordered.orderBy(sql.ref(term.column), term.direction),
       filtered as unknown as AnySelect,
     )
-    return { statement: inline.select(total).limit(page.pageSize), filtered, page }
+    return { statement: inline.select(total).limit(page.pageSize).offset(pageOffset(page)), filtered, page }
   }
   // Untyped from here: the keys query's columns are not the scoped query's.
   let keys = (filtered as unknown as AnySelect)
