@@ -139,7 +139,8 @@ describe("the driver's stops on a phone", () => {
         box.y + box.height / 2 + (step % 2 ? -25 : 25),
       )
     await phone.mouse.up()
-    // A text file is not a photo: the server names photoFileIds, shown at the photo's field.
+    // A text file is not a photo: the proof upload refuses it (415), shown at the photo's field,
+    // and nothing of the delivery is saved.
     const photo = form.getByLabel('Photo (optional)')
     await photo.setInputFiles({
       name: 'notes.txt',
@@ -147,10 +148,13 @@ describe("the driver's stops on a phone", () => {
       buffer: Buffer.from('left at gate'),
     })
     await form.getByRole('button', { name: 'Confirm delivery' }).click()
-    await shows(form.getByRole('alert'), 'photoFileIds')
+    await shows(form.getByRole('alert'), 'File type not accepted')
     expect(await photo.getAttribute('aria-invalid')).toBe('true')
     const problemId = (await photo.getAttribute('aria-describedby'))?.split(' ').pop() ?? ''
-    expect(await phone.locator(`[id="${problemId}"]`).textContent()).toMatch(/must be an image/)
+    expect(await phone.locator(`[id="${problemId}"]`).textContent()).toMatch(
+      /not accepted\. Allowed: PNG, JPEG, WebP or HEIC images/,
+    )
+    expect((await core<Proof>('GET', `/api/v1/shipments/${first.id}/proof`)).status).toBe('InTransit')
     await expectAccessible(phone)
     await screenshot(phone, 'fleet-01-driver-photo-refused')
 

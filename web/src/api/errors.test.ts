@@ -69,6 +69,9 @@ describe('describeError', () => {
       action: expect.stringContaining('Receive the missing quantity'),
     })
     expect(describeError(new ApiError(409, 'invalid_status_transition', 'x')).action).toContain('Reload')
+    expect(describeError(new ApiError(415, 'file_type_not_allowed', 'x')).title).toBe(
+      'File type not accepted',
+    )
     expect(describeError(new ApiError(429, 'rate_limited', 'x', [], null, 12)).action).toBe(
       'Wait 12 seconds and try again.',
     )

@@ -154,6 +154,8 @@ export function describeError(error: unknown, what = 'The request'): ErrorDescri
       }
     case error.status === 413:
       return { ...base, title: 'Too large', action: 'Send a smaller file or fewer items at once.' }
+    case error.status === 415:
+      return { ...base, title: 'File type not accepted', action: 'Choose a file of a type named above.' }
     case error.status === 429:
       return {
         ...base,

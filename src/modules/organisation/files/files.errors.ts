@@ -6,11 +6,18 @@ export const fileNotFound = () => notFound('file_not_found', 'The file does not 
 export const fileTooLarge = (maxBytes: number) =>
   new AppError(413, 'file_too_large', `The file is larger than the limit of ${maxBytes} bytes.`)
 
-export const fileTypeNotAllowed = () =>
+const EVERY_ALLOWED_TYPE =
+  'PNG, JPEG, GIF, WebP, HEIC images, PDF, Word, Excel and PowerPoint (docx, xlsx, pptx), and UTF-8 plain text or CSV'
+
+/** `allowed`: the types this upload accepts, in words (by default every type any upload may be). */
+export const fileTypeNotAllowed = (allowed = EVERY_ALLOWED_TYPE) =>
+  new AppError(415, 'file_type_not_allowed', `This kind of file is not accepted. Allowed: ${allowed}.`)
+
+export const cannotRead = () =>
   new AppError(
-    415,
-    'file_type_not_allowed',
-    'This kind of file is not accepted. Allowed: PNG, JPEG, GIF, WebP, HEIC images, PDF, Word, Excel and PowerPoint (docx, xlsx, pptx), and UTF-8 plain text or CSV.',
+    403,
+    'permission_denied',
+    'This credential lacks View on Customers (any file) or View on Shipments (a proof-of-delivery image).',
   )
 
 export const notMultipart = () =>

@@ -1,4 +1,5 @@
 import type { Executor } from '../../../db/tables.js'
+import type { FilePurpose } from './files.tables.js'
 
 export const FILE_COLUMNS = [
   'id',
@@ -8,6 +9,7 @@ export const FILE_COLUMNS = [
   'size_bytes',
   'sha256',
   'date_created',
+  'purpose',
 ] as const
 
 export interface NewFile {
@@ -19,6 +21,7 @@ export interface NewFile {
   sizeBytes: number
   sha256: string
   uploadedByUserId: string
+  purpose: FilePurpose
 }
 
 export async function insertFile(db: Executor, schemaName: string, file: NewFile) {
@@ -34,6 +37,7 @@ export async function insertFile(db: Executor, schemaName: string, file: NewFile
       size_bytes: file.sizeBytes,
       sha256: file.sha256,
       uploaded_by_user_id: file.uploadedByUserId,
+      purpose: file.purpose,
     })
     .returning(FILE_COLUMNS)
     .executeTakeFirstOrThrow()

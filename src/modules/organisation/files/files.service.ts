@@ -2,10 +2,12 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import { newId } from '../../../db/ids.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { can } from '../../../security/permissions.js'
 import { DETECTION_SAMPLE_BYTES, detectContentType, TextValidator } from './content-type.js'
 import { downloadHeaders } from './download-headers.js'
 import { extensionFor, sanitiseFileName } from './file-name.js'
 import {
+  cannotRead,
   emptyFile,
   fileMissing,
   fileNotFound,
@@ -17,6 +19,7 @@ import {
 } from './files.errors.js'
 import * as repository from './files.repository.js'
 import type { FileResponse } from './files.schemas.js'
+import type { FilePurpose } from './files.tables.js'
 import type { FileStorage } from './storage.js'
 import { FileTooLarge, NotPlainText, UploadInterrupted, UploadReader } from './upload-stream.js'
 
@@ -67,6 +70,17 @@ async function refuseMoreFiles(files: AsyncIterator<unknown>) {
   if (!next.done) throw oneFileOnly()
 }
 
+/** What an upload is for, and the content types it may be (detected from the content; any other is a 415). */
+export interface UploadKind {
+  purpose: FilePurpose
+  /** Undefined: every type the detector allows. */
+  only?: readonly string[]
+  /** The allowed types in words, for the 415. */
+  onlyWords?: string
+}
+
+const ANY_ATTACHMENT: UploadKind = { purpose: 'Attachment' }
+
 /**
  * Stores an upload: detects its type from the first bytes, then streams it to storage while
  * counting and hashing, so memory use does not grow with the file. Any failure after storage
@@ -77,11 +91,10 @@ export async function uploadFile(
   auth: BusinessAuth,
   request: FastifyRequest,
   log: FastifyBaseLogger,
-  /** Content types this upload may be (detected from the content); any other is a 415. Default: all allowed. */
-  only?: readonly string[],
+  kind: UploadKind = ANY_ATTACHMENT,
 ): Promise<FileResponse> {
   try {
-    return await storeUpload(context, auth, request, log, only)
+    return await storeUpload(context, auth, request, log, kind)
   } catch (error) {
     // Read and drop the rest of the body: once parsing stopped nothing else would, and a client
     // still sending would hold its connection open, waiting for the server to read. Unpiping
@@ -97,7 +110,7 @@ async function storeUpload(
   auth: BusinessAuth,
   request: FastifyRequest,
   log: FastifyBaseLogger,
-  only: readonly string[] | undefined,
+  { purpose, only, onlyWords }: UploadKind,
 ): Promise<FileResponse> {
   const maxBytes = context.config.fileMaxBytes
   const { part, files } = await receiveFilePart(request, maxBytes)
@@ -109,7 +122,7 @@ async function storeUpload(
     if (head.length === 0) throw emptyFile()
     if (head.length > maxBytes) throw fileTooLarge(maxBytes)
     const detected = await detectContentType(head, part.filename ?? '')
-    if (!detected || (only && !only.includes(detected.contentType))) throw fileTypeNotAllowed()
+    if (!detected || (only && !only.includes(detected.contentType))) throw fileTypeNotAllowed(onlyWords)
     const fileName = sanitiseFileName(part.filename, extensionFor(detected.contentType))
 
     storageStarted = true
@@ -125,6 +138,7 @@ async function storeUpload(
       sizeBytes: size,
       sha256,
       uploadedByUserId: auth.userId,
+      purpose,
     })
     return toResponse(row)
   } catch (error) {
@@ -147,11 +161,17 @@ function translate(error: unknown, maxBytes: number): unknown {
 
 /**
  * A file of the caller's business, opened for streaming, with the headers to send it with;
- * another business's id is a 404.
+ * another business's id is a 404. Customers View reads every file; Shipments View reads proof
+ * images too, so whoever follows a delivery can see its signature and photos; neither is a 403.
  */
 export async function openFile(context: FilesContext, auth: BusinessAuth, fileId: string) {
+  const customers = can(auth.permissions, 'Customers', 'View')
+  const shipments = can(auth.permissions, 'Shipments', 'View')
+  // Without either right no file could be read: refused before looking, as a declared permission is.
+  if (!customers && !shipments) throw cannotRead()
   const row = await repository.findFile(context.database.db, auth.schemaName, auth.businessId, fileId)
   if (!row) throw fileNotFound()
+  if (!customers && row.purpose !== 'Proof') throw cannotRead()
   const stream = await context.storage.get(row.storage_key)
   return { headers: downloadHeaders(row), stream }
 }

@@ -1,6 +1,9 @@
 import type { ColumnType } from 'kysely'
 import type { Stamp } from '../../../db/column-types.js'
 
+/** Attachment: read with Customers View; Proof (a delivery's signature or photo): also with Shipments View. */
+export type FilePurpose = 'Attachment' | 'Proof'
+
 export interface FilesTable {
   id: string
   business_id: string
@@ -10,6 +13,7 @@ export interface FilesTable {
   size_bytes: ColumnType<number, number, number>
   sha256: string
   uploaded_by_user_id: string | null
+  purpose: ColumnType<FilePurpose, FilePurpose | undefined, never>
   date_created: Stamp
 }
 

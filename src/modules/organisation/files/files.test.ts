@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { addMember, businessSession, schemaOf, sharedOrganisation } from '../../../../test/fixtures.js'
+import {
+  addMember,
+  addRole,
+  businessSession,
+  createApiKey,
+  organizationIdOf,
+  schemaOf,
+  sharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { coreAs, ownerSession, type TestContext, useTestContext } from '../../../../test/harness.js'
 import {
   DOCX,
@@ -215,6 +223,66 @@ describe('POST /api/files/single and GET /api/files/{fileId}', () => {
     const anonymous = await ctx.core.inject({ method: 'POST', url: '/api/files/single', ...multipart([]) })
     expect(anonymous.statusCode).toBe(401)
     expect((await ctx.core.inject({ url: `/api/files/${file.id}` })).statusCode).toBe(401)
+  })
+
+  it('serves a proof image to Shipments View alone, an attachment only to Customers View; 404 across organisations', async () => {
+    const owner = await businessSession(ctx, await sharedOrganisation(ctx))
+    const organizationId = await organizationIdOf(ctx, owner.org.businessId)
+    const as = async (permissions: Record<string, number>) =>
+      (
+        await addMember(ctx, owner.org.businessId, {
+          role: 'Custom',
+          customRoleId: await addRole(ctx, organizationId, permissions),
+        })
+      ).core
+    const proofUpload = await owner.core({
+      method: 'POST',
+      url: '/api/files/proof',
+      ...multipart([{ name: 'file', fileName: 'sig.png', contentType: 'image/png', content: PNG }]),
+    })
+    expect(proofUpload.statusCode, proofUpload.body).toBe(200)
+    const proof = proofUpload.json().data.id as string
+    const attachment = (await uploaded(owner, PNG, 'logo.png')).id
+    const read = async (core: typeof owner.core, id: string) => {
+      const response = await core({ url: `/api/files/${id}` })
+      return response.statusCode === 200
+        ? response.rawPayload.equals(PNG)
+          ? 200
+          : 'wrong bytes'
+        : `${response.statusCode} ${response.json().code}`
+    }
+    const dispatcher = await as({ Shipments: 1 })
+    const key = coreAs(ctx, {
+      apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId, {
+        scopes: JSON.stringify({ Shipments: 1 }),
+      }),
+    })
+    const clerk = await as({ Customers: 1 })
+    const neither = await as({ Orders: 7, Products: 7, Customers: 6, Shipments: 6 })
+    expect({
+      dispatcher: [await read(dispatcher, proof), await read(dispatcher, attachment)],
+      key: [await read(key, proof), await read(key, attachment)],
+      clerk: [await read(clerk, proof), await read(clerk, attachment)],
+      neither: [await read(neither, proof), await read(neither, attachment)],
+    }).toEqual({
+      dispatcher: [200, '403 permission_denied'],
+      key: [200, '403 permission_denied'],
+      clerk: [200, 200],
+      neither: ['403 permission_denied', '403 permission_denied'],
+    })
+    // Shipments View in another organisation: the id is not theirs, whatever they may read.
+    const stranger = await sharedOrganisation(ctx, 'another')
+    const strangerDispatcher = (
+      await addMember(ctx, stranger.org.businessId, {
+        role: 'Custom',
+        customRoleId: await addRole(ctx, await organizationIdOf(ctx, stranger.org.businessId), {
+          Shipments: 1,
+        }),
+      })
+    ).core
+    expect(await read(strangerDispatcher, proof)).toBe('404 file_not_found')
+    expect(await read(stranger.core, proof)).toBe('404 file_not_found')
+    expect(await read(dispatcher, '00000000-0000-4000-8000-000000000000')).toBe('404 file_not_found')
   })
 
   it('documents both operations in the OpenAPI document', async () => {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { Link, useParams } from 'wouter'
+import { ApiError } from '../../api/errors'
 import {
   getPickListOptions,
   getShipmentProofOptions,
@@ -8,7 +9,7 @@ import {
   stopDeliveredMutation,
   stopFailedMutation,
 } from '../../api/generated/core/@tanstack/react-query.gen'
-import { uploadFile } from '../../api/generated/core/sdk.gen'
+import { uploadProofFile } from '../../api/generated/core/sdk.gen'
 import type { StopFailedRequest } from '../../api/generated/core/types.gen'
 import { getPlan, type Plan, planKey } from '../../api/plans'
 import { useWorkspace } from '../../app/workspace-context'
@@ -28,10 +29,29 @@ type Lines = Record<string, { customerName: string | null; lines: string[] }>
 
 const DONE = new Set(['Delivered', 'Failed', 'Returned', 'Cancelled'])
 
-/** Uploads one file of the stop's proof and answers its id. */
-async function upload(file: File): Promise<string> {
-  const { data } = await uploadFile({ body: { file }, throwOnError: true })
-  return data.data.id
+/** What an upload may answer about the file itself: not an image (415), too large (413), no file (400). */
+const REFUSED_FILE = new Set([400, 413, 415])
+
+/**
+ * Uploads one image of the stop's proof (the route a driver's Shipments Modify allows) and answers
+ * its id. A refused file is filed under `field`, the stop's field it was for, so the form shows the
+ * server's words at the control that chose the file.
+ */
+async function upload(file: File, field: 'signatureFileId' | 'photoFileIds'): Promise<string> {
+  try {
+    const { data } = await uploadProofFile({ body: { file }, throwOnError: true })
+    return data.data.id
+  } catch (error) {
+    if (!(error instanceof ApiError) || !REFUSED_FILE.has(error.status)) throw error
+    throw new ApiError(
+      error.status,
+      error.code,
+      error.message,
+      [{ field, message: error.message }],
+      error.requestId,
+      error.retryAfterSeconds,
+    )
+  }
 }
 
 /**
@@ -203,10 +223,12 @@ function DeliveredForm({ stop, onDone }: { stop: Stop; onDone: () => Promise<unk
   const deliver = useMutation({ ...stopDeliveredMutation() })
   const send = useMutation({
     mutationFn: async (signature: Blob) => {
+      // The photo first: the one a driver chooses, so the one that may be refused.
+      const photoFileIds = photo ? [await upload(photo, 'photoFileIds')] : []
       const signatureFileId = await upload(
         new File([signature], `signature-${stop.code}.png`, { type: 'image/png' }),
+        'signatureFileId',
       )
-      const photoFileIds = photo ? [await upload(photo)] : []
       return deliver.mutateAsync({
         path: { shipmentId: stop.id },
         body: { recipientName: recipient.trim(), signatureFileId, photoFileIds, ...(await at()) },
