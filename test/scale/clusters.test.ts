@@ -477,12 +477,13 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
       expect(await countOn(east, 'pg_prepared_xacts')).toBe(2)
       expect(await countOn(main, 'global.cluster_commits')).toBe(1)
 
-      // A served process (no restart, no migration) settles them on its own, as main decided.
+      // A serving process settles them on its own, as main decided.
+      // Another process, with pools of its own, that neither restarts nor migrates.
       serving = await openCartage(
         { ...loadConfig({ DATABASE_URL: main.url, DATABASE_CLUSTERS: `east=${east.url}` }), dataDir },
         {
-          database: ctx.database,
           apis: ['global'],
+          poolSize: 2,
           migrate: false,
           workers: true,
           settlePrepared: { intervalMs: 100, olderThanMs: 300 },
