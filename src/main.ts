@@ -170,6 +170,9 @@ async function runMigrate() {
           ? report.clusters
               .map((c) => `  cluster ${c.name}: ${c.tenantSchemasMigrated} of ${c.tenantSchemas} migrated\n`)
               .join('')
+          : '') +
+        (report.settled && report.settled.committed + report.settled.rolledBack > 0
+          ? `  writes left prepared on other clusters: ${report.settled.committed} committed, ${report.settled.rolledBack} rolled back\n`
           : ''),
     )
   } finally {

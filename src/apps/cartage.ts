@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
-import { settlePreparedWrites } from '../db/clusters.js'
+import { SETTLE_PREPARED, settlePreparedWrites } from '../db/clusters.js'
 import { type Database, openDatabase } from '../db/database.js'
 import { type MigrationReport, migrate } from '../db/migrator.js'
 import type { HttpApp } from '../http/kernel.js'
 import type { Mailer } from '../mail/mailer.js'
+import { PeriodicTask } from '../platform/periodic-task.js'
 import { createServices, type Services } from '../platform/services.js'
 import { buildCoreApp } from './core/app.js'
 import { buildGlobalApp } from './global/app.js'
@@ -31,8 +32,13 @@ export interface OpenCartageOptions<A extends ApiName> {
   migrate?: boolean | ((done: number, total: number) => void)
   /** Outgoing mail (tests read it from memory); by default SMTP or files, as configured. */
   mailer?: Mailer
-  /** The background work the Core API runs while it is ready (webhook deliveries, the overdue sweep). */
+  /**
+   * The background work a served process runs: the Core API's while it is ready (webhook
+   * deliveries, the overdue sweep) and, with DATABASE_CLUSTERS, the settling of prepared writes.
+   */
   workers?: boolean
+  /** How often prepared writes are settled, and from what age (default SETTLE_PREPARED). */
+  settlePrepared?: { intervalMs: number; olderThanMs: number }
 }
 
 /** One Cartage process: its database, services and APIs. `close()` ends them in order. */
@@ -61,7 +67,9 @@ export async function openCartage<A extends ApiName = ApiName>(
   const apps: Partial<Record<ApiName, HttpApp>> = {}
   let database = options.database
   let services: Services | undefined
+  let settling: PeriodicTask | undefined
   const close = async () => {
+    await settling?.stop()
     await Promise.allSettled(Object.values(apps).map((app) => app.close()))
     await services?.close()
     if (ownsDatabase) await database?.close()
@@ -95,11 +103,26 @@ export async function openCartage<A extends ApiName = ApiName>(
     const migrated = migrating
       ? await migrate(database, typeof migrating === 'function' ? migrating : undefined)
       : undefined
-    // Writes a crashed process prepared on another cluster: committed or rolled back as main decided.
-    if (database.clusters && migrating) {
-      const settled = await settlePreparedWrites(database.clusters)
-      if (logger && settled.committed + settled.rolledBack > 0)
-        logger.warn(settled, 'settled the writes a stopped process left prepared on other clusters')
+    // Writes a crashed process prepared on another cluster, committed or rolled back as main decided:
+    // before migrating (migrate), then every so often while serving, so none waits for a restart.
+    const settled = migrated?.settled
+    if (logger && settled && settled.committed + settled.rolledBack > 0)
+      logger.warn(settled, 'settled the writes a stopped process left prepared on other clusters')
+    const clusters = database.clusters
+    if (clusters && options.workers) {
+      const every = options.settlePrepared ?? SETTLE_PREPARED
+      settling = new PeriodicTask(
+        async () => {
+          const done = await settlePreparedWrites(clusters, { olderThanMs: every.olderThanMs })
+          if (logger && done.committed + done.rolledBack > 0)
+            logger.warn(done, 'settled the writes a stopped process left prepared on other clusters')
+        },
+        every.intervalMs,
+        (error) => {
+          if (logger) logger.warn({ err: error }, 'settling prepared writes failed')
+        },
+      )
+      settling.start(every.intervalMs)
     }
     services = await createServices(config, database, logger, {
       eventHandlers: EVENT_HANDLERS,

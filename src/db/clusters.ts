@@ -411,7 +411,9 @@ async function twoPhase<R>(
     // Decided on main: the prepared part is committed (or, should this fail, settled below).
     state.outcome = 'committed'
     if (prepared)
-      await routed.query(`COMMIT PREPARED '${gid}'`).catch((error: Error) => {
+      await routed.query(`COMMIT PREPARED '${gid}'`).catch((error: Error & { code?: unknown }) => {
+        // Gone: a settling round (another process's, or this one's) committed it from main's record.
+        if (error.code === UNDEFINED_OBJECT) return
         state.outcome = 'unsettled'
         broken = error
       })
@@ -439,7 +441,7 @@ async function twoPhase<R>(
 /** A prepared part this writer could not settle (its connection lost): tried again on a fresh connection. */
 async function settleLater(clusters: ClusterPool, cluster: string, gid: string): Promise<void> {
   await settle(clusters, cluster, gid).catch(() => {
-    // Left to the next start-up (settlePreparedWrites): the decision record says what to do.
+    // Left to the next settling round (settlePreparedWrites): the decision record says what to do.
   })
 }
 
@@ -453,7 +455,7 @@ async function settle(
   clusters: ClusterPool,
   cluster: string,
   gid: string,
-): Promise<'committed' | 'rolled back'> {
+): Promise<'committed' | 'rolled back' | 'gone'> {
   const main = clusters.db(MAIN_CLUSTER)
   const claimed = await main
     .insertInto('global.cluster_commits')
@@ -470,48 +472,72 @@ async function settle(
         .where('gid', '=', gid)
         .executeTakeFirst()
     )?.committed === true
-  await sql
+  // Gone: its writer, or another settling process, settled it first (as main decided).
+  const gone = await sql
     .raw(`${committed ? 'COMMIT' : 'ROLLBACK'} PREPARED '${gid}'`)
     .execute(clusters.db(cluster))
-    .catch((error: { code?: unknown }) => {
-      if (error.code !== UNDEFINED_OBJECT) throw error
-    })
+    .then(
+      () => false,
+      (error: { code?: unknown }) => {
+        if (error.code !== UNDEFINED_OBJECT) throw error
+        return true
+      },
+    )
   await main.deleteFrom('global.cluster_commits').where('gid', '=', gid).execute()
-  return committed ? 'committed' : 'rolled back'
+  return gone ? 'gone' : committed ? 'committed' : 'rolled back'
 }
 
 /**
- * At start-up: settles every transaction globalAndOrganisation prepared on another cluster and
- * left there (a process that crashed between PREPARE and COMMIT PREPARED), and removes the decision
- * records whose prepared part is settled. Safe while other processes write: see `settle`.
+ * How often a serving process settles prepared writes, and how old a prepared write must be for it
+ * to look: a younger one is most likely a live writer's, between its PREPARE and its COMMIT PREPARED.
+ */
+export const SETTLE_PREPARED = { intervalMs: 30_000, olderThanMs: 10_000 }
+
+/**
+ * Settles every transaction globalAndOrganisation prepared on another cluster and left there (a
+ * process that crashed between PREPARE and COMMIT PREPARED, a lost connection), and removes the
+ * decision records whose prepared part is settled. Run before migrating (a prepared transaction keeps
+ * its locks, which would stop the DDL) and periodically while serving, with `olderThanMs`.
+ *
+ * A live writer's transaction is never rolled back: its decision record is written in main's
+ * transaction before its PREPARE, so settling one claims the record's key, which waits for that main
+ * transaction; if main commits, the part is committed, as the writer would have. `olderThanMs` only
+ * spares the live writers that wait (and the periodic round that work): a prepared write younger
+ * than that is left to its writer this round, and its record is kept.
  */
 export async function settlePreparedWrites(
   clusters: ClusterPool,
+  { olderThanMs = 0 }: { olderThanMs?: number } = {},
 ): Promise<{ committed: number; rolledBack: number }> {
   const counts = { committed: 0, rolledBack: 0 }
+  const main = clusters.db(MAIN_CLUSTER)
+  // Before the global migrations have made the decision table, nothing can have been prepared.
+  const { rows: ready } = await sql<{
+    found: boolean
+  }>`SELECT to_regclass('global.cluster_commits') IS NOT NULL AS found`.execute(main)
+  if (!ready[0]?.found) return counts
   for (const cluster of clusters.names) {
     if (cluster === MAIN_CLUSTER || !(await clusters.preparesOn(cluster))) continue
     // The records first: one seen here was written after its PREPARE, so a gid absent below is settled.
-    const records = await clusters
-      .db(MAIN_CLUSTER)
+    const records = await main
       .selectFrom('global.cluster_commits')
       .select('gid')
       .where('cluster', '=', cluster)
       .execute()
-    const { rows } = await sql<{ gid: string }>`SELECT gid FROM pg_prepared_xacts
+    const { rows } = await sql<{ gid: string; due: boolean }>`SELECT gid,
+        prepared <= now() - make_interval(secs => ${olderThanMs / 1000}) AS due
+      FROM pg_prepared_xacts
       WHERE gid LIKE ${`${GID_PREFIX}%`} AND database = current_database()`.execute(clusters.db(cluster))
+    // Every prepared one, due or not: a record whose part is still prepared is kept.
     const pending = new Set(rows.map((r) => r.gid))
-    for (const gid of pending) {
-      if ((await settle(clusters, cluster, gid)) === 'committed') counts.committed++
-      else counts.rolledBack++
+    for (const { gid } of rows.filter((r) => r.due)) {
+      const outcome = await settle(clusters, cluster, gid)
+      if (outcome === 'committed') counts.committed++
+      else if (outcome === 'rolled back') counts.rolledBack++
     }
     const settled = records.map((r) => r.gid).filter((gid) => !pending.has(gid))
     if (settled.length > 0)
-      await clusters
-        .db(MAIN_CLUSTER)
-        .deleteFrom('global.cluster_commits')
-        .where('gid', 'in', settled)
-        .execute()
+      await main.deleteFrom('global.cluster_commits').where('gid', 'in', settled).execute()
   }
   return counts
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import pg from 'pg'
-import { MAIN_CLUSTER } from './clusters.js'
+import { MAIN_CLUSTER, settlePreparedWrites } from './clusters.js'
 import type { Database } from './database.js'
 
 /** One migration: `<timestamp>-<what it does>` and its SQL. A landed migration is never edited. */
@@ -47,6 +47,8 @@ export interface MigrationReport {
   tenantSchemasMigrated: number
   /** Each cluster's share (one entry, `main`, without DATABASE_CLUSTERS). */
   clusters: { name: string; tenantSchemas: number; tenantSchemasMigrated: number }[]
+  /** With DATABASE_CLUSTERS: the writes a stopped process left prepared, settled before migrating. */
+  settled?: { committed: number; rolledBack: number }
 }
 
 export interface MigrationStatus {
@@ -148,7 +150,8 @@ interface ClusterDb {
  * first (its global schema holds the organisations), then each other one, which gets the global
  * migrations too (the functions its organisation schemas' triggers call, and its own record of
  * tenant migrations; its copies of the global tables stay empty). Idempotent; guarded by a session
- * advisory lock per cluster so two processes starting together take turns.
+ * advisory lock per cluster so two processes starting together take turns. Writes left prepared on
+ * other clusters are settled first (settlePreparedWrites).
  */
 export async function migrate(
   database: Pick<Database, 'db' | 'migrations'> & Partial<Pick<Database, 'directConnection' | 'clusters'>>,
@@ -161,6 +164,8 @@ export async function migrate(
     tenantSchemasMigrated: 0,
     clusters: [],
   }
+  // A prepared write keeps its row locks, which would stop a migration's DDL until it is settled.
+  if (database.clusters) report.settled = await settlePreparedWrites(database.clusters)
   for (const cluster of [main, ...others]) {
     const done = await migrateCluster(
       database,

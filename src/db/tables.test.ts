@@ -5,6 +5,7 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { schemaOf } from '../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../test/harness.js'
+import { MAIN_CLUSTER } from './clusters.js'
 
 /**
  * The table declarations (`*.tables.ts`, merged into `Tables`) against the tables the migrations
@@ -99,22 +100,32 @@ function declaredTables(): TableShapes {
 
 const ctx = useTestContext()
 
+const columnsOf = (schema: string) => sql<{
+  schema: string
+  table: string
+  column: string
+  type: string
+  notnull: boolean
+  generated: boolean
+}>`
+  SELECT n.nspname AS schema, c.relname AS table, a.attname AS column, t.typname AS type,
+         a.attnotnull AS notnull, a.attgenerated <> '' AS generated
+  FROM pg_class c
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+  JOIN pg_type t ON t.oid = a.atttypid
+  WHERE c.relkind IN ('r', 'p') AND n.nspname = ${schema}`
+
+/** The global tables as main holds them, the organisation's on its own cluster (DATABASE_CLUSTERS). */
 async function migratedTables(tenantSchema: string, declared: TableShapes): Promise<TableShapes> {
-  const { rows } = await sql<{
-    schema: string
-    table: string
-    column: string
-    type: string
-    notnull: boolean
-    generated: boolean
-  }>`
-    SELECT n.nspname AS schema, c.relname AS table, a.attname AS column, t.typname AS type,
-           a.attnotnull AS notnull, a.attgenerated <> '' AS generated
-    FROM pg_class c
-    JOIN pg_namespace n ON n.oid = c.relnamespace
-    JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-    JOIN pg_type t ON t.oid = a.atttypid
-    WHERE c.relkind IN ('r', 'p') AND n.nspname IN ('global', ${tenantSchema})`.execute(ctx.database.db)
+  // The schema is a parameter, not in the text the router reads: each statement goes to its cluster.
+  const clusters = ctx.database.clusters
+  const main = clusters ? clusters.db(MAIN_CLUSTER) : ctx.database.db
+  const itsCluster = clusters ? clusters.db(await clusters.clusterOf(tenantSchema)) : ctx.database.db
+  const rows = [
+    ...(await columnsOf('global').execute(main)).rows,
+    ...(await columnsOf(tenantSchema).execute(itsCluster)).rows,
+  ]
   const shapes: TableShapes = new Map()
   for (const row of rows) {
     const key = row.schema === 'global' ? `global.${row.table}` : row.table

@@ -432,6 +432,93 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
     await query(east, 'DROP TABLE public.prepared_probe')
   })
 
+  /** What a writer leaves on east: its organisation's part, prepared under `gid`. */
+  const prepareOnEast = async (gid: string, statement: string) => {
+    const client = new pg.Client({ connectionString: east.url })
+    await client.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query(statement)
+      await client.query(`PREPARE TRANSACTION '${gid}'`)
+    } finally {
+      await client.end()
+    }
+  }
+  const until = async (what: string, check: () => Promise<boolean>, ms = 20_000) => {
+    for (const started = Date.now(); !(await check()); ) {
+      if (Date.now() - started > ms) throw new Error(`still not ${what} after ${ms} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
+  it('settles while serving what a stopped process left prepared, leaves a young one to its writer, and commits a live writer’s once main does', async () => {
+    await query(east, 'CREATE TABLE public.settle_probe (v text)')
+    const writer = new pg.Client({ connectionString: main.url })
+    await writer.connect()
+    const probe = async () =>
+      (await query<{ v: string }>(east, 'SELECT v FROM public.settle_probe ORDER BY v')).map((r) => r.v)
+    const [decided, undecided, live] = [1, 2, 3].map(() => `cartage:${crypto.randomUUID()}`) as [
+      string,
+      string,
+      string,
+    ]
+    const clusters = ctx.database.clusters
+    if (!clusters) throw new Error('the test process has clusters')
+    let serving: Cartage<'global'> | undefined
+    try {
+      await prepareOnEast(decided, "INSERT INTO public.settle_probe VALUES ('decided')")
+      await query(main, "INSERT INTO global.cluster_commits (gid, cluster) VALUES ($1, 'east')", [decided])
+      await prepareOnEast(undecided, "INSERT INTO public.settle_probe VALUES ('undecided')")
+      // Younger than the age a round looks at: left alone, its decision record kept.
+      expect(await settlePreparedWrites(clusters, { olderThanMs: 60_000 })).toEqual({
+        committed: 0,
+        rolledBack: 0,
+      })
+      expect(await countOn(east, 'pg_prepared_xacts')).toBe(2)
+      expect(await countOn(main, 'global.cluster_commits')).toBe(1)
+
+      // A serving process settles them on its own, as main decided.
+      // Another process, with pools of its own, that neither restarts nor migrates.
+      serving = await openCartage(
+        { ...loadConfig({ DATABASE_URL: main.url, DATABASE_CLUSTERS: `east=${east.url}` }), dataDir },
+        {
+          apis: ['global'],
+          poolSize: 2,
+          migrate: false,
+          workers: true,
+          settlePrepared: { intervalMs: 100, olderThanMs: 300 },
+        },
+      )
+      await until('settled', async () => (await countOn(east, 'pg_prepared_xacts')) === 0)
+      expect(await probe()).toEqual(['decided'])
+      expect(await countOn(main, 'global.cluster_commits')).toBe(0)
+
+      // A live writer: main's transaction holds its decision record, not yet committed, and its
+      // organisation's part is prepared. The round waits on the record's key rather than roll it back.
+      await writer.query('BEGIN')
+      await writer.query("INSERT INTO global.cluster_commits (gid, cluster) VALUES ($1, 'east')", [live])
+      await prepareOnEast(live, "INSERT INTO public.settle_probe VALUES ('live')")
+      await until(
+        'waiting for the writer',
+        async () =>
+          (await countOn(
+            main,
+            "pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'insert into %cluster_commits%'",
+          )) === 1,
+      )
+      expect(await countOn(east, 'pg_prepared_xacts')).toBe(1)
+      await writer.query('COMMIT')
+      await until('committed', async () => (await countOn(east, 'pg_prepared_xacts')) === 0)
+      expect(await probe()).toEqual(['decided', 'live'])
+      await until('forgotten', async () => (await countOn(main, 'global.cluster_commits')) === 0)
+    } finally {
+      // The writer's end first: a round waiting for its transaction ends with it.
+      await writer.end()
+      await serving?.close()
+      await query(east, 'DROP TABLE public.settle_probe')
+    }
+  }, 60_000)
+
   it('completes concurrent writes to main and east with both pools full, none hanging', async () => {
     const org = orgs[1] as (typeof orgs)[number]
     // Three connections per cluster (poolSize 3): 30 requests that each need main and east at once,
@@ -545,6 +632,40 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
     }
     expect((await migrationStatus({ ...ctx.database, migrations })).tenantSchemasBehind).toBe(0)
   })
+
+  it('settles what a stopped process left prepared before migrating, whose locks would hold the migration back', async () => {
+    const org = orgs[1] as (typeof orgs)[number]
+    expect(org.cluster).toBe('east')
+    const gid = `cartage:${crypto.randomUUID()}`
+    // Main committed; the process stopped before COMMIT PREPARED: its row lock on cluster_probe stays.
+    await prepareOnEast(gid, `INSERT INTO ${org.schema}.cluster_probe VALUES (1)`)
+    await query(main, "INSERT INTO global.cluster_commits (gid, cluster) VALUES ($1, 'east')", [gid])
+    const migrations = {
+      ...ctx.database.migrations,
+      tenant: [
+        ...ctx.database.migrations.tenant,
+        { name: '29990101000000-cluster-probe', sql: 'CREATE TABLE cluster_probe (id int)' },
+        { name: '29990101000001-cluster-probe-note', sql: 'ALTER TABLE cluster_probe ADD COLUMN note text' },
+      ],
+    }
+    let timer: NodeJS.Timeout | undefined
+    const held = new Promise<'held back'>((resolve) => {
+      timer = setTimeout(() => resolve('held back'), 30_000)
+    })
+    const report = await Promise.race([migrate({ ...ctx.database, migrations }), held])
+    clearTimeout(timer)
+    if (report === 'held back') throw new Error('the migration waited for the prepared write')
+    expect(report.settled).toEqual({ committed: 1, rolledBack: 0 })
+    expect(report.clusters.map((c) => [c.name, c.tenantSchemasMigrated])).toEqual([
+      ['main', 2],
+      ['east', 3],
+    ])
+    expect(await query(east, `SELECT id, note FROM ${org.schema}.cluster_probe`)).toEqual([
+      { id: 1, note: null },
+    ])
+    expect(await countOn(east, 'pg_prepared_xacts')).toBe(0)
+    expect(await countOn(main, 'global.cluster_commits')).toBe(0)
+  }, 60_000)
 
   it('moves an organisation to another cluster while it is read and written, losing no acknowledged write', async () => {
     const org = orgs[0] as (typeof orgs)[number]

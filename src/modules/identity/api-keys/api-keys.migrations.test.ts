@@ -3,6 +3,8 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createApiKey, rolledBack, schemaOf } from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
+import { MAIN_CLUSTER } from '../../../db/clusters.js'
+import { moveOrganisation } from '../../../db/move-organisation.js'
 import * as revokeKeysMadeByKeys from './migrations/20261202090100-revoke-keys-made-by-keys.js'
 
 const ctx = useTestContext()
@@ -10,6 +12,13 @@ const ctx = useTestContext()
 describe('upgrading', () => {
   it('revokes the keys an API key made, found by their audit entry; keys people made stay', async () => {
     const { org, signedIn } = await ownerSession(ctx)
+    // Keys made by keys predate DATABASE_CLUSTERS: every organisation was on main then, and the
+    // migration reads its audit log beside the global keys there. One placed on another cluster
+    // (CARTAGE_TEST_CLUSTER) is moved to main first, as `cartage org:move` would.
+    const clusters = ctx.database.clusters
+    const placed = await schemaOf(ctx, org.businessId)
+    if (clusters && (await clusters.clusterOf(placed)) !== MAIN_CLUSTER)
+      await moveOrganisation(ctx.database, placed, MAIN_CLUSTER)
     await createApiKey(ctx, signedIn.accessToken, org.businessId, { label: 'parent' })
     await createApiKey(ctx, signedIn.accessToken, org.businessId, { label: 'by the owner' })
     const keys = await ctx.database.db
