@@ -49,7 +49,7 @@ function installZoneBodyParser(scope: FastifyInstance) {
       },
       (error: unknown) => {
         request.log.warn({ err: error }, 'zone thread failed; the body is parsed on the event loop')
-        parseJson(request, bytes.toString(), done)
+        void parseJson(request, bytes.toString(), done)
       },
     )
   }
