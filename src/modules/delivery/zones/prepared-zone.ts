@@ -15,10 +15,15 @@ export class PreparedZone {
     private readonly polygons: readonly { outer: IndexedRing; holes: readonly IndexedRing[] }[],
     /** Positions held, the cache's measure of its size. */
     readonly positions: number,
+    private json: Uint8Array | undefined,
   ) {}
 
-  /** From rings already built (by validation). */
-  static fromRings(type: ZoneGeometry['type'], rings: readonly (readonly IndexedRing[])[]): PreparedZone {
+  /** From rings already built (by validation), with the coordinates' JSON text when it was written already. */
+  static fromRings(
+    type: ZoneGeometry['type'],
+    rings: readonly (readonly IndexedRing[])[],
+    coordinatesJson?: Uint8Array,
+  ): PreparedZone {
     let positions = 0
     const prepared = []
     for (const [outer, ...holes] of rings) {
@@ -26,7 +31,7 @@ export class PreparedZone {
       prepared.push({ outer, holes })
       for (const ring of [outer, ...holes]) positions += ring.positions
     }
-    return new PreparedZone(type, rings, prepared, positions)
+    return new PreparedZone(type, rings, prepared, positions, coordinatesJson)
   }
 
   /** From a stored shape (validated when it was saved); its coordinates are kept, not copied. */
@@ -50,6 +55,16 @@ export class PreparedZone {
     return geometryOf({ type: this.type, polygons: this.rings })
   }
 
+  get kind(): ZoneGeometry['type'] {
+    return this.type
+  }
+
+  /** The coordinates as the API writes them (UTF-8), written once for the zone (zone-json.ts). */
+  coordinatesJson(): Uint8Array {
+    this.json ??= Buffer.from(JSON.stringify(this.geometry().coordinates))
+    return this.json
+  }
+
   /** Inside some polygon's outer ring and in none of that polygon's holes (the even-odd rule). */
   contains(longitude: number, latitude: number, work?: GeometryWork): boolean {
     for (const { outer, holes } of this.polygons) {
@@ -64,7 +79,8 @@ export class PreparedZone {
  * Prepared zones of this process, keyed by organisation schema and zone id, each valid for one
  * revision of the zone (read in the same statement as the zone's bounding box, so a zone another
  * process changed is prepared again). Least recently used first out, bounded by positions: one
- * position costs about 50 bytes here (coordinates and index), so the bound is about 25 MB.
+ * position costs about 90 bytes here (coordinates, index and, once a lookup answered with the
+ * zone, their JSON text), so the bound is about 45 MB.
  */
 export class PreparedZoneCache {
   private readonly entries = new Map<string, { revision: number; zone: PreparedZone }>()

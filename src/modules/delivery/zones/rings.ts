@@ -37,6 +37,13 @@ const between = (a: number, b: number, p: number) => Math.min(a, b) <= p && p <=
  * ring (which edges meet a box, does a ray cross it, is a point on it) visits only the edges whose
  * bounding boxes can matter, instead of all of them.
  */
+/** A ring's flat coordinates and, for a large ring, its edge index's bytes (Flatbush's `data`). */
+export interface RingParts {
+  readonly xs: Float64Array
+  readonly ys: Float64Array
+  readonly index?: ArrayBuffer
+}
+
 export class IndexedRing {
   readonly xs: Float64Array
   readonly ys: Float64Array
@@ -47,8 +54,11 @@ export class IndexedRing {
   readonly maxY: number
   private readonly index: Flatbush | undefined
 
-  /** From positions, or from coordinates already flat (kept, not copied). */
-  constructor(ring: readonly Position[] | { readonly xs: Float64Array; readonly ys: Float64Array }) {
+  /**
+   * From positions, or from coordinates already flat (kept, not copied), with their edge index
+   * when it was built elsewhere (parts(): another thread's).
+   */
+  constructor(ring: readonly Position[] | RingParts) {
     const flat = 'xs' in ring
     const n = flat ? ring.xs.length : ring.length
     this.xs = flat ? ring.xs : new Float64Array(n)
@@ -75,7 +85,9 @@ export class IndexedRing {
     this.maxX = maxX
     this.maxY = maxY
     this.edges = Math.max(0, n - 1)
-    if (this.edges >= INDEX_FROM_EDGES) {
+    if (flat && ring.index) {
+      this.index = Flatbush.from(ring.index)
+    } else if (this.edges >= INDEX_FROM_EDGES) {
       const index = new Flatbush(this.edges)
       for (let i = 0; i < this.edges; i++) {
         const x0 = this.xs[i] as number
@@ -87,6 +99,11 @@ export class IndexedRing {
       index.finish()
       this.index = index
     }
+  }
+
+  /** The ring as plain data (another thread builds it again with the constructor, index included). */
+  parts(): RingParts {
+    return { xs: this.xs, ys: this.ys, ...(this.index ? { index: this.index.data as ArrayBuffer } : {}) }
   }
 
   /** Positions, the closing one included. */

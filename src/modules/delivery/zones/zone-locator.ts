@@ -21,10 +21,11 @@ export interface ZoneLocator {
   ): Promise<FoundZone[]>
 }
 
-/** A zone a lookup found: its columns, and its geometry (from wherever the locator had it). */
+/** A zone a lookup found: its columns, and its geometry's type and coordinates as JSON text (zone-json.ts). */
 export interface FoundZone {
   row: Omit<ZoneRow, 'geometry'>
-  geometry: ZoneGeometry
+  type: ZoneGeometry['type']
+  coordinatesJson: Uint8Array
 }
 
 /**
@@ -70,7 +71,7 @@ export const boundingBoxLocator: ZoneLocator = {
     return inside.flatMap((head) => {
       const zone = prepared.get(head.id)
       const row = read.get(head.id) ?? head
-      return zone ? [{ row, geometry: zone.geometry() }] : []
+      return zone ? [{ row, type: zone.kind, coordinatesJson: zone.coordinatesJson() }] : []
     })
   },
 }

@@ -101,6 +101,43 @@ describe('delivery zones at the size limit', () => {
     expect(fieldsOf(star)).toEqual(['polygon.coordinates[0]'])
   })
 
+  it('answers a large body the zone thread leaves to the normal path as it answers a small one', async () => {
+    const { core } = await freshBusiness(ctx, owner)
+    const geometry = largestZone(10, 10)
+    // Property names in other letter cases: the input rules match them.
+    const cased = await post(core, ZONES, {
+      NAME: 'Cased',
+      Polygon: { TYPE: 'Polygon', Coordinates: geometry.coordinates },
+    })
+    expect(cased.statusCode, cased.body).toBe(200)
+    expect(cased.json().data).toMatchObject({ name: 'Cased', polygon: geometry })
+    // Text in the coordinates, which may be text no column can store.
+    const text = structuredClone(geometry)
+    ;(text.coordinates[0] as unknown[][])[5] = ['\u0000', 1]
+    const unstorable = await post(core, ZONES, { name: 'x', polygon: text })
+    expect(unstorable.statusCode).toBe(400)
+    expect(fieldsOf(unstorable)).toEqual(['polygon.coordinates.0.5.0'])
+    ;(text.coordinates[0] as unknown[][])[5] = ['east', 1]
+    const named = await post(core, ZONES, { name: 'x', polygon: text })
+    expect(named.statusCode).toBe(400)
+    expect(fieldsOf(named)).toEqual(['polygon.coordinates[0][5]'])
+    // Not JSON, and a prototype key: refused as the HTTP layer refuses them on every route.
+    const body = JSON.stringify({ name: 'x', polygon: geometry })
+    for (const payload of [body.slice(0, -1), body.replace('"name"', '"__proto__":{"a":1},"name"')]) {
+      const refused = await core({
+        method: 'POST',
+        url: ZONES,
+        payload,
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(refused.statusCode, refused.body).toBe(400)
+    }
+    // A name that looks like the answer's stand-in for coordinates is kept as it was sent.
+    const odd = await post(core, ZONES, { name: '["zone-coordinates-x:0"]', polygon: geometry })
+    expect(odd.statusCode, odd.body).toBe(200)
+    expect(odd.json().data).toMatchObject({ name: '["zone-coordinates-x:0"]', polygon: geometry })
+  })
+
   it('autobatches over large zones as over small ones: holes and outside left out', async () => {
     const { core } = await freshBusiness(ctx, owner)
     const zone = await post(core, ZONES, { name: 'Large', polygon: largestZone(18.5, -34) })

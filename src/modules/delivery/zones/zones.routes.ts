@@ -1,10 +1,15 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { businessAuthOf } from '../../../http/auth-hook.js'
 import { PagedResult, SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { ListQuery } from '../../../http/list-params.js'
 import { operation } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import { checkBodyInThread } from './shape-thread.js'
+import { type ShapeCheck, THREAD_FROM_BYTES } from './shape-work.js'
+import { RawCoordinates } from './zone-json.js'
 import { CoordinatesQuery, DeliveryZoneResponse, ZoneParams, ZoneRequest } from './zones.schemas.js'
 import { createZone, deleteZone, getZone, listZones, updateZone, zonesAtPoint } from './zones.service.js'
 
@@ -17,8 +22,53 @@ const GEOMETRY_NOTE =
   'each problem is a 400 reason naming its position (e.g. polygon.coordinates[0][3][1]). ' +
   'Limits: at most 4,000 positions in a ring and 20,000 in all; a shape whose edges overlap so much that checking it would take over 1,000,000 edge tests is refused as too intricate.'
 
+/** Checks of request bodies made on a zone thread, for their handlers. */
+const checks = new WeakMap<FastifyRequest, ShapeCheck>()
+
+/**
+ * JSON bodies of this scope's routes: a large one (a zone of thousands of positions) is parsed and
+ * its polygon checked, encoded and indexed on a zone thread, so that the 10-40 ms this takes does
+ * not hold the event loop; the body then carries no coordinates (the handler takes the check).
+ * Anything the thread leaves (shape-work.ts), a small body, and a thread that failed, are parsed
+ * here by the HTTP layer's own parser, as on every other route.
+ */
+function installZoneBodyParser(scope: FastifyInstance) {
+  const parseJson = scope.getDefaultJsonParser('error', 'error')
+  const parse = (
+    request: FastifyRequest,
+    bytes: Buffer,
+    done: (error: Error | null, body?: unknown) => void,
+  ) => {
+    if (bytes.length < THREAD_FROM_BYTES) return parseJson(request, bytes.toString(), done)
+    // A copy is handed over, so the body stays here for the normal path.
+    void checkBodyInThread(new Uint8Array(bytes)).then(
+      (answer) => {
+        if (!('check' in answer)) return parseJson(request, bytes.toString(), done)
+        checks.set(request, answer.check)
+        done(null, answer.body)
+      },
+      (error: unknown) => {
+        request.log.warn({ err: error }, 'zone thread failed; the body is parsed on the event loop')
+        void parseJson(request, bytes.toString(), done)
+      },
+    )
+  }
+  for (const type of ['application/json', 'text/json', /^application\/[\w.-]+\+json$/]) {
+    scope.removeContentTypeParser(type)
+    scope.addContentTypeParser(type, { parseAs: 'buffer' }, parse)
+  }
+}
+
 /** Delivery zones (M2): areas plans deliver to; a point lookup finds every active zone holding a point. */
-export function registerZoneRoutes(app: HttpApp, { database }: AppDeps) {
+export function registerZoneRoutes(root: HttpApp, deps: AppDeps) {
+  // A scope of their own: the zone body parser applies to these routes only.
+  void root.register(async (plugin) => {
+    installZoneBodyParser(plugin)
+    zoneRoutes(plugin.withTypeProvider<TypeBoxTypeProvider>(), deps)
+  })
+}
+
+function zoneRoutes(app: HttpApp, { database }: AppDeps) {
   app.get(
     '/api/v1/DeliveryZones',
     operation(VIEW, {
@@ -45,8 +95,13 @@ export function registerZoneRoutes(app: HttpApp, { database }: AppDeps) {
       response: PagedResult('core', DeliveryZoneResponse),
       errors: [400],
     }),
-    async (request) =>
-      zonesAtPoint(database, businessAuthOf(request), request.query.latitude, request.query.longitude),
+    async (request, reply) => {
+      const raw = new RawCoordinates()
+      const { latitude, longitude } = request.query
+      const found = await zonesAtPoint(database, businessAuthOf(request), latitude, longitude, raw)
+      raw.serializeOn(reply)
+      return found
+    },
   )
   app.post(
     '/api/v1/DeliveryZones',
@@ -59,7 +114,12 @@ export function registerZoneRoutes(app: HttpApp, { database }: AppDeps) {
       response: ONE,
       errors: [400],
     }),
-    async (request) => single('core', await createZone(database, businessAuthOf(request), request.body)),
+    async (request, reply) => {
+      const raw = new RawCoordinates()
+      const zone = await createZone(database, businessAuthOf(request), request.body, checks.get(request), raw)
+      raw.serializeOn(reply)
+      return single('core', zone)
+    },
   )
   app.get(
     '/api/v1/DeliveryZones/:deliveryZoneId',
@@ -86,11 +146,14 @@ export function registerZoneRoutes(app: HttpApp, { database }: AppDeps) {
       response: ONE,
       errors: [400, 404],
     }),
-    async (request) =>
-      single(
-        'core',
-        await updateZone(database, businessAuthOf(request), request.params.deliveryZoneId, request.body),
-      ),
+    async (request, reply) => {
+      const raw = new RawCoordinates()
+      const { deliveryZoneId } = request.params
+      const auth = businessAuthOf(request)
+      const zone = await updateZone(database, auth, deliveryZoneId, request.body, checks.get(request), raw)
+      raw.serializeOn(reply)
+      return single('core', zone)
+    },
   )
   app.delete(
     '/api/v1/DeliveryZones/:deliveryZoneId',

@@ -7,7 +7,10 @@ import { type ListSpec, runList } from '../../../http/list-query.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { parseGeometryYielding, type ZoneGeometry } from './geometry.js'
 import { PreparedZone, preparedZones } from './prepared-zone.js'
+import { IndexedRing } from './rings.js'
 import { decodeShape, encodeShape, geometryOf } from './shape.js'
+import type { ShapeCheck } from './shape-work.js'
+import { RawCoordinates } from './zone-json.js'
 import { boundingBoxLocator, type ZoneLocator } from './zone-locator.js'
 import { zoneNotFound } from './zones.errors.js'
 import * as repository from './zones.repository.js'
@@ -56,29 +59,51 @@ export function toZone(
   }
 }
 
-async function valuesOf(request: ZoneRequest): Promise<{
+const NOT_GEOJSON = 'The zone polygon is not valid GeoJSON.'
+
+async function valuesOf(
+  request: ZoneRequest,
+  checked: ShapeCheck | undefined,
+  raw: RawCoordinates,
+): Promise<{
   values: repository.ZoneValues
-  geometry: ZoneGeometry
+  polygon: ZoneGeometry
   prepared: PreparedZone
 }> {
   const name = request.name.trim()
   if (!name) throw invalidField('name', 'must not be blank')
+  const common = { name, colour: request.colour?.toUpperCase() ?? null, active: request.active ?? true }
+  if (checked) {
+    // Checked on a zone thread (shape-thread.ts): only the results come back.
+    if ('reasons' in checked) throw validationFailed(checked.reasons, NOT_GEOJSON)
+    const { shape } = checked
+    const rings = shape.rings.map((polygon) => polygon.map((ring) => new IndexedRing(ring)))
+    const { encoded } = shape
+    return {
+      values: {
+        ...common,
+        geometry: Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength),
+        positions: shape.positions,
+        bbox: shape.bbox,
+      },
+      polygon: { type: shape.type, coordinates: raw.add(shape.coordinatesJson) },
+      prepared: PreparedZone.fromRings(shape.type, rings, shape.coordinatesJson),
+    }
+  }
   const parsed = await parseGeometryYielding(request.polygon, 'polygon')
-  if ('reasons' in parsed) throw validationFailed(parsed.reasons, 'The zone polygon is not valid GeoJSON.')
-  const geometry: ZoneGeometry = {
+  if ('reasons' in parsed) throw validationFailed(parsed.reasons, NOT_GEOJSON)
+  const polygon: ZoneGeometry = {
     type: request.polygon.type as ZoneGeometry['type'],
     coordinates: request.polygon.type === 'Polygon' ? parsed.polygons[0] : parsed.polygons,
   }
-  const prepared = PreparedZone.fromRings(geometry.type, parsed.rings)
+  const prepared = PreparedZone.fromRings(polygon.type, parsed.rings)
   const values = {
-    name,
-    geometry: encodeShape({ type: geometry.type, polygons: parsed.rings }),
+    ...common,
+    geometry: encodeShape({ type: polygon.type, polygons: parsed.rings }),
     positions: prepared.positions,
-    colour: request.colour?.toUpperCase() ?? null,
-    active: request.active ?? true,
     bbox: parsed.bbox,
   }
-  return { values, geometry, prepared }
+  return { values, polygon, prepared }
 }
 
 /** The index validation built serves this process's next lookups of a large zone. */
@@ -104,19 +129,36 @@ export async function getZone(database: Database, auth: BusinessAuth, id: string
   return toZone(row)
 }
 
-export async function createZone(database: Database, auth: BusinessAuth, request: ZoneRequest) {
-  const { values, geometry, prepared } = await valuesOf(request)
+/**
+ * A zone saved from its request; `checked` when its polygon was checked already (a large body, on
+ * a zone thread), and `raw` to take the coordinates' JSON text the answer is to carry.
+ */
+export async function createZone(
+  database: Database,
+  auth: BusinessAuth,
+  request: ZoneRequest,
+  checked?: ShapeCheck,
+  raw = new RawCoordinates(),
+) {
+  const { values, polygon, prepared } = await valuesOf(request, checked, raw)
   const row = await repository.insertZone(database.db, auth.schemaName, newId(), auth.businessId, values)
   keepPrepared(auth.schemaName, row, prepared)
-  return toZone(row, geometry)
+  return toZone(row, polygon)
 }
 
-export async function updateZone(database: Database, auth: BusinessAuth, id: string, request: ZoneRequest) {
-  const { values, geometry, prepared } = await valuesOf(request)
+export async function updateZone(
+  database: Database,
+  auth: BusinessAuth,
+  id: string,
+  request: ZoneRequest,
+  checked?: ShapeCheck,
+  raw = new RawCoordinates(),
+) {
+  const { values, polygon, prepared } = await valuesOf(request, checked, raw)
   const row = await repository.updateZone(database.db, auth.schemaName, auth.businessId, id, values)
   if (!row) throw zoneNotFound()
   keepPrepared(auth.schemaName, row, prepared)
-  return toZone(row, geometry)
+  return toZone(row, polygon)
 }
 
 export async function deleteZone(database: Database, auth: BusinessAuth, id: string) {
@@ -124,12 +166,16 @@ export async function deleteZone(database: Database, auth: BusinessAuth, id: str
   return true
 }
 
-/** Every active zone containing the point, in one page (a point lies in few zones). */
+/**
+ * Every active zone containing the point, in one page (a point lies in few zones); their
+ * coordinates go into `raw`, as text.
+ */
 export async function zonesAtPoint(
   database: Database,
   auth: BusinessAuth,
   latitude: number,
   longitude: number,
+  raw = new RawCoordinates(),
 ) {
   const found = await locator.zonesContaining(
     database.db,
@@ -140,7 +186,9 @@ export async function zonesAtPoint(
   )
   return paged(
     'core',
-    found.map(({ row, geometry }) => toZone(row, geometry)),
+    found.map(({ row, type, coordinatesJson }) =>
+      toZone(row, { type, coordinates: raw.add(coordinatesJson) }),
+    ),
     found.length,
     { page: 1, pageSize: Math.max(1, found.length) },
   )
