@@ -57,8 +57,13 @@ export const currentActor = (): string => requestActor.getStore()?.actor ?? ''
 const SET_ACTOR = "SELECT set_config('cartage.actor', $1, false)"
 /** A rollback undoes a setting made inside the transaction: the connection's value is then unknown. */
 const ROLLBACK = /^\s*rollback\b/i
-/** A statement on its own that reads: it writes no row, so no trigger needs the actor. */
-const READ = /^\s*(select|show)\b/i
+/**
+ * A statement on its own that writes no row, so no trigger needs the actor: a read, or LISTEN. A
+ * LISTEN held back behind the setting would reach the server after the statement the connection's
+ * user sends next, inside its transaction: lost if that transaction rolls back, and a transaction
+ * that has run LISTEN cannot be prepared (two-phase commit across clusters).
+ */
+const READ = /^\s*(select|show|listen|unlisten)\b/i
 
 /**
  * Wraps each new connection's `query` so the connection carries the current actor. Set at session
