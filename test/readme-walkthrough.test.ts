@@ -10,7 +10,10 @@ import {
   PROCESS_START_TIMEOUT_MS,
   PROCESS_TEST_TIMEOUT_MS,
   type ServerProcess,
+  serverEnv,
   startServerProcess,
+  stopServerProcess,
+  useServerDataDir,
 } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
@@ -29,35 +32,24 @@ function walkThrough(): string[] {
   return shellBlocks(readme.slice(start, end < 0 ? undefined : end))
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-readme-'))
+// A fresh data directory is the point: the embedded database, whatever the suite runs on.
+const dataDir = useServerDataDir('cartage-readme-', { fresh: true })
 // The directory the blocks run in (the user's checkout, as far as they know): they must leave it empty.
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-readme-cwd-'))
 // TMPDIR of the blocks, so what `mktemp` makes is removed with it.
 const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'cartage-readme-tmp-'))
 let server: ServerProcess | undefined
 afterAll(async () => {
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM')
-    await server.exited
-  }
-  for (const dir of [dataDir, workDir, tmpDir]) rmSync(dir, { recursive: true, force: true })
+  await stopServerProcess(server)
+  for (const dir of [workDir, tmpDir]) rmSync(dir, { recursive: true, force: true })
 })
 
-const env = (): Record<string, string> => {
-  const base: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    CARTAGE_DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    CORE_PORT: '0',
-    GLOBAL_PORT: '0',
-    LOG_LEVEL: 'warn',
+const env = () =>
+  serverEnv({
+    dataDir: dataDir.path,
     // curl keeps a Secure cookie for https (and localhost) only; the test talks to 127.0.0.1.
-    COOKIE_SECURE: 'false',
-  }
-  // A fresh data directory is the point: the embedded database, whatever the suite runs on.
-  delete base.DATABASE_URL
-  return base
-}
+    vars: { COOKIE_SECURE: 'false' },
+  })
 
 /** Runs `script` with bash in the scratch directory; every curl reports `HTTP <status> <url>` on stderr. */
 function runBash(script: string, ports: { core: string; global: string }) {
@@ -122,7 +114,7 @@ describe('README.md walk-through', () => {
       expect(code, `${stderr}\n${stdout}\n${server.output()}`).toBe(0)
       expect(stderr).toContain('--- done')
       // The seed went through the running server (it could not have opened the data directory).
-      expect(stdout).toContain(`through the server using ${dataDir} (process ${server.child.pid}:`)
+      expect(stdout).toContain(`through the server using ${dataDir.path} (process ${server.child.pid}:`)
 
       const requests = statusLines(stderr).map((line) => {
         const [, status, url] = line.split(' ')

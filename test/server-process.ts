@@ -1,8 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { cpSync, mkdtempSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { distIsFresh } from '../scripts/dist-stamp.mjs'
 
 /**
@@ -26,6 +26,56 @@ export function migratedDataDir(prefix: string): string {
   const template = inject('templateDataDir')
   if (template) cpSync(template, dir, { recursive: true })
   return dir
+}
+
+/**
+ * A data directory for the processes of this file (or describe), made before its tests and
+ * removed after them: a copy of the migrated template (`migratedDataDir`), or with `fresh: true`
+ * an empty one, for a story about what a brand-new directory does (the process then creates and
+ * migrates its embedded database). Made in a hook, so a skipped describe leaves nothing behind:
+ * read `path` inside tests and later hooks.
+ */
+export function useServerDataDir(prefix: string, options: { fresh?: boolean } = {}): { path: string } {
+  const dir = { path: '' }
+  beforeAll(() => {
+    dir.path = options.fresh ? mkdtempSync(path.join(os.tmpdir(), prefix)) : migratedDataDir(prefix)
+  })
+  afterAll(() => {
+    if (dir.path) rmSync(dir.path, { recursive: true, force: true })
+  })
+  return dir
+}
+
+export interface ServerEnvOptions {
+  /** The process's `CARTAGE_DATA_DIR`. */
+  dataDir: string
+  /**
+   * The PostgreSQL database the process uses; without one it runs on the embedded database in
+   * `dataDir`, whatever database the suite runs on (the suite's DATABASE_URL is removed).
+   */
+  databaseUrl?: string | undefined
+  /** Further variables (or overrides of the ones below). */
+  vars?: Record<string, string>
+}
+
+/**
+ * The environment every process test starts `cartage` with: the test process's own, its data
+ * directory, free ports on the loopback address (the process announces them), warnings only in
+ * its output, and its database.
+ */
+export function serverEnv(options: ServerEnvOptions): Record<string, string> {
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    CARTAGE_DATA_DIR: options.dataDir,
+    HOST: '127.0.0.1',
+    CORE_PORT: '0',
+    GLOBAL_PORT: '0',
+    LOG_LEVEL: 'warn',
+    ...options.vars,
+  }
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl
+  else delete env.DATABASE_URL
+  return env
 }
 
 /**
@@ -74,6 +124,17 @@ export interface ServerProcess {
   /** Everything the process printed so far (stdout and stderr). */
   output: () => string
   exited: Promise<number | null>
+}
+
+/**
+ * Stops a server process as its operator would (SIGTERM) and waits for it to exit; nothing when it
+ * has already exited. A test's `finally` or `afterAll` calls it, so that no process outlives its
+ * test holding a data directory or a port.
+ */
+export async function stopServerProcess(server: ServerProcess | undefined): Promise<void> {
+  if (!server) return
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM')
+  await server.exited
 }
 
 /** `cartage serve` as a real process; resolves once both APIs announce their addresses. */

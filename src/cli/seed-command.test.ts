@@ -1,10 +1,12 @@
 import { readFileSync, rmSync, statSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  migratedDataDir,
   PROCESS_TEST_TIMEOUT_MS,
   runCli,
+  serverEnv,
   startServerProcess,
+  stopServerProcess,
+  useServerDataDir,
 } from '../../test/server-process.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
 import { demoCredentialsFile } from './seed-command.js'
@@ -17,25 +19,10 @@ import { DEMO_EMAIL } from './seed-demo.js'
 // PostgreSQL suite would only repeat the embedded run, on a directory it must first migrate (it has
 // no migrated template): 218 s of a worker at load 13.
 describe.skipIf(testDatabaseUrl() !== undefined)('seed --demo as a command', () => {
-  let dataDir = ''
-  let env: Record<string, string> = {}
-  beforeAll(() => {
-    // An embedded data directory whatever database the suite runs on (DATABASE_URL is removed below).
-    dataDir = migratedDataDir('cartage-seed-')
-    env = {
-      ...(process.env as Record<string, string>),
-      CARTAGE_DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      CORE_PORT: '0',
-      GLOBAL_PORT: '0',
-      LOG_LEVEL: 'warn',
-    }
-    delete env.DATABASE_URL
-  })
-  afterAll(() => {
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-  })
-  const seed = () => runCli(['seed', '--demo'], env)
+  // An embedded data directory whatever database the suite runs on (serverEnv removes DATABASE_URL).
+  const dir = useServerDataDir('cartage-seed-')
+  const env = () => serverEnv({ dataDir: dir.path })
+  const seed = () => runCli(['seed', '--demo'], env())
   let password = ''
 
   it(
@@ -43,12 +30,12 @@ describe.skipIf(testDatabaseUrl() !== undefined)('seed --demo as a command', () 
     async () => {
       const first = await seed()
       expect(first.status, first.stderr).toBe(0)
-      expect(first.stdout).toContain(`seeding the demo organisation on embedded PGlite in ${dataDir}`)
+      expect(first.stdout).toContain(`seeding the demo organisation on embedded PGlite in ${dir.path}`)
       expect(first.stdout).toContain(`email:    ${DEMO_EMAIL}`)
       expect(first.stdout.split('\n').filter((line) => /^\[\s?\d+\]/.test(line))).toHaveLength(19)
       password = /password: (demo-\S{12})\n/.exec(first.stdout)?.[1] ?? ''
       expect(password).not.toBe('')
-      const kept = demoCredentialsFile(dataDir)
+      const kept = demoCredentialsFile(dir.path)
       expect(statSync(kept).mode & 0o777).toBe(0o600)
       expect(JSON.parse(readFileSync(kept, 'utf8'))).toMatchObject({ email: DEMO_EMAIL, password })
     },
@@ -59,11 +46,11 @@ describe.skipIf(testDatabaseUrl() !== undefined)('seed --demo as a command', () 
     'run again while a server holds the directory: goes through its APIs, changes nothing, prints the same password',
     async () => {
       expect(password, 'the first seed').not.toBe('')
-      const server = await startServerProcess(env)
+      const server = await startServerProcess(env())
       try {
         const again = await seed()
         expect(again.status, again.stderr).toBe(0)
-        expect(again.stdout).toContain(`through the server using ${dataDir} (process ${server.child.pid}:`)
+        expect(again.stdout).toContain(`through the server using ${dir.path} (process ${server.child.pid}:`)
         expect(again.stdout).toContain('already exists')
         expect(again.stdout).toContain(`password: ${password}\n`)
         expect(again.stdout).not.toMatch(/^\[\s?\d+\]/m)
@@ -74,8 +61,7 @@ describe.skipIf(testDatabaseUrl() !== undefined)('seed --demo as a command', () 
         })
         expect(login.status).toBe(200)
       } finally {
-        server.child.kill('SIGTERM')
-        await server.exited
+        await stopServerProcess(server)
       }
     },
     PROCESS_TEST_TIMEOUT_MS,
@@ -85,7 +71,7 @@ describe.skipIf(testDatabaseUrl() !== undefined)('seed --demo as a command', () 
     'without the kept file, says the password cannot be told again and prints none',
     async () => {
       expect(password, 'the first seed').not.toBe('')
-      rmSync(demoCredentialsFile(dataDir))
+      rmSync(demoCredentialsFile(dir.path))
       const unknown = await seed()
       expect(unknown.status, unknown.stderr).toBe(0)
       expect(unknown.stdout).toContain(`already exists; its owner is ${DEMO_EMAIL}`)
@@ -98,7 +84,7 @@ describe.skipIf(testDatabaseUrl() !== undefined)('seed --demo as a command', () 
   it(
     'refuses `seed` without --demo (status 2)',
     async () => {
-      const bare = await runCli(['seed'], env)
+      const bare = await runCli(['seed'], env())
       expect(bare.status).toBe(2)
     },
     PROCESS_TEST_TIMEOUT_MS,

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { rmSync } from 'node:fs'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  migratedDataDir,
   PROCESS_TEST_TIMEOUT_MS,
   type ServerProcess,
+  serverEnv,
   startServerProcess,
+  stopServerProcess,
+  useServerDataDir,
 } from '../server-process.js'
 import { testDatabaseUrl } from '../test-database.js'
 import { call, type Owner, registerOwner } from './http.js'
@@ -18,7 +19,7 @@ import { canRunPgBouncer, type PgBouncer, startPgBouncer } from './pgbouncer.js'
 const databaseUrl = testDatabaseUrl()
 
 describe.skipIf(!databaseUrl || !canRunPgBouncer)('through PgBouncer in transaction mode', () => {
-  const dataDir = migratedDataDir('cartage-pgbouncer-')
+  const dataDir = useServerDataDir('cartage-pgbouncer-')
   let bouncer: PgBouncer
   let server: ServerProcess
   let owner: Owner
@@ -40,26 +41,23 @@ describe.skipIf(!databaseUrl || !canRunPgBouncer)('through PgBouncer in transact
     // Three server sessions for ten client connections: consecutive transactions of one client
     // connection land on different sessions all the time.
     bouncer = await startPgBouncer(databaseUrl as string, 3)
-    server = await startServerProcess({
-      ...(process.env as Record<string, string>),
-      CARTAGE_DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      CORE_PORT: '0',
-      GLOBAL_PORT: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_IP: '100000',
-      DATABASE_URL: bouncer.url,
-      DATABASE_POOL_MODE: 'transaction',
-      DATABASE_DIRECT_URL: databaseUrl as string,
-      DB_POOL_SIZE: '10',
-    })
+    server = await startServerProcess(
+      serverEnv({
+        dataDir: dataDir.path,
+        databaseUrl: bouncer.url,
+        vars: {
+          RATE_LIMIT_PER_IP: '100000',
+          DATABASE_POOL_MODE: 'transaction',
+          DATABASE_DIRECT_URL: databaseUrl as string,
+          DB_POOL_SIZE: '10',
+        },
+      }),
+    )
     owner = await registerOwner(server.global, 'bouncer')
   }, PROCESS_TEST_TIMEOUT_MS)
   afterAll(async () => {
-    server?.child.kill('SIGTERM')
-    await server?.exited
+    await stopServerProcess(server)
     await bouncer?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
   })
 
   it('creates, reads, updates and lists customers in parallel, each change audited as its own request', async () => {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { addBusiness, addMember, sleep } from '../../../../test/fixtures.js'
+import { addBusiness, addMember, sharedOrganisation, sleep } from '../../../../test/fixtures.js'
 import {
   type GlobalCaller,
   globalAs,
+  type OwnerSession,
   ownerSession,
-  registerOrganization,
   secondCoreApp,
   useTestContext,
 } from '../../../../test/harness.js'
@@ -22,10 +22,17 @@ const listKeys = (caller: GlobalCaller, query = '') =>
 const revokeKey = (caller: GlobalCaller, id: string) =>
   globalAs(ctx, caller)({ method: 'DELETE', url: `/api/auth/tokens/${id}` })
 
-async function owner() {
-  const { org, signedIn } = await ownerSession(ctx)
-  return { org, caller: { bearer: signedIn.accessToken } as GlobalCaller }
-}
+const asOwner = ({ org, signedIn }: OwnerSession) => ({
+  org,
+  caller: { bearer: signedIn.accessToken } as GlobalCaller,
+})
+/**
+ * An organisation of its own: the key list is the whole organisation's, so a test that reads it
+ * back (counts, order, what is left) must be alone in it.
+ */
+const owner = async () => asOwner(await ownerSession(ctx))
+/** The file's organisation (`name`: another), for a test that never reads the key list as a whole. */
+const sharedOwner = async (name?: string) => asOwner(await sharedOrganisation(ctx, name))
 
 describe('creating and listing API keys', () => {
   it('shows the value once, lists newest first without it, and stores only a digest', async () => {
@@ -82,7 +89,7 @@ describe('creating and listing API keys', () => {
 
   it('pages, and lists only the caller organisation’s keys', async () => {
     const { org, caller } = await owner()
-    const other = await owner()
+    const other = await sharedOwner('another')
     await createKey(other.caller, { businessId: other.org.businessId })
     for (const label of ['a', 'b', 'c']) await createKey(caller, { label, businessId: org.businessId })
     const page = (await listKeys(caller, '?Page=2&PageSize=2')).json()
@@ -134,7 +141,7 @@ describe('creating and listing API keys', () => {
   })
 
   it('accepts the largest ttlMinutes and a null one', async () => {
-    const { org, caller } = await owner()
+    const { org, caller } = await sharedOwner()
     const longest = await createKey(caller, {
       businessId: org.businessId,
       ttlMinutes: 2147483647,
@@ -150,7 +157,7 @@ describe('creating and listing API keys', () => {
 
   it('answers invalid input with a 400 naming each field', async () => {
     const { org, caller } = await owner()
-    const stranger = await registerOrganization(ctx)
+    const stranger = (await sharedOrganisation(ctx, 'another')).org
     const cases: [Record<string, unknown>, string][] = [
       [{}, 'businessId'],
       [{ businessId: 'not-a-uuid' }, 'businessId'],
@@ -234,7 +241,7 @@ describe('who may create and revoke keys', () => {
   })
 
   it('lets a handed-off session create keys only for its own business', async () => {
-    const { org, caller } = await owner()
+    const { org, caller } = await sharedOwner()
     const branch = await addBusiness(ctx, org.businessId)
     const minted = await globalAs(
       ctx,
@@ -261,7 +268,7 @@ describe('who may create and revoke keys', () => {
 
 describe('keys with narrow scopes', () => {
   it('cannot revoke keys unless their scopes grant TeamAndRoles Delete', async () => {
-    const { org, caller } = await owner()
+    const { org, caller } = await sharedOwner()
     const mint = async (scopes?: string) =>
       (await createKey(caller, { businessId: org.businessId, ...(scopes ? { scopes } : {}) })).json().data
     const other = await mint()
@@ -307,15 +314,15 @@ describe('revoking keys', () => {
   })
 
   it('lets a key revoke itself', async () => {
-    const { org, caller } = await owner()
+    const { org, caller } = await sharedOwner()
     const key = (await createKey(caller, { businessId: org.businessId })).json().data
     expect((await revokeKey({ apiKey: key.token }, key.id)).statusCode).toBe(200)
     expect((await listKeys({ apiKey: key.token })).statusCode).toBe(401)
   })
 
   it('answers 404 for an unknown id or another organisation’s key, and 400 for a malformed id', async () => {
-    const { caller } = await owner()
-    const other = await owner()
+    const { caller } = await sharedOwner()
+    const other = await sharedOwner('another')
     const foreign = (await createKey(other.caller, { businessId: other.org.businessId })).json().data
     const response = await revokeKey(caller, foreign.id)
     expect(response.statusCode).toBe(404)

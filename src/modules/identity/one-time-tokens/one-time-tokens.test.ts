@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { addBusiness, rolledBack } from '../../../../test/fixtures.js'
+import { addBusiness, businessSession, rolledBack, sharedOrganisation } from '../../../../test/fixtures.js'
 import {
   type GlobalCaller,
   globalAs,
+  type OwnerSession,
   ownerSession,
-  registerOrganization,
   startTestContext,
   useTestContext,
 } from '../../../../test/harness.js'
@@ -29,10 +29,17 @@ const redeem = (token: string, app = ctx.global, remoteAddress?: string) =>
 const meWith = (accessToken: string) =>
   ctx.core.inject({ url: '/api/me', headers: { authorization: `Bearer ${accessToken}` } })
 
-async function owner() {
-  const { org, signedIn } = await ownerSession(ctx)
-  return { org, caller: { bearer: signedIn.accessToken } as GlobalCaller }
-}
+const asOwner = ({ org, signedIn }: OwnerSession) => ({
+  org,
+  caller: { bearer: signedIn.accessToken } as GlobalCaller,
+})
+/**
+ * The owner of the file's organisation acting in a new business of it: tokens and hand-off
+ * sessions are the user's and the business's, so each test reads back only its own.
+ */
+const owner = async () => asOwner(await businessSession(ctx, await sharedOrganisation(ctx)))
+/** An owner of their own: for a test that reads back everything its user has (every token, every session). */
+const ownOwner = async () => asOwner(await ownerSession(ctx))
 
 async function mintToken(caller: GlobalCaller, businessId: string): Promise<string> {
   const response = await mint(caller, { targetApp: 'dispatch-board', businessId })
@@ -130,7 +137,7 @@ describe('minting and redeeming one-time tokens', () => {
 describe('which business a token may name', () => {
   it('refuses another organisation’s business or an unknown one with 403, and bad input with 400', async () => {
     const { caller } = await owner()
-    const stranger = await registerOrganization(ctx)
+    const stranger = (await sharedOrganisation(ctx, 'another')).org
     for (const businessId of [stranger.businessId, randomUUID()]) {
       const response = await mint(caller, { targetApp: 'dispatch-board', businessId })
       expect(response.statusCode).toBe(403)
@@ -175,7 +182,7 @@ describe('which business a token may name', () => {
 
 describe('API keys', () => {
   it('cannot mint a one-time token, whatever their scopes: a key has no person to hand on', async () => {
-    const { org, caller } = await owner()
+    const { org, caller } = await ownOwner()
     const keys = [
       (await createKey(caller, { businessId: org.businessId, scopes: '{"Customers": 1}' })).json().data,
       (await createKey(caller, { businessId: org.businessId })).json().data,
@@ -202,7 +209,7 @@ describe('API keys', () => {
 
 describe('upgrading', () => {
   it('ends the hand-offs left open, since none records whether a key made it; sign-ins stay', async () => {
-    const { org, caller } = await owner()
+    const { org, caller } = await ownOwner()
     const handedOff = (await redeem(await mintToken(caller, org.businessId))).json().data
     const unredeemed = await mintToken(caller, org.businessId)
     // Rolled back: on PostgreSQL other test files share the database and its hand-offs.

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addBusiness, addMember, insertCustomer } from '../../../../test/fixtures.js'
+import {
+  addBusiness,
+  addMember,
+  businessSession,
+  insertCustomer,
+  sharedOrganisation,
+  useSharedOrganisation,
+} from '../../../../test/fixtures.js'
 import { ownerSession, useTestContext } from '../../../../test/harness.js'
 import { MODULES } from '../../../apps/modules.js'
 import { loadConfig } from '../../../config.js'
@@ -26,6 +33,12 @@ import {
 const VIEWS = consoleViewsOf(MODULES)
 
 const ctx = useTestContext()
+// Most stories read one business's rows through its organisation's console role: a new business of
+// an organisation registered once per file. The two about building the organisation's surface (kept
+// in memory per schema once built) register their own.
+useSharedOrganisation(ctx)
+/** A new business of the file's organisation (`name`: another organisation's). */
+const business = async (name?: string) => businessSession(ctx, await sharedOrganisation(ctx, name))
 
 async function schemaOf(businessId: string): Promise<string> {
   const { rows } = await ctx.database.pool.query<{ schema_name: string }>(
@@ -91,7 +104,7 @@ const GENERAL_SETS =
 
 describe('the SQL console database layer (gate bypassed)', () => {
   it('runs console queries as an opaque role of the organisation, which belongs to no other role', async () => {
-    const { org } = await ownerSession(ctx)
+    const { org } = await business()
     const member = await addMember(ctx, org.businessId, { role: 'Member' })
     const response = await member.core({
       method: 'POST',
@@ -147,7 +160,7 @@ describe('the SQL console database layer (gate bypassed)', () => {
           [names.role, names.schema],
         )
       ).rows
-    // Built again on the organisation's next query...
+    // Built again on the organisation's next query (its own: the process has built no surface for it yet)...
     const { core, org } = await ownerSession(ctx)
     await insertCustomer(ctx, org.businessId, { name: 'Alice' })
     const schema = await schemaOf(org.businessId)
@@ -160,15 +173,15 @@ describe('the SQL console database layer (gate bypassed)', () => {
     expect(response.json().data.rows).toEqual([[consoleRoleOf(schema), 'Alice']])
     expect(await left(names)).toEqual([])
     // ...and dropped for every organisation by the migration, whether it queries again or not.
-    const quiet = await ownerSession(ctx)
+    const quiet = await business('another')
     const quietNames = await legacy(await schemaOf(quiet.org.businessId))
     await ctx.database.pool.query(dropConsoleNamesTellingTheSchema)
     expect(await left(quietNames)).toEqual([])
   })
 
   it('lets the role read its own console views and nothing else of any organisation', async () => {
-    const a = await ownerSession(ctx)
-    const b = await ownerSession(ctx)
+    const a = await business()
+    const b = await business('another')
     await insertCustomer(ctx, a.org.businessId, { name: 'Only A' })
     await insertCustomer(ctx, a.org.businessId, { name: 'Gone A', deleted: true })
     await insertCustomer(ctx, b.org.businessId, { name: 'Only B' })
@@ -201,7 +214,7 @@ describe('the SQL console database layer (gate bypassed)', () => {
   })
 
   it("shows the role only the caller business's rows of its organisation's views, with the parser skipped", async () => {
-    const { org } = await ownerSession(ctx)
+    const { org } = await business()
     const branch = await addBusiness(ctx, org.businessId)
     await insertCustomer(ctx, org.businessId, { name: 'Head office customer' })
     await insertCustomer(ctx, branch, { name: 'Branch customer' })
@@ -216,8 +229,8 @@ describe('the SQL console database layer (gate bypassed)', () => {
   })
 
   it('denies the wrapped statement every hidden table and the catalogue, with the parser skipped', async () => {
-    const { org } = await ownerSession(ctx)
-    const other = await ownerSession(ctx)
+    const { org } = await business()
+    const other = await business('another')
     await insertCustomer(ctx, org.businessId, { name: 'Mine' })
     const schema = await schemaOf(org.businessId)
     const otherSchema = await schemaOf(other.org.businessId)
@@ -283,7 +296,7 @@ describe('the SQL console database layer (gate bypassed)', () => {
   })
 
   it('leaves a console role no catalogue relation and only general-purpose set-returning functions', async () => {
-    const { org } = await ownerSession(ctx)
+    const { org } = await business()
     const role = consoleRoleOf(await schemaOf(org.businessId))
     await ensureConsoleSurface(ctx.database, VIEWS, await schemaOf(org.businessId))
     const readable = await ctx.database.pool.query<{ name: string }>(
@@ -311,6 +324,7 @@ describe('the SQL console database layer (gate bypassed)', () => {
   })
 
   it('builds the surface once when two requests race for it', async () => {
+    // Its own organisation: a surface already built would make the race a no-op.
     const { org } = await ownerSession(ctx)
     const schema = await schemaOf(org.businessId)
     const fresh = { ...ctx.database }

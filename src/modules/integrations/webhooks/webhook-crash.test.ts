@@ -1,21 +1,21 @@
-import { rmSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from '../../../../test/harness.js'
 import { createScratchDatabase } from '../../../../test/scratch-database.js'
 import {
-  migratedDataDir,
   PROCESS_TEST_TIMEOUT_MS,
+  serverEnv,
   startServerProcess,
+  stopServerProcess,
+  useServerDataDir,
 } from '../../../../test/server-process.js'
 import { testDatabaseUrl } from '../../../../test/test-database.js'
 
 // `cartage serve` delivers webhooks; killed with SIGKILL while a delivery is in flight, a new
 // process delivers everything that was written, and no event is being delivered twice at once.
-const dataDir = migratedDataDir('cartage-webhooks-crash-')
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const dataDir = useServerDataDir('cartage-webhooks-crash-')
 
 // On PostgreSQL the processes get a database of their own: their worker delivers every
 // organisation's webhooks, and must not touch other test files' organisations. The global
@@ -26,24 +26,18 @@ beforeAll(async () => {
   if (url) scratch = await createScratchDatabase(url, 'webhooks_crash')
 })
 
-const env = () => {
-  const values: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    CARTAGE_DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    CORE_PORT: '0',
-    GLOBAL_PORT: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_IP: '100000',
-    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOKS_POLL_INTERVAL_MS: '100',
-    // A lease of three timeouts: 3 s.
-    WEBHOOKS_TIMEOUT_MS: '1000',
-  }
-  if (scratch) values.DATABASE_URL = scratch.url
-  else delete values.DATABASE_URL
-  return values
-}
+const env = () =>
+  serverEnv({
+    dataDir: dataDir.path,
+    databaseUrl: scratch?.url,
+    vars: {
+      RATE_LIMIT_PER_IP: '100000',
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_POLL_INTERVAL_MS: '100',
+      // A lease of three timeouts: 3 s.
+      WEBHOOKS_TIMEOUT_MS: '1000',
+    },
+  })
 
 interface Exchange {
   id: string
@@ -181,8 +175,7 @@ describe('webhook delivery across a crash', () => {
         }
         expect(receiver.exchanges.filter((e) => !e.answered)).toHaveLength(1)
       } finally {
-        second.child.kill('SIGTERM')
-        await second.exited
+        await stopServerProcess(second)
         await receiver.close()
       }
     },
