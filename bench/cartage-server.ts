@@ -17,7 +17,9 @@ if (process.env.BENCH_PREPARED_PER_CONNECTION)
 // Experiment knob: BENCH_STRICT_LANES=1 sends each schema's statements to its home connection only.
 if (process.env.BENCH_STRICT_LANES === '1') setStrictLanes(true)
 // As `cartage serve` opens it, without a logger or the background workers.
-const { core, global, close } = await openCartage(config, { applicationName: 'cartage-bench' })
+const { core, global, close } = await openCartage(config, {
+  applicationName: process.env.BENCH_APPLICATION_NAME ?? 'cartage-bench',
+})
 // Sensitivity experiment: BENCH_EXTRA_CPU_US=<µs> burns that much CPU per Core API request, to
 // measure what a microsecond of per-request work costs in throughput.
 const extraCpuUs = Number(process.env.BENCH_EXTRA_CPU_US ?? 0)

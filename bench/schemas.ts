@@ -107,6 +107,31 @@ async function dropDatabase(adminUrl: string, url: string) {
   }
 }
 
+/**
+ * The private memory of a server's PostgreSQL backends (its pool's connections, by application
+ * name), from /proc when the server runs on this host and may be read; else says why not.
+ */
+async function backendMemoryMb(url: string, applicationName: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    )
+    let kb = 0
+    for (const { pid } of rows) {
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
+      kb += Number(/^Private_Dirty:\s+(\d+)/m.exec(rollup)?.[1] ?? 0)
+    }
+    return `${rows.length} connections, ${(kb / 1024).toFixed(0)} MB private`
+  } catch {
+    return 'memory not readable here'
+  } finally {
+    await client.end()
+  }
+}
+
 /** Runs the scenario; returns the RESULTS.md section (also printed). */
 export async function benchSchemas(env: NodeJS.ProcessEnv): Promise<string> {
   if (!env.DATABASE_URL)
@@ -128,7 +153,10 @@ export async function benchSchemas(env: NodeJS.ProcessEnv): Promise<string> {
         global: `http://127.0.0.1:${started.ports.global}`,
       }
     }
-    const [a, b] = [await server(single.url), await server(many.url)]
+    const [a, b] = [
+      await server(single.url),
+      await server(many.url, { BENCH_APPLICATION_NAME: 'cartage-bench-many' }),
+    ]
     let alone: Seed
     let all: Seed[]
     let seconds: number
@@ -147,7 +175,10 @@ export async function benchSchemas(env: NodeJS.ProcessEnv): Promise<string> {
     const twin = all[0] as Seed
     const extras = variants(env.BENCH_SCHEMAS_VARIANTS)
     const extraServers = []
-    for (const variant of extras) extraServers.push(await server(many.url, variant.env))
+    for (const [i, variant] of extras.entries())
+      extraServers.push(
+        await server(many.url, { BENCH_APPLICATION_NAME: `cartage-bench-v${i}`, ...variant.env }),
+      )
     const one = () => read(a.core, alone)
     const present = () => read(b.core, twin)
     const roundRobin = (core: string) => {
@@ -171,6 +202,10 @@ export async function benchSchemas(env: NodeJS.ProcessEnv): Promise<string> {
         `schemas round ${r + 1}: one ${round.one.toFixed(0)}, present ${round.present.toFixed(0)}, round-robin ${round.spread.toFixed(0)}${round.variants.map((v, i) => `, ${extras[i]?.label} ${v.toFixed(0)}`).join('')} req/s\n`,
       )
     }
+    const backendMb = [
+      await backendMemoryMb(many.url, 'cartage-bench-many'),
+      ...(await Promise.all(extras.map((_, i) => backendMemoryMb(many.url, `cartage-bench-v${i}`)))),
+    ]
     const med = (pick: (x: (typeof rounds)[number]) => number) => median(rounds.map(pick))
     const [o, p, s] = [med((x) => x.one), med((x) => x.present), med((x) => x.spread)]
     const ratio = p / o
@@ -181,7 +216,7 @@ export async function benchSchemas(env: NodeJS.ProcessEnv): Promise<string> {
         const perRound = median(rounds.map((x) => (x.variants[i] ?? 0) / x.one))
         return (
           line(`round-robin, ${variant.label}`, v) +
-          `  (/ one: ${(v / o).toFixed(3)}x, median of per-round ratios ${perRound.toFixed(3)}x; ${Object.entries(
+          `  (backends ${backendMb[i + 1]}; / one: ${(v / o).toFixed(3)}x, median of per-round ratios ${perRound.toFixed(3)}x; ${Object.entries(
             variant.env,
           )
             .map(([k, val]) => `${k}=${val}`)
@@ -195,6 +230,7 @@ export async function benchSchemas(env: NodeJS.ProcessEnv): Promise<string> {
       line(`one organisation, ${ORGANISATIONS} in its database`, p) +
       `ratio ${ORGANISATIONS} present / one: ${ratio.toFixed(3)}x (goal >= ${SCHEMAS_GOAL}x: ${ratio >= SCHEMAS_GOAL ? 'met' : 'NOT met'})\n` +
       line(`round-robin over the ${ORGANISATIONS} organisations`, s) +
+      `  (backends ${backendMb[0]})\n` +
       `(round-robin / one: ${(s / o).toFixed(3)}x, median of per-round ratios ${median(rounds.map((x) => x.spread / x.one)).toFixed(3)}x)\n` +
       variantLines +
       `(registering ${ORGANISATIONS - 1} organisations through the API took ${seconds.toFixed(0)} s)\n`
