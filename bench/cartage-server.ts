@@ -6,11 +6,20 @@
 
 import { openCartage } from '../src/apps/cartage.js'
 import { loadConfig } from '../src/config.js'
+import { setStrictLanes } from '../src/db/lane-pool.js'
+import { setPreparedPerConnection } from '../src/db/prepared.js'
 import { listenAndAnnounce } from './server-process.js'
 
 const config = loadConfig()
+// Experiment knob: BENCH_PREPARED_PER_CONNECTION=<n> prepared statements kept per connection (0: none).
+if (process.env.BENCH_PREPARED_PER_CONNECTION)
+  setPreparedPerConnection(Number(process.env.BENCH_PREPARED_PER_CONNECTION))
+// Experiment knob: BENCH_STRICT_LANES=1 sends each schema's statements to its home connection only.
+if (process.env.BENCH_STRICT_LANES === '1') setStrictLanes(true)
 // As `cartage serve` opens it, without a logger or the background workers.
-const { core, global, close } = await openCartage(config, { applicationName: 'cartage-bench' })
+const { core, global, close } = await openCartage(config, {
+  applicationName: process.env.BENCH_APPLICATION_NAME ?? 'cartage-bench',
+})
 // Sensitivity experiment: BENCH_EXTRA_CPU_US=<µs> burns that much CPU per Core API request, to
 // measure what a microsecond of per-request work costs in throughput.
 const extraCpuUs = Number(process.env.BENCH_EXTRA_CPU_US ?? 0)

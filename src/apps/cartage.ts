@@ -37,8 +37,11 @@ export interface OpenCartageOptions<A extends ApiName> {
    * deliveries, the overdue sweep) and, with DATABASE_CLUSTERS, the settling of prepared writes.
    */
   workers?: boolean
-  /** How often prepared writes are settled, and from what age (default SETTLE_PREPARED). */
-  settlePrepared?: { intervalMs: number; olderThanMs: number }
+  /**
+   * How often prepared writes are settled, from what age, and how long settling one may wait for
+   * main's transaction holding its decision record (default SETTLE_PREPARED).
+   */
+  settlePrepared?: { intervalMs: number; olderThanMs: number; lockTimeoutMs?: number }
 }
 
 /** One Cartage process: its database, services and APIs. `close()` ends them in order. */
@@ -68,8 +71,11 @@ export async function openCartage<A extends ApiName = ApiName>(
   let database = options.database
   let services: Services | undefined
   let settling: PeriodicTask | undefined
+  const stopSettling = new AbortController()
   const close = async () => {
-    await settling?.stop()
+    // A round waiting on main's lock ends by its lock timeout: stopping does not wait for it.
+    stopSettling.abort()
+    await settling?.stop({ waitForRound: false })
     await Promise.allSettled(Object.values(apps).map((app) => app.close()))
     await services?.close()
     if (ownsDatabase) await database?.close()
@@ -111,15 +117,35 @@ export async function openCartage<A extends ApiName = ApiName>(
     const clusters = database.clusters
     if (clusters && options.workers) {
       const every = options.settlePrepared ?? SETTLE_PREPARED
+      // The writes left for a later round because main's writer still held their record: each is
+      // logged once, not every round, and forgotten once a round no longer leaves it.
+      const reported = new Set<string>()
       settling = new PeriodicTask(
         async () => {
-          const done = await settlePreparedWrites(clusters, { olderThanMs: every.olderThanMs })
+          const left = new Set<string>()
+          const done = await settlePreparedWrites(clusters, {
+            olderThanMs: every.olderThanMs,
+            lockTimeoutMs: every.lockTimeoutMs ?? SETTLE_PREPARED.lockTimeoutMs,
+            signal: stopSettling.signal,
+            onLeft: ({ cluster, gid }) => {
+              left.add(gid)
+              if (logger && !reported.has(gid))
+                logger.warn(
+                  { cluster, gid, lockTimeoutMs: every.lockTimeoutMs ?? SETTLE_PREPARED.lockTimeoutMs },
+                  'a prepared write waits for a main transaction still holding its decision record; left for a later round',
+                )
+              reported.add(gid)
+            },
+          })
+          for (const gid of reported) if (!left.has(gid)) reported.delete(gid)
           if (logger && done.committed + done.rolledBack > 0)
             logger.warn(done, 'settled the writes a stopped process left prepared on other clusters')
         },
         every.intervalMs,
         (error) => {
-          if (logger) logger.warn({ err: error }, 'settling prepared writes failed')
+          // A round cut off by the stop is no failure: what it left is settled by the next process.
+          if (logger && !stopSettling.signal.aborted)
+            logger.warn({ err: error }, 'settling prepared writes failed')
         },
       )
       settling.start(every.intervalMs)

@@ -352,6 +352,8 @@ const COMMIT = /^\s*commit\b/i
 const NOTIFIES = /^\s*select\s+pg_notify\s*\(/i
 /** SQLSTATE 42704: no prepared transaction of that name (settled already, by the recovery or the writer). */
 const UNDEFINED_OBJECT = '42704'
+/** SQLSTATE 55P03: lock_timeout passed waiting for the decision record's key (main's writer still open). */
+const LOCK_NOT_AVAILABLE = '55P03'
 
 async function twoPhase<R>(
   db: Kysely<Tables>,
@@ -455,14 +457,21 @@ async function settle(
   clusters: ClusterPool,
   cluster: string,
   gid: string,
-): Promise<'committed' | 'rolled back' | 'gone'> {
+  limits: { lockTimeoutMs?: number | undefined; signal?: AbortSignal | undefined } = {},
+): Promise<'committed' | 'rolled back' | 'gone' | 'waiting'> {
   const main = clusters.db(MAIN_CLUSTER)
-  const claimed = await main
+  const claim = main
     .insertInto('global.cluster_commits')
     .values({ gid, cluster, committed: false })
     .onConflict((oc) => oc.column('gid').doNothing())
     .returning('gid')
-    .execute()
+  let claimed: { gid: string }[]
+  if (limits.lockTimeoutMs === undefined && !limits.signal) claimed = await claim.execute()
+  else {
+    const outcome = await claimWithin(clusters, claim.compile(), limits)
+    if (outcome === 'waiting') return outcome
+    claimed = outcome
+  }
   const committed =
     claimed.length === 0 &&
     (
@@ -488,10 +497,66 @@ async function settle(
 }
 
 /**
+ * The claim of a periodic round: in a transaction of its own (committed before the part is
+ * settled), failing rather than waiting past `lockTimeoutMs` for a main transaction that still holds
+ * the record's key, and cut off when `signal` aborts (its connection is dropped, so the claim is
+ * never committed, and the pool does not wait for it). Either way the part stays prepared for a
+ * later round: 'waiting'.
+ */
+async function claimWithin(
+  clusters: ClusterPool,
+  claim: CompiledQuery<{ gid: string }>,
+  { lockTimeoutMs, signal }: { lockTimeoutMs?: number | undefined; signal?: AbortSignal | undefined },
+): Promise<{ gid: string }[] | 'waiting'> {
+  if (signal?.aborted) return 'waiting'
+  const client = await (clusters.pools.get(MAIN_CLUSTER) as DatabasePool).connect()
+  let dropped = false
+  const drop = () => {
+    dropped = true
+    client.release(new Error('stopping: the settling round is cut off'))
+  }
+  signal?.addEventListener('abort', drop, { once: true })
+  try {
+    await client.query('BEGIN')
+    if (lockTimeoutMs !== undefined)
+      await client.query("SELECT set_config('lock_timeout', $1, true)", [
+        `${Math.max(1, Math.round(lockTimeoutMs))}ms`,
+      ])
+    const { rows } = await client.query<{ gid: string }>(claim.sql, [...claim.parameters])
+    await client.query('COMMIT')
+    return rows
+  } catch (error) {
+    if (dropped) return 'waiting'
+    await client.query('ROLLBACK').catch(() => {})
+    if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return 'waiting'
+    throw error
+  } finally {
+    signal?.removeEventListener('abort', drop)
+    if (!dropped) client.release()
+  }
+}
+
+/**
  * How often a serving process settles prepared writes, and how old a prepared write must be for it
  * to look: a younger one is most likely a live writer's, between its PREPARE and its COMMIT PREPARED.
+ * A write still older than that whose main transaction holds its decision record is stuck there: the
+ * round waits for it at most `lockTimeoutMs`, then leaves it to a later round.
  */
-export const SETTLE_PREPARED = { intervalMs: 30_000, olderThanMs: 10_000 }
+export const SETTLE_PREPARED = { intervalMs: 30_000, olderThanMs: 10_000, lockTimeoutMs: 2_000 }
+
+export interface SettleOptions {
+  /** Only the prepared writes at least this old (0: all). */
+  olderThanMs?: number
+  /**
+   * How long settling one write may wait for main's transaction that holds its decision record;
+   * past it the write is left prepared (`onLeft`) for a later round. Absent: as long as it takes.
+   */
+  lockTimeoutMs?: number
+  /** Ends the round before the next write once aborted (a process that is stopping). */
+  signal?: AbortSignal
+  /** Hears each write left prepared because its decision record stayed locked past `lockTimeoutMs`. */
+  onLeft?: (left: { cluster: string; gid: string }) => void
+}
 
 /**
  * Settles every transaction globalAndOrganisation prepared on another cluster and left there (a
@@ -507,7 +572,7 @@ export const SETTLE_PREPARED = { intervalMs: 30_000, olderThanMs: 10_000 }
  */
 export async function settlePreparedWrites(
   clusters: ClusterPool,
-  { olderThanMs = 0 }: { olderThanMs?: number } = {},
+  { olderThanMs = 0, lockTimeoutMs, signal, onLeft }: SettleOptions = {},
 ): Promise<{ committed: number; rolledBack: number }> {
   const counts = { committed: 0, rolledBack: 0 }
   const main = clusters.db(MAIN_CLUSTER)
@@ -531,10 +596,13 @@ export async function settlePreparedWrites(
     // Every prepared one, due or not: a record whose part is still prepared is kept.
     const pending = new Set(rows.map((r) => r.gid))
     for (const { gid } of rows.filter((r) => r.due)) {
-      const outcome = await settle(clusters, cluster, gid)
+      if (signal?.aborted) return counts
+      const outcome = await settle(clusters, cluster, gid, { lockTimeoutMs, signal })
       if (outcome === 'committed') counts.committed++
       else if (outcome === 'rolled back') counts.rolledBack++
+      else if (outcome === 'waiting') onLeft?.({ cluster, gid })
     }
+    if (signal?.aborted) return counts
     const settled = records.map((r) => r.gid).filter((gid) => !pending.has(gid))
     if (settled.length > 0)
       await main.deleteFrom('global.cluster_commits').where('gid', 'in', settled).execute()

@@ -25,6 +25,14 @@ export function withSchemaAffinity<T>(schema: string, send: () => T): T {
   }
 }
 
+/** Statements for a schema wait for its home connection rather than take another (a bench weighs it). */
+let strictLanes = false
+
+/** Makes every schema's statements wait for its home connection (bench/schemas.ts). */
+export function setStrictLanes(strict: boolean): void {
+  strictLanes = strict
+}
+
 /** What the application uses of a pool: `pg.Pool` on the embedded database, `LanePool` on PostgreSQL. */
 export interface DatabasePool {
   query: pg.Pool['query']
@@ -104,6 +112,7 @@ export class LanePool extends EventEmitter {
   private pick(): number {
     const schema = sendingFor
     const home = schema === undefined ? -1 : this.homeLane(schema)
+    if (strictLanes && home >= 0) return home
     let best = -1
     let bestScore = Number.POSITIVE_INFINITY
     // Statements without a schema start the search at a rotating lane, so they spread evenly.

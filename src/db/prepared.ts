@@ -12,6 +12,13 @@ import type { ClientQuery } from './statement-text.js'
  * connection needs to keep is about 1/size of what the whole pool serves.
  */
 export const PREPARED_PER_CONNECTION = 200
+/** The bound in force (a bench weighs others; 0 sends every registered text unnamed). */
+let preparedPerConnection = PREPARED_PER_CONNECTION
+
+/** Changes how many statements each connection opened from now on keeps prepared (bench/schemas.ts). */
+export function setPreparedPerConnection(limit: number): void {
+  preparedPerConnection = Math.max(0, Math.floor(limit))
+}
 
 const registered = new Set<string>()
 /** Names are unique in the process, not only per connection: two connections may share one session (PGlite). */
@@ -38,13 +45,14 @@ export function usePreparedStatements(pool: DatabasePool): void {
     const target = client as unknown as { query: ClientQuery }
     const query = target.query.bind(client) as ClientQuery
     const parsed = (client as unknown as WithParsed).connection?.parsedStatements
+    const limit = preparedPerConnection
     target.query = (text, values, callback) => {
-      if (typeof text !== 'string' || callback !== undefined || !registered.has(text))
+      if (typeof text !== 'string' || callback !== undefined || limit === 0 || !registered.has(text))
         return query(text, values, callback)
       let name = prepared.get(text)
       if (name !== undefined) prepared.delete(text)
       else {
-        if (prepared.size >= PREPARED_PER_CONNECTION) {
+        if (prepared.size >= limit) {
           const [oldText, oldName] = prepared.entries().next().value as [string, string]
           prepared.delete(oldText)
           // Queued ahead of the next statement. Names are never reused on a connection, so if this

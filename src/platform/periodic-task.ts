@@ -23,12 +23,15 @@ export class PeriodicTask {
     this.schedule(delayMs)
   }
 
-  /** Stops scheduling and waits for the round in progress. */
-  async stop() {
+  /**
+   * Stops scheduling and waits for the round in progress, unless `waitForRound` is false (a round
+   * that may wait on others' locks, told to end by its own means).
+   */
+  async stop({ waitForRound = true }: { waitForRound?: boolean } = {}) {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
-    await this.running?.catch(() => {})
+    if (waitForRound) await this.running?.catch(() => {})
   }
 
   private schedule(delay: number) {

@@ -486,7 +486,8 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
           poolSize: 2,
           migrate: false,
           workers: true,
-          settlePrepared: { intervalMs: 100, olderThanMs: 300 },
+          // Long enough that the round below waits for the live writer rather than leaving it.
+          settlePrepared: { intervalMs: 100, olderThanMs: 300, lockTimeoutMs: 60_000 },
         },
       )
       await until('settled', async () => (await countOn(east, 'pg_prepared_xacts')) === 0)
@@ -518,6 +519,78 @@ describe.runIf(onPostgres && canRunOwnPostgres)('organisations across clusters (
       await query(east, 'DROP TABLE public.settle_probe')
     }
   }, 60_000)
+
+  it('leaves a write whose main transaction is stuck to a later round, which settles it, and stops without waiting for it', async () => {
+    await query(east, 'CREATE TABLE public.stuck_probe (v text)')
+    const stuck = `cartage:${crypto.randomUUID()}`
+    // A writer whose main transaction wrote its decision record and then hung, its part prepared.
+    const writer = new pg.Client({ connectionString: main.url })
+    await writer.connect()
+    const clusters = ctx.database.clusters
+    if (!clusters) throw new Error('the test process has clusters')
+    let serving: Cartage<'global'> | undefined
+    const hangGuard = <T>(work: Promise<T>) => {
+      let timer: NodeJS.Timeout | undefined
+      const hung = new Promise<'hung'>((resolve) => {
+        timer = setTimeout(() => resolve('hung'), 30_000)
+      })
+      return Promise.race([work, hung]).finally(() => clearTimeout(timer))
+    }
+    try {
+      await writer.query('BEGIN')
+      await writer.query("INSERT INTO global.cluster_commits (gid, cluster) VALUES ($1, 'east')", [stuck])
+      await prepareOnEast(stuck, "INSERT INTO public.stuck_probe VALUES ('stuck')")
+
+      // A round facing the held record returns (it waited before, for as long as the writer hung),
+      // says which write it left, and leaves it prepared.
+      const left: { cluster: string; gid: string }[] = []
+      const round = await hangGuard(
+        settlePreparedWrites(clusters, { lockTimeoutMs: 200, onLeft: (l) => left.push(l) }),
+      )
+      expect(round).toEqual({ committed: 0, rolledBack: 0 })
+      expect(left).toEqual([{ cluster: 'east', gid: stuck }])
+      expect(await countOn(east, 'pg_prepared_xacts')).toBe(1)
+
+      // A serving process whose round waits on that record (a long lock timeout) stops without
+      // waiting for it: its claim is cut off, and nothing is settled behind the writer's back.
+      serving = await openCartage(
+        { ...loadConfig({ DATABASE_URL: main.url, DATABASE_CLUSTERS: `east=${east.url}` }), dataDir },
+        {
+          apis: ['global'],
+          poolSize: 2,
+          migrate: false,
+          workers: true,
+          settlePrepared: { intervalMs: 100, olderThanMs: 0, lockTimeoutMs: 600_000 },
+        },
+      )
+      await until(
+        'waiting for the stuck writer',
+        async () =>
+          (await countOn(
+            main,
+            "pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'insert into %cluster_commits%'",
+          )) === 1,
+      )
+      expect(await hangGuard(serving.close())).not.toBe('hung')
+      serving = undefined
+      expect(await countOn(east, 'pg_prepared_xacts')).toBe(1)
+
+      // The writer's main transaction ends (committed): a later round commits its part.
+      await writer.query('COMMIT')
+      await until('settled', async () => {
+        await settlePreparedWrites(clusters, { lockTimeoutMs: 200 })
+        return (await countOn(east, 'pg_prepared_xacts')) === 0
+      })
+      expect((await query<{ v: string }>(east, 'SELECT v FROM public.stuck_probe')).map((r) => r.v)).toEqual([
+        'stuck',
+      ])
+      await until('forgotten', async () => (await countOn(main, 'global.cluster_commits')) === 0)
+    } finally {
+      await writer.end()
+      await serving?.close()
+      await query(east, 'DROP TABLE public.stuck_probe')
+    }
+  }, 90_000)
 
   it('completes concurrent writes to main and east with both pools full, none hanging', async () => {
     const org = orgs[1] as (typeof orgs)[number]
