@@ -5,13 +5,12 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation, type RouteAccess } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import { PROOF_TYPES } from './files.repository.js'
 import { FileContent, FileIdParams, FileResponse, UploadFileBody } from './files.schemas.js'
 import { type FilesContext, openFile, type UploadKind, uploadFile } from './files.service.js'
 import { createFileStorage } from './storage.js'
 
 const TAGS = ['Files']
-/** What a signature or a photo of a delivery may be (the stop operations check which is which). */
-const PROOF_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif']
 const MEMBER = { signedIn: true, business: true } as const
 
 /**
