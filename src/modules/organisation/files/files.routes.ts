@@ -93,7 +93,7 @@ export function registerFileRoutes(app: HttpApp, deps: AppDeps) {
         operationId: 'DownloadFile',
         summary: 'Download a file of this business',
         description:
-          'Needs Customers View, or Shipments View for a proof-of-delivery image uploaded with UploadProofFile; without it a 403 ' +
+          'Needs Customers View, or Shipments View for a proof-of-delivery image (uploaded with UploadProofFile, or an image a reported delivery names as its proof); without it a 403 ' +
           '`permission_denied`. Streams the stored bytes with the detected Content-Type, Content-Length, `Content-Disposition: attachment` (the name as RFC 5987 ' +
           "`filename*=UTF-8''...`) and `X-Content-Type-Options: nosniff`. A file of another business or organisation is a 404.",
         tags: TAGS,
