@@ -211,6 +211,22 @@ describe("the driver's stops by keyboard, with the phone's position", () => {
 
     await phone.goto(`${server.core}/#/delivery/plans/${morning.id}/driver`)
     await phone.getByRole('heading', { level: 1, name: `Stops of ${morning.code}` }).waitFor()
+    // The site may already know where the phone is: the driver sees it on the map with the stops.
+    const map = phone.getByRole('region', {
+      name: /^Map of .*: where you are \(the blue dot\) and \d+ numbered stops/,
+    })
+    const dot = map.getByRole('img', { name: 'You are here' })
+    await dot.waitFor()
+    await shows(phone.locator('.map-position'), /You are the blue dot, to within \d+ m\./)
+    expect(await map.locator('.stop-marker').count()).toBe(plan.shipments.length)
+    const box = (await map.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 }
+    const seen = await centre(dot)
+    expect(seen.x).toBeGreaterThan(box.x)
+    expect(seen.x).toBeLessThan(box.x + box.width)
+    expect(seen.y).toBeGreaterThan(box.y)
+    expect(seen.y).toBeLessThan(box.y + box.height)
+    await expectAccessible(phone)
+    await screenshot(phone, 'touch-03-driver-map-position')
     const current = phone.locator('li[aria-current="step"]')
     await shows(current, first.code)
     await current.getByRole('button', { name: 'Arrived', exact: true }).press('Enter')
@@ -257,6 +273,8 @@ describe("the driver's stops by keyboard, with the phone's position", () => {
     // The next stop fails somewhere else: the position saved is where the phone is then.
     const elsewhere = { latitude: -33.9155, longitude: 18.3885 }
     await phone.context().setGeolocation(elsewhere)
+    // The dot follows the phone (westwards here: -33.9155, 18.3885 from -33.9195, 18.4172).
+    await expect.poll(async () => (await centre(dot)).x < seen.x - 5).toBe(true)
     const next = phone.locator('li[aria-current="step"]')
     await shows(next, second.code)
     await next.getByRole('button', { name: 'Failed', exact: true }).press('Enter')

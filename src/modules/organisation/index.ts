@@ -6,6 +6,7 @@
 export { businessInOrganization } from './business/business.repository.js'
 export { DIMENSION_UNITS, WEIGHT_UNITS } from './business/reference-data.js'
 export { findFile } from './files/files.repository.js'
+export { markDeliveryProof } from './files/files.service.js'
 export { createFileStorage, type FileStorage } from './files/storage.js'
 export { readSetting, readSettings } from './settings/settings.reader.js'
 export { checkSettingValue, knownSetting, SETTING_KEY_PATTERN_TEXT } from './settings/settings.registry.js'

@@ -2,6 +2,7 @@ import { defineModule } from '../../../platform/module.js'
 import { resolveFailedDeliveries } from './failed-deliveries.js'
 import * as stopOperations from './migrations/20261213090000-stop-operations.js'
 import * as stopOperationsByPlan from './migrations/20261222140000-stop-operations-by-plan.js'
+import * as proofFiles from './migrations/20270102090000-proof-files.js'
 import { registerProofRoutes } from './proof-of-delivery.routes.js'
 
 /** Stop operations (arrived, delivered with proof, failed) and what a plan's completion does with failures. */
@@ -21,6 +22,7 @@ export const proofOfDeliveryModule = defineModule({
     tenant: [
       { name: '20261213090000-stop-operations', sql: stopOperations.sql },
       { name: '20261222140000-stop-operations-by-plan', sql: stopOperationsByPlan.sql },
+      { name: '20270102090000-proof-files', sql: proofFiles.sql },
     ],
   },
   eventHandlers: { 'failed deliveries': resolveFailedDeliveries },

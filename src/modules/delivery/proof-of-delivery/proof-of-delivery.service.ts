@@ -6,6 +6,7 @@ import type { Tables } from '../../../db/tables.js'
 import { invalidField, type Reason, validationFailed } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { markDeliveryProof } from '../../organisation/index.js'
 import { moveShipmentIn, type ProofLinks, shipmentNotFound } from '../shipments/index.js'
 import { shipmentNotInTransit, stopAlreadyArrived } from './proof-of-delivery.errors.js'
 import { toShipmentProof } from './proof-of-delivery.mapper.js'
@@ -105,8 +106,8 @@ type Kind = 'Arrived' | 'Delivered' | 'Failed'
 /**
  * One stop operation in one transaction: the shipment locked, the input checked (every field's
  * reason at once), the shipment moved (Delivered, Failed: the shipments module's own move, which
- * answers 409 for any other status and publishes the outcome event with the proof links) and
- * the operation recorded.
+ * answers 409 for any other status and publishes the outcome event with the proof links), the
+ * operation recorded and its images made proof files (Shipments View may read them).
  */
 async function record(
   deps: AppDeps,
@@ -155,6 +156,7 @@ async function record(
       ...fields,
     })
     if (!saved) throw stopAlreadyArrived()
+    await markDeliveryProof(trx, auth, [signature, ...photos])
     return readProof(trx, auth, id)
   })
 }

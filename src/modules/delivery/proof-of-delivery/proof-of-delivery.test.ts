@@ -3,11 +3,12 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import {
   addMember,
   addRole,
+  createApiKey,
   fieldsOf,
   organizationIdOf,
   useSharedOrganisation,
 } from '../../../../test/fixtures.js'
-import { useTestContext } from '../../../../test/harness.js'
+import { coreAs, useTestContext } from '../../../../test/harness.js'
 import type { DomainEvent } from '../../../platform/domain-events.js'
 import { GIF, JPEG, multipart, PDF, PNG } from '../../organisation/files/files.fixtures.js'
 import { deliverySetup, post } from '../delivery.fixtures.js'
@@ -134,6 +135,84 @@ describe('delivery with proof', () => {
     })
     expect(delivered.statusCode, delivered.body).toBe(200)
     expect(delivered.json().data.status).toBe('Delivered')
+  })
+
+  it('makes images uploaded as attachments and then used as proof downloadable with Shipments View alone', async () => {
+    const owner = await deliverySetup(ctx)
+    const { shipments } = await dispatchedPlan(owner.core, 4)
+    const [byStop, failedStop, byMove, byMoveScan] = shipments.map((s) => s.id) as [
+      string,
+      string,
+      string,
+      string,
+    ]
+    const organizationId = await organizationIdOf(ctx, owner.org.businessId)
+    const as = async (permissions: Record<string, number>) =>
+      (
+        await addMember(ctx, owner.org.businessId, {
+          role: 'Custom',
+          customRoleId: await addRole(ctx, organizationId, permissions),
+        })
+      ).core
+    const follower = await as({ Shipments: 1 })
+    const followerKey = coreAs(ctx, {
+      apiKey: await createApiKey(ctx, owner.signedIn.accessToken, owner.org.businessId, {
+        scopes: JSON.stringify({ Shipments: 1 }),
+      }),
+    })
+    const driver = await as({ Shipments: 3 })
+    const read = async (core: typeof follower, id: string) =>
+      (await core({ url: `/api/files/${id}` })).statusCode
+    // Uploaded through /api/files/single (Customers Modify): attachments until a delivery names them.
+    const signature = await uploaded(owner.core, PNG, 'signature.png')
+    const photo = await uploaded(owner.core, JPEG, 'door.jpg')
+    const moveProof = await uploaded(owner.core, PNG, 'pod.png')
+    const scan = await uploaded(owner.core, PDF, 'pod.pdf')
+    const unused = await uploaded(owner.core, PNG, 'logo.png')
+    // A driver who may not read attachments names someone else's upload: it is proof, not opened up.
+    const othersUpload = await uploaded(owner.core, PNG, 'passport.png')
+    expect(await read(follower, signature)).toBe(403)
+
+    const delivered = await stop(owner.core, byStop, 'delivered', {
+      recipientName: 'Thandi',
+      signatureFileId: signature,
+      photoFileIds: [photo],
+    })
+    expect(delivered.statusCode, delivered.body).toBe(200)
+    const failed = await stop(driver, failedStop, 'failed', {
+      reason: 'Closed',
+      photoFileIds: [othersUpload],
+    })
+    expect(failed.statusCode, failed.body).toBe(200)
+    const moved = await post(owner.core, `/api/v1/shipments/${byMove}/deliver`, {
+      recipientName: 'Sipho',
+      fileId: moveProof,
+    })
+    expect(moved.statusCode, moved.body).toBe(200)
+    // Only images become proof: a scanned PDF stays an attachment.
+    const movedScan = await post(owner.core, `/api/v1/shipments/${byMoveScan}/deliver`, { fileId: scan })
+    expect(movedScan.statusCode, movedScan.body).toBe(200)
+
+    const reads = async (core: typeof follower) => ({
+      signature: await read(core, signature),
+      photo: await read(core, photo),
+      moveProof: await read(core, moveProof),
+      scan: await read(core, scan),
+      unused: await read(core, unused),
+      othersUpload: await read(core, othersUpload),
+    })
+    const expected = {
+      signature: 200,
+      photo: 200,
+      moveProof: 200,
+      scan: 403,
+      unused: 403,
+      othersUpload: 403,
+    }
+    expect(await reads(follower)).toEqual(expected)
+    expect(await reads(followerKey)).toEqual(expected)
+    // Customers View still reads every file.
+    expect(await read(owner.core, unused)).toBe(200)
   })
 
   it('refuses proof that is not an image of this business of the allowed type and size, naming each field', async () => {

@@ -3,6 +3,7 @@ import type { Tables } from '../../../db/tables.js'
 import { invalidField } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
+import { markDeliveryProof } from '../../organisation/index.js'
 import { issueDispatchedLines, returnShipmentGoods } from '../shipment-lines/index.js'
 import { invalidShipmentTransition, shipmentNotFound } from './shipments.errors.js'
 import type { ProofLinks } from './shipments.events.js'
@@ -87,6 +88,8 @@ export async function moveShipmentIn(
     await issueDispatchedLines(trx, auth, services.events, moved.delivery_plan_id, new Date(), [
       { id, code: moved.code },
     ])
+  // Whoever follows the shipment (Shipments View) may then download its proof image.
+  if (to === 'Delivered' && proof?.fileId) await markDeliveryProof(trx, auth, [proof.fileId])
   if (to === 'Cancelled' && from === 'InTransit')
     await returnShipmentGoods(trx, auth, services.events, { id, code: moved.code })
   // The move matched a row, so the status it left was read.

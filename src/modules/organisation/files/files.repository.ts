@@ -1,6 +1,9 @@
 import type { Executor } from '../../../db/tables.js'
 import type { FilePurpose } from './files.tables.js'
 
+/** What a signature or a photo of a delivery may be: the types POST /api/files/proof takes. */
+export const PROOF_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'] as const
+
 export const FILE_COLUMNS = [
   'id',
   'storage_key',
@@ -52,4 +55,28 @@ export async function findFile(db: Executor, schemaName: string, businessId: str
     .where('id', '=', id)
     .where('business_id', '=', businessId)
     .executeTakeFirst()
+}
+
+/**
+ * Marks the business's proof-type images among `ids` as Proof (Shipments View may then download
+ * them); with `uploadedBy`, only that user's uploads. Files already Proof are left as they are.
+ */
+export async function markProofImages(
+  db: Executor,
+  schemaName: string,
+  businessId: string,
+  ids: readonly string[],
+  uploadedBy: string | null,
+) {
+  if (ids.length === 0) return
+  let update = db
+    .withSchema(schemaName)
+    .updateTable('files')
+    .set({ purpose: 'Proof' })
+    .where('business_id', '=', businessId)
+    .where('id', 'in', ids)
+    .where('purpose', '=', 'Attachment')
+    .where('content_type', 'in', PROOF_TYPES)
+  if (uploadedBy !== null) update = update.where('uploaded_by_user_id', '=', uploadedBy)
+  await update.execute()
 }

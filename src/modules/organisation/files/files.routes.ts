@@ -5,13 +5,12 @@ import { SingleResult, single } from '../../../http/envelopes.js'
 import type { HttpApp } from '../../../http/kernel.js'
 import { operation, type RouteAccess } from '../../../http/operation.js'
 import type { AppDeps } from '../../../platform/deps.js'
+import { PROOF_TYPES } from './files.repository.js'
 import { FileContent, FileIdParams, FileResponse, UploadFileBody } from './files.schemas.js'
 import { type FilesContext, openFile, type UploadKind, uploadFile } from './files.service.js'
 import { createFileStorage } from './storage.js'
 
 const TAGS = ['Files']
-/** What a signature or a photo of a delivery may be (the stop operations check which is which). */
-const PROOF_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif']
 const MEMBER = { signedIn: true, business: true } as const
 
 /**
@@ -94,7 +93,7 @@ export function registerFileRoutes(app: HttpApp, deps: AppDeps) {
         operationId: 'DownloadFile',
         summary: 'Download a file of this business',
         description:
-          'Needs Customers View, or Shipments View for a proof-of-delivery image uploaded with UploadProofFile; without it a 403 ' +
+          'Needs Customers View, or Shipments View for a proof-of-delivery image (uploaded with UploadProofFile, or an image a reported delivery names as its proof); without it a 403 ' +
           '`permission_denied`. Streams the stored bytes with the detected Content-Type, Content-Length, `Content-Disposition: attachment` (the name as RFC 5987 ' +
           "`filename*=UTF-8''...`) and `X-Content-Type-Options: nosniff`. A file of another business or organisation is a 404.",
         tags: TAGS,

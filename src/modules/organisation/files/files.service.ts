@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import { newId } from '../../../db/ids.js'
+import type { Executor } from '../../../db/tables.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
 import { can } from '../../../security/permissions.js'
@@ -174,4 +175,17 @@ export async function openFile(context: FilesContext, auth: BusinessAuth, fileId
   if (!customers && row.purpose !== 'Proof') throw cannotRead()
   const stream = await context.storage.get(row.storage_key)
   return { headers: downloadHeaders(row), stream }
+}
+
+/**
+ * A delivery reported with these files as its proof (a signature, photos): the images among them
+ * become Proof, in the caller's transaction, so whoever follows the delivery (Shipments View) can
+ * see them, also when they were uploaded as attachments. A caller who may not read attachments
+ * (no Customers View) only turns their own uploads into proof: naming another file's id must not
+ * open it up to others.
+ */
+export function markDeliveryProof(db: Executor, auth: BusinessAuth, ids: readonly (string | null)[]) {
+  const files = ids.filter((id): id is string => id !== null)
+  const uploadedBy = can(auth.permissions, 'Customers', 'View') ? null : auth.userId
+  return repository.markProofImages(db, auth.schemaName, auth.businessId, files, uploadedBy)
 }

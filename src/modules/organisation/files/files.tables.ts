@@ -13,7 +13,7 @@ export interface FilesTable {
   size_bytes: ColumnType<number, number, number>
   sha256: string
   uploaded_by_user_id: string | null
-  purpose: ColumnType<FilePurpose, FilePurpose | undefined, never>
+  purpose: ColumnType<FilePurpose, FilePurpose | undefined, FilePurpose>
   date_created: Stamp
 }
 

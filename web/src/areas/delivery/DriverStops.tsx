@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, lazy, Suspense, useMemo, useState } from 'react'
 import { Link, useParams } from 'wouter'
 import { ApiError } from '../../api/errors'
 import {
@@ -19,9 +19,14 @@ import { Loaded } from '../../components/Loaded'
 import { PageHeader } from '../../components/PageHeader'
 import { Status } from '../../components/Status'
 import { mergedProblems } from '../../lib/form-errors'
-import { clock, quantity } from '../../lib/format'
-import { devicePosition } from '../../lib/geolocation'
+import { clock, integer, quantity, words } from '../../lib/format'
+import { devicePosition, useWatchedPosition } from '../../lib/geolocation'
+import type { MapStop } from './LeafletMap'
+import { deliveryPoint, stopTone } from './left-out'
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad'
+
+// Loaded after the stops: on a phone the list and its buttons come first, the map (Leaflet) beside.
+const PlanMap = lazy(() => import('./LeafletMap').then((m) => ({ default: m.PlanMap })))
 
 type Stop = Plan['shipments'][number]
 type AfterFailure = NonNullable<StopFailedRequest['afterFailure']>
@@ -101,6 +106,7 @@ export default function DriverStops() {
                   ? '. The plan is not out yet: the stops open once it is dispatched.'
                   : '.'}
             </p>
+            <DriverMap plan={p} stops={stops} />
             <ol className="stops">
               {stops.map((stop, index) => (
                 <li
@@ -119,6 +125,79 @@ export default function DriverStops() {
     </Loaded>
   )
 }
+
+/**
+ * The plan's stops and, once the person allows the browser to tell, where the device is: a small
+ * map above the list. The position is only shown here; the stop reports send their own.
+ */
+function DriverMap({ plan, stops }: { plan: Plan; stops: readonly Stop[] }) {
+  const { state, position, start } = useWatchedPosition()
+  const mapStops = useMemo<MapStop[]>(
+    () =>
+      stops.flatMap((s, index) => {
+        const point = deliveryPoint(s)
+        const sequence = s.stopSequence ?? index + 1
+        return point
+          ? [
+              {
+                id: s.id,
+                sequence,
+                title: `${s.code}, ${s.deliveryAddress?.fullAddress ?? ''} (${words(s.status)})`,
+                position: point,
+                tone: stopTone(s.status),
+              },
+            ]
+          : []
+      }),
+    [stops],
+  )
+  const depot =
+    plan.depot && plan.depot.latitude !== null && plan.depot.longitude !== null
+      ? ([plan.depot.longitude, plan.depot.latitude] as [number, number])
+      : null
+  const here = useMemo(
+    () =>
+      position
+        ? {
+            position: [position.longitude, position.latitude] as [number, number],
+            accuracy: position.accuracy,
+          }
+        : null,
+    [position],
+  )
+  return (
+    <section className="card driver-map" aria-labelledby="driver-map-title">
+      <h2 id="driver-map-title">Map</h2>
+      <Suspense fallback={<div className="map small" aria-hidden="true" />}>
+        <PlanMap
+          size="small"
+          label={`Map of ${plan.code}: ${here ? 'where you are (the blue dot) and ' : ''}${mapStops.length} numbered stops in delivery order${depot ? ' from the depot (D)' : ''}. The stops are listed below.`}
+          zones={NO_ZONES}
+          depot={depot}
+          stops={mapStops}
+          here={here}
+        />
+      </Suspense>
+      <div className="map-position" aria-live="polite">
+        {state === 'on' && position ? (
+          <p className="muted">You are the blue dot, to within {integer(Math.round(position.accuracy))} m.</p>
+        ) : state === 'idle' ? (
+          <button type="button" className="secondary" onClick={start}>
+            Show where I am
+          </button>
+        ) : state === 'denied' ? (
+          <p className="muted">
+            This device does not share where it is: allow it in the browser to see yourself on the map.
+          </p>
+        ) : (
+          <p className="muted">This device cannot tell where it is.</p>
+        )}
+      </div>
+    </section>
+  )
+}
+
+const NO_ZONES: [] = []
 
 function StopSummary({
   stop,

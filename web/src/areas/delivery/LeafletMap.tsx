@@ -117,20 +117,37 @@ function boundsOf(points: Position[]): L.LatLngBounds | null {
 const zonePoints = (zones: readonly MapZone[]) =>
   zones.flatMap((zone) => polygonsOf(zone.polygon).flatMap((rings) => rings[0] ?? []))
 
-/** A delivery plan: its zones, the depot, and the stops numbered in order joined by the route. */
+/** Where the device is ([longitude, latitude]) and within how many metres. */
+export interface MapHere {
+  position: Position
+  accuracy: number
+}
+
+/**
+ * A delivery plan: its zones, the depot, and the stops numbered in order joined by the route; with
+ * `here`, the device's position too (the driver's view), followed as it moves.
+ */
 export function PlanMap({
   label,
   zones,
   depot,
   stops,
+  here = null,
+  size = 'tall',
 }: {
   label: string
   zones: readonly MapZone[]
   depot: Position | null
   stops: readonly MapStop[]
+  here?: MapHere | null
+  size?: 'tall' | 'small'
 }) {
   const container = useRef<HTMLElement>(null)
   const { map, layer } = useLeaflet(container)
+  useHere(map, here, [...(depot ? [depot] : []), ...stops.map((s) => s.position)])
+  // Stops redrawn (a report saved) keep the device's dot in view, without a refit on each new fix.
+  const hereNow = useRef(here)
+  hereNow.current = here
   useEffect(() => {
     const group = layer.current
     const instance = map.current
@@ -160,10 +177,68 @@ export function PlanMap({
         alt: `Stop ${stop.sequence}: ${stop.title}`,
         keyboard: true,
       }).addTo(group)
-    const bounds = boundsOf([...route, ...zonePoints(zones)])
+    const here = hereNow.current
+    const bounds = boundsOf([...route, ...zonePoints(zones), ...(here ? [here.position] : [])])
     if (bounds) instance.fitBounds(bounds, { padding: [24, 24], maxZoom: 15, animate: false })
   }, [map, layer, zones, depot, stops])
-  return <section ref={container} className="map tall" aria-label={label} />
+  return <section ref={container} className={`map ${size}`} aria-label={label} />
+}
+
+/**
+ * The device's position as a dot in its own layer (redrawing the stops would not move it, nor
+ * would each new fix redraw them), with its accuracy as a circle. The first fix brings the stops
+ * and the dot into view together; later ones only move the dot, so the person's own panning stays.
+ */
+function useHere(map: RefObject<L.Map | null>, here: MapHere | null, around: readonly Position[]) {
+  const drawn = useRef<{ dot: L.Marker; circle: L.Circle } | null>(null)
+  const aroundRef = useRef(around)
+  aroundRef.current = around
+  const lng = here?.position[0]
+  const lat = here?.position[1]
+  const accuracy = here?.accuracy
+  useEffect(() => {
+    const instance = map.current
+    if (!instance) return
+    if (lng === undefined || lat === undefined || accuracy === undefined) {
+      drawn.current?.dot.remove()
+      drawn.current?.circle.remove()
+      drawn.current = null
+      return
+    }
+    const at: L.LatLngTuple = [lat, lng]
+    if (drawn.current) {
+      drawn.current.dot.setLatLng(at)
+      drawn.current.circle.setLatLng(at).setRadius(accuracy)
+      return
+    }
+    const circle = L.circle(at, {
+      radius: accuracy,
+      color: '#1d4ed8',
+      weight: 1,
+      fillOpacity: 0.12,
+      interactive: false,
+    }).addTo(instance)
+    const dot = L.marker(at, {
+      icon: L.divIcon({ className: 'here-marker', iconSize: [18, 18] }),
+      title: 'You are here',
+      alt: 'You are here',
+      keyboard: false,
+      zIndexOffset: 1000,
+    }).addTo(instance)
+    // Named for assistive technology: a div icon carries only a title, which is not its name.
+    const element = dot.getElement()
+    element?.setAttribute('role', 'img')
+    element?.setAttribute('aria-label', 'You are here')
+    drawn.current = { dot, circle }
+    const bounds = boundsOf([...aroundRef.current, [lng, lat]])
+    if (bounds) instance.fitBounds(bounds, { padding: [24, 24], maxZoom: 15, animate: false })
+  }, [map, lng, lat, accuracy])
+  useEffect(
+    () => () => {
+      drawn.current = null
+    },
+    [],
+  )
 }
 
 /**

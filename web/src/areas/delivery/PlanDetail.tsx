@@ -32,6 +32,7 @@ import {
   leftOutFromMessages,
   movedTo,
   scheduledOn,
+  stopTone,
 } from './left-out'
 import { PickList } from './PickList'
 import { usePointerReorder } from './pointer-reorder'
@@ -50,13 +51,6 @@ const AUTOBATCH_STEPS = [
 ]
 
 type Shipment = Plan['shipments'][number]
-
-const toneOf = (status: string): MapStop['tone'] =>
-  status === 'Delivered'
-    ? 'done'
-    : status === 'Failed' || status === 'Returned' || status === 'Cancelled'
-      ? 'problem'
-      : 'open'
 
 interface Named extends LeftOutEntry {
   /** The shipment, when it is still unassigned on the plan's day (for its link and address). */
@@ -204,7 +198,7 @@ export default function PlanDetail() {
                 sequence: s.stopSequence ?? index + 1,
                 title: `${s.code}, ${s.deliveryAddress?.fullAddress ?? ''} (${words(s.status)})`,
                 position: point,
-                tone: toneOf(s.status),
+                tone: stopTone(s.status),
               },
             ]
           : []

@@ -78,6 +78,14 @@ export function deliveryPoint(shipment: Candidate): Position | null {
   return a && a.latitude !== null && a.longitude !== null ? [a.longitude, a.latitude] : null
 }
 
+/** How a stop is drawn on a plan's map, from its shipment's status. */
+export const stopTone = (status: string): 'open' | 'done' | 'problem' =>
+  status === 'Delivered'
+    ? 'done'
+    : status === 'Failed' || status === 'Returned' || status === 'Cancelled'
+      ? 'problem'
+      : 'open'
+
 /** $filter for shipments scheduled on a delivery day (shipment days are UTC, as autobatch reads them). */
 export function scheduledOn(dayValue: string): string {
   const start = new Date(`${dayValue}T00:00:00Z`)
