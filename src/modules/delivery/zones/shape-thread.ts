@@ -101,6 +101,17 @@ function next() {
 }
 
 /**
+ * Starts one zone thread ahead of the first large save, in the background (a serving process calls
+ * it once listening): from source the thread's start and loading cost a second or more on a loaded
+ * machine, which the first large save of a process paid. Does nothing once a thread is started.
+ */
+export function warmZoneThread() {
+  if (started > 0) return
+  started++
+  park(startWorker())
+}
+
+/**
  * A zone request body parsed and checked on a thread of its own (shape-work.ts). The bytes are
  * handed over, not copied: the caller must not use them afterwards.
  */
