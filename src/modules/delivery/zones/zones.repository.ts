@@ -80,6 +80,8 @@ export function findAnsweredZone(db: Executor, schema: string, businessId: strin
 export interface ZoneValues {
   name: string
   geometry: Buffer
+  /** shapeDigest(geometry) */
+  geometry_digest: string
   positions: number
   colour: string | null
   active: boolean

@@ -8,7 +8,7 @@ import type { BusinessAuth } from '../../../security/auth-context.js'
 import { parseGeometryYielding, type ZoneGeometry } from './geometry.js'
 import { PreparedZone, preparedZones } from './prepared-zone.js'
 import { IndexedRing } from './rings.js'
-import { decodeShape, encodeShape, geometryOf } from './shape.js'
+import { decodeShape, encodeShape, geometryOf, shapeDigest } from './shape.js'
 import type { ShapeCheck } from './shape-work.js'
 import { RawCoordinates } from './zone-json.js'
 import { boundingBoxLocator, type ZoneLocator } from './zone-locator.js'
@@ -83,6 +83,7 @@ async function valuesOf(
       values: {
         ...common,
         geometry: Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength),
+        geometry_digest: shape.digest,
         positions: shape.positions,
         bbox: shape.bbox,
       },
@@ -97,9 +98,11 @@ async function valuesOf(
     coordinates: request.polygon.type === 'Polygon' ? parsed.polygons[0] : parsed.polygons,
   }
   const prepared = PreparedZone.fromRings(polygon.type, parsed.rings)
+  const geometry = encodeShape({ type: polygon.type, polygons: parsed.rings })
   const values = {
     ...common,
-    geometry: encodeShape({ type: polygon.type, polygons: parsed.rings }),
+    geometry,
+    geometry_digest: shapeDigest(geometry),
     positions: prepared.positions,
     bbox: parsed.bbox,
   }
