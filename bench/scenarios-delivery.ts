@@ -21,7 +21,13 @@ import type { DatabasePool } from '../src/db/lane-pool.js'
 import { paged } from '../src/http/envelopes.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
 import { containsPoint, polygonsOf, type ZoneGeometry } from '../src/modules/delivery/zones/geometry.js'
-import { decodeShape, encodeShape, geometryOf, shapeOf } from '../src/modules/delivery/zones/shape.js'
+import {
+  decodeShape,
+  encodeShape,
+  geometryOf,
+  shapeDigest,
+  shapeOf,
+} from '../src/modules/delivery/zones/shape.js'
 import type { ZoneRow } from '../src/modules/delivery/zones/zones.repository.js'
 import { zonesAroundPointQuery } from '../src/modules/delivery/zones/zones.repository.js'
 import { toZone } from '../src/modules/delivery/zones/zones.service.js'
@@ -121,19 +127,21 @@ export async function seedZones(pool: DatabasePool, seed: ResolvedSeed): Promise
     const points = polygonsOf(geometry).flat(2) as unknown as number[][]
     const xs = points.map((p) => p[0] ?? 0)
     const ys = points.map((p) => p[1] ?? 0)
+    const shape = encodeShape(shapeOf(geometry))
     return {
       id: id(label),
       name: label,
-      shape: encodeShape(shapeOf(geometry)),
+      shape,
+      digest: shapeDigest(shape),
       positions: points.length,
       box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
     }
   })
   await pool.query(
-    `INSERT INTO "${schema}".delivery_zones (id, business_id, name, geometry, positions, min_longitude, min_latitude, max_longitude, max_latitude)
-     SELECT z.id, $1, z.name, z.geometry, z.positions, z.x0, z.y0, z.x1, z.y1
-     FROM unnest($2::uuid[], $3::text[], $4::bytea[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::float8[])
-       AS z(id, name, geometry, positions, x0, y0, x1, y1)`,
+    `INSERT INTO "${schema}".delivery_zones (id, business_id, name, geometry, geometry_digest, positions, min_longitude, min_latitude, max_longitude, max_latitude)
+     SELECT z.id, $1, z.name, z.geometry, z.digest, z.positions, z.x0, z.y0, z.x1, z.y1
+     FROM unnest($2::uuid[], $3::text[], $4::bytea[], $10::text[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::float8[])
+       AS z(id, name, geometry, digest, positions, x0, y0, x1, y1)`,
     [
       seed.businessId,
       rows.map((r) => r.id),
@@ -141,6 +149,7 @@ export async function seedZones(pool: DatabasePool, seed: ResolvedSeed): Promise
       rows.map((r) => r.shape),
       rows.map((r) => r.positions),
       ...[0, 1, 2, 3].map((k) => rows.map((r) => r.box[k])),
+      rows.map((r) => r.digest),
     ],
   )
 }

@@ -37,6 +37,7 @@ import { migrate } from '../src/db/migrator.js'
 import type { HttpApp } from '../src/http/kernel.js'
 import { MemoryMailer } from '../src/mail/mailer.js'
 import { warmPlanningThread } from '../src/modules/delivery/planning-engine/index.js'
+import { warmZoneThread } from '../src/modules/delivery/zones/index.js'
 import { createServices } from '../src/platform/services.js'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -243,6 +244,7 @@ export async function runLargeZones(database: 'postgres' | 'embedded'): Promise<
     const global = await buildGlobalApp(deps, false)
     // As `serve` does once listening.
     warmPlanningThread()
+    warmZoneThread()
     const a = await organisation(core, global, 'a')
     const b = await organisation(core, global, 'b')
     const customer = await b.call('POST', '/api/v1/Customers', { name: 'Reader' })

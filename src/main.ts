@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { type ApiName, type Cartage, openCartage } from './apps/cartage.js'
-import { MIGRATIONS, warmPlanningThread } from './apps/modules.js'
+import { MIGRATIONS, warmPlanningThread, warmZoneThread } from './apps/modules.js'
 import { type LocalApps, seedDemoCommand } from './cli/seed-command.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { recordServedApis, type ServedApis } from './db/data-dir-lock.js'
@@ -130,8 +130,12 @@ async function serve(api: 'core' | 'global' | 'both') {
       )
       served[entry.api] = `http://${localAddress(config.host)}:${port}`
     }
-    // Plans are solved on a thread of their own: started now, after readiness, not by the first plan.
-    if (cartage.core) warmPlanningThread()
+    // Plans are solved, and large zone bodies checked, on threads of their own: started now, after
+    // readiness, not by the first plan or the first large zone.
+    if (cartage.core) {
+      warmPlanningThread()
+      warmZoneThread()
+    }
     // Beside the data directory's lock: `cartage seed` finds the APIs there and goes through them.
     if (!config.databaseUrl) recordServedApis(config.dataDir, served)
     if (config.metricsEnabled && config.metricsPort !== undefined) {

@@ -109,3 +109,5 @@ export const EVENT_HANDLERS = eventWiringOf(MODULES)
 
 /** Starts the planning engine's thread ahead of the first plan (a serving process, once listening). */
 export { warmPlanningThread } from '../modules/delivery/planning-engine/index.js'
+/** Starts a zone thread ahead of the first large zone save (a serving process, once listening). */
+export { warmZoneThread } from '../modules/delivery/zones/index.js'

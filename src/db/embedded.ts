@@ -5,10 +5,10 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { Worker } from 'node:worker_threads'
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js'
 import type { MigrationSet } from './migrator.js'
 import type { CompiledWasm, PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker.js'
+import { startWorkerThread } from './worker-thread.js'
 
 export interface EmbeddedServer {
   /** Directory holding the `.s.PGSQL.5432` socket, as `pg` expects in `host`. */
@@ -44,10 +44,7 @@ export interface EmbeddedOptions {
   migrateNewDataDir?: MigrationSet
 }
 
-/**
- * Starts PGlite in a worker thread. Under tsx/vitest the worker is TypeScript, so it is
- * started through the tsx loader; from the build it is plain JavaScript.
- */
+/** Run from source (tsx, vitest), the init process needs tsx's loader too. */
 const source = import.meta.url.endsWith('.ts')
 
 /** initdb in a short-lived process, so the server never carries its memory (see pglite-init). */
@@ -90,14 +87,9 @@ const pgliteWasmModule = () => {
   return compiledPglite
 }
 
+/** Starts PGlite in a worker thread. */
 function startWorker(workerData: PgliteWorkerData) {
-  const script = new URL(`./pglite-worker.${source ? 'ts' : 'js'}`, import.meta.url)
-  const worker = source
-    ? new Worker(
-        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}) })`,
-        { eval: true, workerData },
-      )
-    : new Worker(script, { workerData })
+  const worker = startWorkerThread(import.meta.url, 'pglite-worker', { workerData })
   const next = () =>
     new Promise<PgliteWorkerMessage>((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`embedded database thread exited with code ${code}`))

@@ -1,21 +1,11 @@
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startWorkerThread } from '../../../db/worker-thread.js'
 import type { Point } from './great-circle.js'
 import type { PlanningOptions, PlanningProblem, PlanningResult } from './types.js'
 
-// Run from source (tests, `npm run dev`), the worker is TypeScript and needs tsx's loader.
-const source = import.meta.url.endsWith('.ts')
-
 type Answer<T> = { ok: true; result: T } | { ok: false; error: string }
 
-function startWorker(): Worker {
-  const script = new URL(`./worker.${source ? 'ts' : 'js'}`, import.meta.url)
-  return source
-    ? new Worker(
-        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}) })`,
-        { eval: true },
-      )
-    : new Worker(script)
-}
+const startWorker = () => startWorkerThread(import.meta.url, 'worker')
 
 /**
  * One thread kept after it answered, for the next plan: starting one and loading the engine in it

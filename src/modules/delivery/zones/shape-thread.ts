@@ -1,18 +1,10 @@
 import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startWorkerThread } from '../../../db/worker-thread.js'
 import type { BodyCheck } from './shape-work.js'
 
-// Run from source (tests, `npm run dev`), the worker is TypeScript and needs tsx's loader.
-const source = import.meta.url.endsWith('.ts')
-
 function startWorker(): Worker {
-  const script = new URL(`./shape-worker.${source ? 'ts' : 'js'}`, import.meta.url)
-  const worker = source
-    ? new Worker(
-        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}) })`,
-        { eval: true },
-      )
-    : new Worker(script)
+  const worker = startWorkerThread(import.meta.url, 'shape-worker')
   // A waiting thread does not keep the process alive.
   worker.unref()
   return worker
@@ -98,6 +90,17 @@ function next() {
     if (!worker) return
     run(worker, queue.shift() as Job)
   }
+}
+
+/**
+ * Starts one zone thread ahead of the first large save, in the background (a serving process calls
+ * it once listening): from source the thread's start and loading cost a second or more on a loaded
+ * machine, which the first large save of a process paid. Does nothing once a thread is started.
+ */
+export function warmZoneThread() {
+  if (started > 0) return
+  started++
+  park(startWorker())
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Reason } from '../../../errors.js'
 import { type BoundingBox, parseGeometry, type ZoneGeometry } from './geometry.js'
 import type { RingParts } from './rings.js'
-import { encodeShape, geometryOf } from './shape.js'
+import { encodeShape, geometryOf, shapeDigest } from './shape.js'
 
 /**
  * The heavy part of saving a large zone, done where it does not hold the event loop (shape-thread.ts):
@@ -16,6 +16,8 @@ export interface CheckedShape {
   positions: number
   /** What the geometry column stores (shape.ts). */
   encoded: Uint8Array
+  /** Its digest, stored beside it (shapeDigest). */
+  digest: string
   /** Per polygon, its rings with their edge indexes (rebuilt without work, rings.ts). */
   rings: RingParts[][]
   /** The coordinates as JSON text (UTF-8), as the answer writes them (no altitude, numbers as JavaScript prints them). */
@@ -66,12 +68,14 @@ export function checkShape(polygon: unknown, field: string): ShapeCheck {
   if ('reasons' in parsed) return { reasons: parsed.reasons }
   const type = (polygon as ZoneGeometry).type
   const shape = { type, polygons: parsed.rings }
+  const encoded = own(encodeShape(shape))
   return {
     shape: {
       type,
       bbox: parsed.bbox,
       positions: parsed.rings.reduce((sum, rings) => sum + rings.reduce((s, r) => s + r.positions, 0), 0),
-      encoded: own(encodeShape(shape)),
+      encoded,
+      digest: shapeDigest(encoded),
       rings: parsed.rings.map((rings) => rings.map((ring) => ring.parts())),
       coordinatesJson: own(Buffer.from(JSON.stringify(geometryOf(shape).coordinates))),
     },

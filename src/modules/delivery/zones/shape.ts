@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { ZoneGeometry } from './geometry.js'
 
 /**
@@ -34,6 +35,9 @@ export function encodeShape(shape: ZoneShape): Buffer {
   }
   return buffer
 }
+
+/** What the geometry_digest column holds for an encoded shape: its MD5, hex (the audit log's digest, not a security one). */
+export const shapeDigest = (encoded: Uint8Array) => createHash('md5').update(encoded).digest('hex')
 
 /** The shape encodeShape wrote (a stored one: trusted, not validated again). */
 export function decodeShape(buffer: Uint8Array): ZoneShape {

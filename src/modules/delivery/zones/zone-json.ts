@@ -17,10 +17,18 @@ const STAND_IN = new RegExp(`\\["${TOKEN}:(\\d+)"\\]`, 'g')
 export class RawCoordinates {
   private readonly texts: Uint8Array[] = []
 
-  /** The stand-in to put where the coordinates (JSON text, UTF-8) go. */
+  /**
+   * The stand-in to put where the coordinates (JSON text, UTF-8) go. Whatever else writes the
+   * answer with JSON.stringify (a list's CSV export reads the handler's rows) gets the coordinates
+   * themselves through its toJSON; the route's own serializer does not call it on a list.
+   */
   add(json: Uint8Array): unknown[] {
     this.texts.push(json)
-    return [`${TOKEN}:${this.texts.length - 1}`]
+    const standIn = [`${TOKEN}:${this.texts.length - 1}`]
+    Object.defineProperty(standIn, 'toJSON', {
+      value: () => JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString()),
+    })
+    return standIn
   }
 
   /**
@@ -30,7 +38,12 @@ export class RawCoordinates {
    */
   serializeOn(reply: FastifyReply): void {
     if (this.texts.length === 0) return
-    const serialize = reply.getSerializationFunction('200') ?? JSON.stringify
+    // A list's 200 has a serializer per content type (its CSV export adds text/csv).
+    const byStatus: unknown = reply.getSerializationFunction('200')
+    const serialize =
+      (typeof byStatus === 'function'
+        ? (byStatus as (payload: unknown) => string)
+        : reply.getSerializationFunction('200', 'application/json')) ?? JSON.stringify
     void reply.type('application/json; charset=utf-8')
     // Fastify sends a serializer's Buffer as it is (its typing says string).
     const bytes = (payload: unknown) => this.splice(serialize(payload as Record<string, unknown>))

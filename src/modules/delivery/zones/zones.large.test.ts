@@ -5,7 +5,7 @@ import { type Core, coreAs, useOwnerSession, useTestContext } from '../../../../
 import { post, put } from '../delivery.fixtures.js'
 import { PLANS, plan, shipment } from '../plans/plans.fixtures.js'
 import type { ZoneGeometry } from './geometry.js'
-import { encodeShape, shapeOf } from './shape.js'
+import { encodeShape, shapeDigest, shapeOf } from './shape.js'
 import { circle, largestZone, spikyStar } from './zones.fixtures.js'
 
 const ctx = useTestContext()
@@ -19,6 +19,13 @@ const at = async (core: Core, longitude: number, latitude: number) => {
 }
 const namesAt = async (core: Core, longitude: number, latitude: number) =>
   (await at(core, longitude, latitude)).map((z) => z.name)
+/** Each zone's polygon in an answer, as the JSON text it was sent as. */
+/** The columns another process writes for a geometry it saves. */
+const stored = (geometry: object) => {
+  const encoded = encodeShape(shapeOf(geometry as ZoneGeometry))
+  return sql`geometry = ${encoded}, geometry_digest = ${shapeDigest(encoded)}`
+}
+const polygonsIn = (body: string) => [...body.matchAll(/"polygon":(.*?),"colour":/gs)].map((m) => m[1])
 
 describe('delivery zones at the size limit', () => {
   it('saves a 20,000-position zone, finds points by it (holes excluded) and sees every change to it', async () => {
@@ -57,13 +64,64 @@ describe('delivery zones at the size limit', () => {
     const schema = await schemaOf(ctx, businessId)
     const back = largestZone(18.5, -34)
     await sql`UPDATE ${sql.table(`${schema}.delivery_zones`)}
-      SET geometry = ${encodeShape(shapeOf(back as ZoneGeometry))}, min_longitude = 17.5, max_longitude = 19.5,
+      SET ${stored(back)}, min_longitude = 17.5, max_longitude = 19.5,
         revision = revision + 1
       WHERE id = ${id}`.execute(ctx.database.db)
     expect(await namesAt(core, 20.8, -34.2)).toEqual([])
     const again = await at(core, 18.8, -34.2)
     expect(again.map((z) => z.name)).toEqual(['Large'])
     expect(again[0]?.polygon).toEqual(back)
+  })
+
+  it('reads and lists large zones with the very JSON their saves answered, coordinates exact', async () => {
+    const { core, businessId } = await freshBusiness(ctx, owner)
+    const zones = [
+      { name: 'A large', polygon: largestZone(18.5, -34) },
+      { name: 'B small', polygon: { type: 'Polygon', coordinates: [circle(8, 0, 0, 0.1)] } },
+      { name: 'C large', polygon: largestZone(30.25, 10.125) },
+    ]
+    const saved: { id: string; polygon: string }[] = []
+    for (const zone of zones) {
+      const response = await post(core, ZONES, zone)
+      expect(response.statusCode, response.body).toBe(200)
+      const [polygon] = polygonsIn(response.body)
+      expect(JSON.parse(polygon as string)).toEqual(zone.polygon)
+      saved.push({ id: response.json().data.id, polygon: polygon as string })
+    }
+    for (const { id, polygon } of saved) {
+      // Twice: the first read may prepare the zone's text, the second answers from it.
+      for (let i = 0; i < 2; i++) {
+        const read = await core({ url: `${ZONES}/${id}` })
+        expect(read.statusCode, read.body).toBe(200)
+        expect(read.headers['content-type']).toMatch(/^application\/json/)
+        expect(polygonsIn(read.body)).toEqual([polygon])
+      }
+    }
+    const list = await core({ url: `${ZONES}?$orderby=name` })
+    expect(list.statusCode, list.body).toBe(200)
+    expect(polygonsIn(list.body)).toEqual(saved.map((z) => z.polygon))
+    expect(list.json()).toMatchObject({
+      count: 3,
+      data: zones.map((z) => ({ name: z.name, polygon: z.polygon })),
+    })
+
+    // The list's CSV export carries the coordinates themselves.
+    const csv = await core({ url: `${ZONES}?$orderby=name&$format=csv` })
+    expect(csv.statusCode).toBe(200)
+    for (const zone of zones)
+      expect(csv.body).toContain(`"${JSON.stringify(zone.polygon.coordinates).replaceAll('"', '""')}"`)
+    expect(csv.body).not.toContain('zone-coordinates-')
+
+    // Changed by another process: the next read answers the new revision's coordinates.
+    const schema = await schemaOf(ctx, businessId)
+    const moved = largestZone(19.5, -34)
+    await sql`UPDATE ${sql.table(`${schema}.delivery_zones`)}
+      SET ${stored(moved)}, revision = revision + 1
+      WHERE id = ${saved[0]?.id}`.execute(ctx.database.db)
+    const read = await core({ url: `${ZONES}/${saved[0]?.id}` })
+    expect(polygonsIn(read.body)).toEqual([JSON.stringify(moved)])
+    const relisted = await core({ url: `${ZONES}?$orderby=name` })
+    expect(polygonsIn(relisted.body)).toEqual([JSON.stringify(moved), saved[1]?.polygon, saved[2]?.polygon])
   })
 
   it('names the field of each problem of a large zone', async () => {

@@ -63,9 +63,25 @@ export function findZone(db: Executor, schema: string, businessId: string, id: s
   return scopedZones(db, schema, businessId).where('id', '=', id).executeTakeFirst()
 }
 
+/**
+ * Zones as reads answer them: every column, with the revision and size that tell whether this
+ * process holds a large zone's coordinates as JSON text already (prepared-zone.ts).
+ */
+export function answeredZones(db: Executor, schema: string, businessId: string) {
+  return scopedZones(db, schema, businessId).select(['revision', 'positions'])
+}
+
+export type AnsweredZoneRow = NonNullable<Awaited<ReturnType<typeof findAnsweredZone>>>
+
+export function findAnsweredZone(db: Executor, schema: string, businessId: string, id: string) {
+  return answeredZones(db, schema, businessId).where('id', '=', id).executeTakeFirst()
+}
+
 export interface ZoneValues {
   name: string
   geometry: Buffer
+  /** shapeDigest(geometry) */
+  geometry_digest: string
   positions: number
   colour: string | null
   active: boolean

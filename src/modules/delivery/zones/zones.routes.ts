@@ -81,7 +81,12 @@ function zoneRoutes(app: HttpApp, { database }: AppDeps) {
       response: PagedResult('core', DeliveryZoneResponse),
       errors: [400],
     }),
-    async (request) => listZones(database, businessAuthOf(request), request.query),
+    async (request, reply) => {
+      const raw = new RawCoordinates()
+      const page = await listZones(database, businessAuthOf(request), request.query, raw)
+      raw.serializeOn(reply)
+      return page
+    },
   )
   app.get(
     '/api/v1/DeliveryZones/coordinates',
@@ -131,8 +136,12 @@ function zoneRoutes(app: HttpApp, { database }: AppDeps) {
       response: ONE,
       errors: [400, 404],
     }),
-    async (request) =>
-      single('core', await getZone(database, businessAuthOf(request), request.params.deliveryZoneId)),
+    async (request, reply) => {
+      const raw = new RawCoordinates()
+      const zone = await getZone(database, businessAuthOf(request), request.params.deliveryZoneId, raw)
+      raw.serializeOn(reply)
+      return single('core', zone)
+    },
   )
   app.put(
     '/api/v1/DeliveryZones/:deliveryZoneId',

@@ -8,7 +8,7 @@ import type { BusinessAuth } from '../../../security/auth-context.js'
 import { parseGeometryYielding, type ZoneGeometry } from './geometry.js'
 import { PreparedZone, preparedZones } from './prepared-zone.js'
 import { IndexedRing } from './rings.js'
-import { decodeShape, encodeShape, geometryOf } from './shape.js'
+import { decodeShape, encodeShape, geometryOf, shapeDigest } from './shape.js'
 import type { ShapeCheck } from './shape-work.js'
 import { RawCoordinates } from './zone-json.js'
 import { boundingBoxLocator, type ZoneLocator } from './zone-locator.js'
@@ -83,6 +83,7 @@ async function valuesOf(
       values: {
         ...common,
         geometry: Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength),
+        geometry_digest: shape.digest,
         positions: shape.positions,
         bbox: shape.bbox,
       },
@@ -97,9 +98,11 @@ async function valuesOf(
     coordinates: request.polygon.type === 'Polygon' ? parsed.polygons[0] : parsed.polygons,
   }
   const prepared = PreparedZone.fromRings(polygon.type, parsed.rings)
+  const geometry = encodeShape({ type: polygon.type, polygons: parsed.rings })
   const values = {
     ...common,
-    geometry: encodeShape({ type: polygon.type, polygons: parsed.rings }),
+    geometry,
+    geometry_digest: shapeDigest(geometry),
     positions: prepared.positions,
     bbox: parsed.bbox,
   }
@@ -112,21 +115,46 @@ function keepPrepared(schema: string, row: { id: string; revision: number }, pre
     preparedZones.set(schema, row.id, row.revision, prepared)
 }
 
-export async function listZones(database: Database, auth: BusinessAuth, query: ListQuery) {
-  const scoped = repository.scopedZones(database.db, auth.schemaName, auth.businessId)
+/**
+ * A zone read to be answered. A large one's coordinates go into `raw` as JSON text, kept with its
+ * prepared geometry under its revision (written once, as a save or a lookup keeps it), instead of
+ * being turned into 20,000 arrays and serialized again on each read; a small one is answered as is.
+ */
+function answerOf(schema: string, row: repository.AnsweredZoneRow, raw: RawCoordinates) {
+  if (row.positions !== null && row.positions <= repository.INLINE_POSITIONS) return toZone(row)
+  let prepared = preparedZones.get(schema, row.id, row.revision)
+  if (!prepared) {
+    prepared = PreparedZone.fromShape(decodeShape(row.geometry))
+    preparedZones.set(schema, row.id, row.revision, prepared)
+  }
+  return toZone(row, { type: prepared.kind, coordinates: raw.add(prepared.coordinatesJson()) })
+}
+
+export async function listZones(
+  database: Database,
+  auth: BusinessAuth,
+  query: ListQuery,
+  raw = new RawCoordinates(),
+) {
+  const scoped = repository.answeredZones(database.db, auth.schemaName, auth.businessId)
   const { rows, total, page } = await runList(scoped, query, LIST)
   return paged(
     'core',
-    rows.map((row) => toZone(row)),
+    rows.map((row) => answerOf(auth.schemaName, row, raw)),
     total,
     page,
   )
 }
 
-export async function getZone(database: Database, auth: BusinessAuth, id: string) {
-  const row = await repository.findZone(database.db, auth.schemaName, auth.businessId, id)
+export async function getZone(
+  database: Database,
+  auth: BusinessAuth,
+  id: string,
+  raw = new RawCoordinates(),
+) {
+  const row = await repository.findAnsweredZone(database.db, auth.schemaName, auth.businessId, id)
   if (!row) throw zoneNotFound()
-  return toZone(row)
+  return answerOf(auth.schemaName, row, raw)
 }
 
 /**

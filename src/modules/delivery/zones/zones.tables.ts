@@ -9,6 +9,8 @@ export interface DeliveryZonesTable {
   active: Generated<boolean>
   /** The geometry in the binary form of shape.ts. */
   geometry: ColumnType<Buffer, Buffer, Buffer>
+  /** MD5 of the geometry's bytes (hex), written with it: the audit log records the geometry by it. */
+  geometry_digest: string
   min_longitude: number
   min_latitude: number
   max_longitude: number

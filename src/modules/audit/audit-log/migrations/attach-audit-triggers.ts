@@ -17,6 +17,12 @@ const quoted = (name: string) => `'${name.replaceAll("'", "''")}'`
  * key that leads to a parent that has one (order_lines.order_id -> orders), so every entry is
  * filed under its business. The function names this schema's audit_log explicitly (requests run
  * with the default search path), so it is generated with the schema's name.
+ *
+ * A column with a `<column>_digest` column beside it (a delivery zone's geometry: up to 0.3 MB) is
+ * recorded by that digest, which the application writes with the value, and its size: the value
+ * itself is never read, printed into JSON or hashed by the trigger (that took most of a large
+ * zone's save on the embedded database, whose one connection every other request waits for).
+ * The entry still names the column, and tells two versions apart by their digests.
  */
 export const attachAuditTriggers = (unaudited: readonly string[]) => ({
   name: 'attach-audit-triggers',
@@ -31,12 +37,39 @@ BEGIN
   EXECUTE format($fn$
 CREATE OR REPLACE FUNCTION %1$I.audit_row_change() RETURNS trigger LANGUAGE plpgsql AS $body$
 DECLARE
-  before jsonb := CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END;
-  after jsonb := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END;
-  changes jsonb := global.audit_diff(before, after);
-  changed jsonb := coalesce(after, before);
+  -- The columns recorded by their digests, each as a null ({"geometry": null}), or empty.
+  digested jsonb := nullif(TG_ARGV[4], '')::jsonb;
+  before jsonb;
+  after jsonb;
+  changes jsonb;
+  changed jsonb;
   business uuid;
+  c text;
+  bytes bigint;
 BEGIN
+  IF digested IS NULL THEN
+    before := CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END;
+    after := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END;
+  ELSE
+    -- The row with those columns null: their values are not detoasted or printed.
+    IF TG_OP <> 'INSERT' THEN before := to_jsonb(jsonb_populate_record(OLD, digested)); END IF;
+    IF TG_OP <> 'DELETE' THEN after := to_jsonb(jsonb_populate_record(NEW, digested)); END IF;
+    FOR c IN SELECT jsonb_object_keys(digested) LOOP
+      -- octet_length of a stored value reads its size from the TOAST pointer, not the value.
+      IF before IS NOT NULL THEN
+        EXECUTE format('SELECT octet_length(($1).%%I)', c) INTO bytes USING OLD;
+        before := (before - (c || '_digest')) || jsonb_build_object(c, CASE WHEN bytes IS NOT NULL THEN
+          jsonb_build_object('omitted', 'too large to record', 'bytes', bytes, 'md5', before -> (c || '_digest')) END);
+      END IF;
+      IF after IS NOT NULL THEN
+        EXECUTE format('SELECT octet_length(($1).%%I)', c) INTO bytes USING NEW;
+        after := (after - (c || '_digest')) || jsonb_build_object(c, CASE WHEN bytes IS NOT NULL THEN
+          jsonb_build_object('omitted', 'too large to record', 'bytes', bytes, 'md5', after -> (c || '_digest')) END);
+      END IF;
+    END LOOP;
+  END IF;
+  changes := global.audit_diff(before, after);
+  changed := coalesce(after, before);
   IF changes IS NULL THEN RETURN NULL; END IF;
   IF TG_TABLE_NAME = 'businesses' THEN
     business := changed ->> 'id';
@@ -73,16 +106,21 @@ $fn$, current_schema());
         WHERE k.conrelid = c.oid AND k.contype = 'f' AND array_length(k.conkey, 1) = 1
           AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute b WHERE b.attrelid = p.oid AND b.attname = 'business_id' AND NOT b.attisdropped)
           AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute b WHERE b.attrelid = p.oid AND b.attname = 'id' AND NOT b.attisdropped)
-        ORDER BY k.conname LIMIT 1) AS parent
+        ORDER BY k.conname LIMIT 1) AS parent,
+      coalesce((SELECT jsonb_object_agg(a.attname, NULL)::text FROM pg_catalog.pg_attribute a
+        WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+          AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute d
+            WHERE d.attrelid = c.oid AND d.attname = a.attname || '_digest' AND NOT d.attisdropped)), '') AS digested
     FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
   LOOP
     EXECUTE format('DROP TRIGGER IF EXISTS audit_row_change ON %I.%I', current_schema(), t.relname);
     CONTINUE WHEN NOT t.audited;
-    EXECUTE format('CREATE TRIGGER audit_row_change AFTER INSERT OR UPDATE OR DELETE ON %I.%I FOR EACH ROW EXECUTE FUNCTION %I.audit_row_change(%L, %L, %L, %L)',
+    EXECUTE format('CREATE TRIGGER audit_row_change AFTER INSERT OR UPDATE OR DELETE ON %I.%I FOR EACH ROW EXECUTE FUNCTION %I.audit_row_change(%L, %L, %L, %L, %L)',
       current_schema(), t.relname, current_schema(), global.audit_entity_type(t.relname), t.id_column,
       CASE WHEN t.has_business THEN '' ELSE coalesce(t.parent[1], '') END,
-      CASE WHEN t.has_business THEN '' ELSE coalesce(t.parent[2], '') END);
+      CASE WHEN t.has_business THEN '' ELSE coalesce(t.parent[2], '') END,
+      t.digested);
   END LOOP;
 END $do$;
 `
