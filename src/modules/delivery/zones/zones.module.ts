@@ -3,7 +3,7 @@ import { defineModule } from '../../../platform/module.js'
 import * as zoneRevision from './migrations/20261202091500-delivery-zone-revision.js'
 import * as zoneShape from './migrations/20261230090000-delivery-zone-shape.js'
 import * as zoneGeometryColumn from './migrations/20261231090000-delivery-zone-geometry-column.js'
-import * as zoneGeometryDigest from './migrations/20270102090000-delivery-zone-geometry-digest.js'
+import * as zoneGeometryDigest from './migrations/20270102100000-delivery-zone-geometry-digest.js'
 import { registerZoneRoutes } from './zones.routes.js'
 
 /** Delivery zones as GeoJSON polygons, with point lookup. */
@@ -23,7 +23,7 @@ export const zonesModule = defineModule({
       { name: '20261202091500-delivery-zone-revision', sql: zoneRevision.sql },
       { name: '20261230090000-delivery-zone-shape', sql: zoneShape.sql },
       { name: '20261231090000-delivery-zone-geometry-column', sql: zoneGeometryColumn.sql },
-      { name: '20270102090000-delivery-zone-geometry-digest', sql: zoneGeometryDigest.sql },
+      { name: '20270102100000-delivery-zone-geometry-digest', sql: zoneGeometryDigest.sql },
     ],
   },
   schemaNames: returning('DeliveryZoneResponse', [
