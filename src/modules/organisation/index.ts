@@ -5,7 +5,7 @@
 
 export { businessInOrganization } from './business/business.repository.js'
 export { DIMENSION_UNITS, WEIGHT_UNITS } from './business/reference-data.js'
-export { findFile } from './files/files.repository.js'
+export { findFile, PROOF_TYPES } from './files/files.repository.js'
 export { markDeliveryProof } from './files/files.service.js'
 export { createFileStorage, type FileStorage } from './files/storage.js'
 export { readSetting, readSettings } from './settings/settings.reader.js'

@@ -6,7 +6,7 @@ import type { Tables } from '../../../db/tables.js'
 import { invalidField, type Reason, validationFailed } from '../../../errors.js'
 import type { AppDeps } from '../../../platform/deps.js'
 import type { BusinessAuth } from '../../../security/auth-context.js'
-import { markDeliveryProof } from '../../organisation/index.js'
+import { markDeliveryProof, PROOF_TYPES } from '../../organisation/index.js'
 import { moveShipmentIn, type ProofLinks, shipmentNotFound } from '../shipments/index.js'
 import { shipmentNotInTransit, stopAlreadyArrived } from './proof-of-delivery.errors.js'
 import { toShipmentProof } from './proof-of-delivery.mapper.js'
@@ -21,10 +21,8 @@ import type {
 const MiB = 1024 * 1024
 /** A signature is drawn on a screen: a small PNG or JPEG (it is printed on the delivery note). */
 const SIGNATURE = { types: ['image/png', 'image/jpeg'], maxBytes: MiB }
-const PHOTO = {
-  types: ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'],
-  maxBytes: 10 * MiB,
-}
+/** A photo: any image the proof upload takes (the same types become Proof files). */
+const PHOTO = { types: PROOF_TYPES, maxBytes: 10 * MiB }
 /** A device clock a little ahead of the database's is not an error. */
 const CLOCK_SKEW_MS = 5 * 60_000
 
@@ -49,7 +47,7 @@ async function fileReasons(
     (await repository.filesOf(trx, auth.schemaName, auth.businessId, ids)).map((f) => [f.id, f]),
   )
   const reasons: Reason[] = []
-  const check = (id: string, field: string, rule: { types: string[]; maxBytes: number }) => {
+  const check = (id: string, field: string, rule: { types: readonly string[]; maxBytes: number }) => {
     const file = found.get(id)
     if (!file)
       reasons.push({ field, message: 'must be a file uploaded to this business (POST /api/files/single)' })
