@@ -184,16 +184,20 @@ describe("a plan's stops put in order by touch", () => {
     for (let step = 1; step <= 8; step++)
       await tablet.mouse.move(back.x, back.y + ((top.y - back.y) * step) / 8)
     await tablet.mouse.up()
+    // The page says when the move is saved; a move asked for while one is saving is not taken.
+    await shows(tablet.getByRole('status'), `${before[0]} is now stop 1 of ${before.length}.`)
     await expect.poll(planOrder).toEqual(before)
 
     // The buttons and Alt+arrows still move a stop by keyboard.
     await row(before[1] ?? '')
       .getByRole('button', { name: /^Down: move/ })
       .press('Alt+ArrowUp')
+    await shows(tablet.getByRole('status'), `${before[1]} is now stop 1 of ${before.length}.`)
     await expect.poll(planOrder).toEqual([before[1], before[0], ...before.slice(2)])
     await row(before[1] ?? '')
       .getByRole('button', { name: /^Down: move/ })
       .click()
+    await shows(tablet.getByRole('status'), `${before[1]} is now stop 2 of ${before.length}.`)
     await expect.poll(planOrder).toEqual(before)
     await expectAccessible(tablet, '#main')
     await screenshot(tablet, 'touch-02-plan-reordered')
