@@ -113,6 +113,18 @@ describe('SQL console on a real server', () => {
         expect((await consoleQuery(server, attackers[0] as Caller, 'SELECT 1')).status).toBe(200)
         await readWhile(server, other, Promise.resolve())
 
+        // Before the attacks: on the embedded database a stop restarts the database's thread, and a
+        // query right after it shares the CPU with the standby thread being made ready.
+        const before = rssBytes(pid)
+        const { peak, result } = await peakRss(pid, consoleQuery(server, attackers[0] as Caller, GIGABYTE))
+        process.stdout.write(
+          `sql console (${postgres ? 'postgres' : 'embedded'}): ${GIGABYTE}: RSS ${Math.round(before / 1e6)} MB before, ` +
+            `peak ${Math.round(peak / 1e6)} MB (+${Math.round((peak - before) / 1e6)} MB)\n`,
+        )
+        expect(result.status, JSON.stringify(result.body)).toBe(200)
+        expect((result.body.data as { truncated: boolean }).truncated).toBe(true)
+        expect(peak - before).toBeLessThan(100_000_000)
+
         // Embedded: the two attacks one after another; PostgreSQL: twelve at once from six organisations.
         const attack = postgres
           ? Promise.all(
@@ -135,16 +147,6 @@ describe('SQL console on a real server', () => {
         expect(reads.every((r) => r.status === 200)).toBe(true)
         expect(answers.every((a) => a.status === 400 || a.status === 429)).toBe(true)
         expect((await readWhile(server, other, Promise.resolve()))[0]?.status).toBe(200)
-
-        const before = rssBytes(pid)
-        const { peak, result } = await peakRss(pid, consoleQuery(server, attackers[0] as Caller, GIGABYTE))
-        process.stdout.write(
-          `sql console (${postgres ? 'postgres' : 'embedded'}): ${GIGABYTE}: RSS ${Math.round(before / 1e6)} MB before, ` +
-            `peak ${Math.round(peak / 1e6)} MB (+${Math.round((peak - before) / 1e6)} MB)\n`,
-        )
-        expect(result.status, JSON.stringify(result.body)).toBe(200)
-        expect((result.body.data as { truncated: boolean }).truncated).toBe(true)
-        expect(peak - before).toBeLessThan(100_000_000)
       } finally {
         server.child.kill('SIGTERM')
         await server.exited

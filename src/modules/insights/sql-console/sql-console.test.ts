@@ -13,7 +13,9 @@ import { coreAs, ownerSession, useTestContext } from '../../../../test/harness.j
 import { MODULES } from '../../../apps/modules.js'
 import { consoleViewsOf } from '../../../platform/module.js'
 
-const ctx = useTestContext()
+// No story here is about the embedded console's time limit (sql-console.limits.test.ts has those):
+// a generous one keeps the byte and row caps' stories from being stopped on a busy machine.
+const ctx = useTestContext({ SQL_CONSOLE_EMBEDDED_TIME_LIMIT_MS: '30000' })
 // Stories that read no organisation data of their own (limits, errors, the schema, permissions) share one.
 useSharedOrganisation(ctx)
 
@@ -21,7 +23,6 @@ type Client = ReturnType<typeof coreAs>
 const run = (core: Client, payload: Record<string, unknown>) =>
   core({ method: 'POST', url: '/api/ai-studio/query', payload })
 
-/** Row counts of every table of every schema the application owns, to prove nothing changed. */
 /**
  * Row counts of everything the test's organisations own: every table of their schemas, and their
  * rows of the global tables (other test files share the PostgreSQL database and change the rest).
@@ -184,6 +185,24 @@ describe('POST /api/ai-studio/query', () => {
     expect(big.statusCode).toBe(200)
     expect(big.json().data).toMatchObject({ rowCount: 1, truncated: true })
     expect(big.json().data.rows[0]).toEqual(['x', 'y', 'z'].map((c) => c.repeat(100_000)))
+  })
+
+  it('reads rows in batches under the byte cap and cuts each large value in the database', async () => {
+    const { core } = await sharedOrganisation(ctx)
+    const response = await run(core, {
+      query: "SELECT repeat('x', 1000000) AS v FROM generate_series(1, 1000)",
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    const data = response.json().data
+    expect(data.truncated).toBe(true)
+    expect(data.columns).toEqual([{ name: 'v', dataType: 'text' }])
+    // 100,000 characters a value, about 2 MB in all.
+    expect(data.rowCount).toBe(19)
+    expect(data.rows.every((row: string[]) => row[0] === 'x'.repeat(100_000))).toBe(true)
+    // Duplicate names are kept; small values are untouched.
+    const dup = (await run(core, { query: "SELECT 1 AS a, 'two' AS a, NULL::text AS n" })).json().data
+    expect(dup).toMatchObject({ rows: [[1, 'two', null]], truncated: false })
+    expect(dup.columns.map((c: { name: string }) => c.name)).toEqual(['a', 'a', 'n'])
   })
 
   it('never shows another organisation data (same table names)', async () => {
