@@ -1,32 +1,33 @@
-import { readFileSync, rmSync, statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { decodeProtectedHeader } from 'jose'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
-import { migratedDataDir, PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
+import {
+  PROCESS_TEST_TIMEOUT_MS,
+  runCli,
+  serverEnv,
+  startServerProcess,
+  stopServerProcess,
+  useServerDataDir,
+} from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
-const dataDir = migratedDataDir('cartage-keys-')
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const dataDir = useServerDataDir('cartage-keys-')
 
 const env = (extra: Record<string, string> = {}) => {
-  const base: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    CARTAGE_DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    CORE_PORT: '0',
-    GLOBAL_PORT: '0',
-    RATE_LIMIT_PER_IP: '100000',
-  }
-  const url = testDatabaseUrl()
-  if (url) base.DATABASE_URL = url
-  else delete base.DATABASE_URL
+  const base = serverEnv({
+    dataDir: dataDir.path,
+    databaseUrl: testDatabaseUrl(),
+    vars: { RATE_LIMIT_PER_IP: '100000' },
+  })
+  // The key lives in the data directory: a key given by the environment would stand in for it.
   delete base.JWT_PRIVATE_KEY
   return { ...base, ...extra }
 }
 const rotate = (extra: Record<string, string> = {}) => runCli(['keys:rotate'], env(extra))
-const file = path.join(dataDir, 'signing-key.json')
-const fileKid = () => JSON.parse(readFileSync(file, 'utf8')).kid as string
+const file = () => path.join(dataDir.path, 'signing-key.json')
+const fileKid = () => JSON.parse(readFileSync(file(), 'utf8')).kid as string
 
 describe('cartage keys:rotate', () => {
   it(
@@ -41,7 +42,7 @@ describe('cartage keys:rotate', () => {
       const next = fileKid()
       expect(next).not.toBe(kid)
       expect(second.stdout).toContain(`retired key ${kid}`)
-      expect(statSync(file).mode & 0o777).toBe(0o600)
+      expect(statSync(file()).mode & 0o777).toBe(0o600)
       expect(`${first.stdout}${second.stdout}`).not.toContain('PRIVATE KEY')
       const refused = await rotate({ JWT_PRIVATE_KEY: 'anything' })
       expect(refused.status).toBe(2)
@@ -102,8 +103,7 @@ describe('cartage keys:rotate', () => {
         expect(await me(after)).toBe(200)
         expect(await me(before)).toBe(200)
       } finally {
-        server.child.kill('SIGTERM')
-        await server.exited
+        await stopServerProcess(server)
       }
     },
     PROCESS_TEST_TIMEOUT_MS,

@@ -1,26 +1,24 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { migratedDataDir, PROCESS_TEST_TIMEOUT_MS, runCli, startServerProcess } from './server-process.js'
+import { describe, expect, it } from 'vitest'
+import {
+  PROCESS_TEST_TIMEOUT_MS,
+  runCli,
+  type ServerProcess,
+  serverEnv,
+  startServerProcess,
+  stopServerProcess,
+  useServerDataDir,
+} from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // One process per embedded data directory, with real processes: a second server, the migration
-// commands, and a holder killed with SIGKILL.
-const dataDir = migratedDataDir('cartage-lock-')
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
-
-const env = () => {
-  const e: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    CARTAGE_DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    CORE_PORT: '0',
-    GLOBAL_PORT: '0',
-  }
-  delete e.DATABASE_URL
-  return e
-}
+// commands, and a holder killed with SIGKILL. The embedded database only: serverEnv leaves out the
+// suite's DATABASE_URL.
+const dataDir = useServerDataDir('cartage-lock-')
+const env = () => serverEnv({ dataDir: dataDir.path })
+const lockFile = () => path.join(dataDir.path, 'cartage.lock')
 const startHolder = () => startServerProcess(env())
 
 const run = (command: string) => runCli([command], env())
@@ -43,12 +41,13 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lo
         }
         // The holder is unharmed.
         expect((await fetch(`${holder.core}/health/ready`)).status).toBe(200)
-      } finally {
         holder.child.kill('SIGTERM')
         expect(await holder.exited).toBe(0)
+      } finally {
+        await stopServerProcess(holder)
       }
       // A clean stop releases the lock at once.
-      expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
+      expect(existsSync(lockFile())).toBe(false)
       expect((await run('db:status')).status).toBe(0)
     },
     PROCESS_TEST_TIMEOUT_MS,
@@ -61,13 +60,15 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lo
       holder.child.kill('SIGKILL')
       await holder.exited
       // The dead holder's lock is still on disk; the next server waits it out and starts.
-      expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(true)
-      const next = await startHolder()
+      expect(existsSync(lockFile())).toBe(true)
+      let next: ServerProcess | undefined
       try {
+        next = await startHolder()
         expect((await fetch(`${next.core}/health/ready`)).status).toBe(200)
-      } finally {
         next.child.kill('SIGTERM')
         expect(await next.exited).toBe(0)
+      } finally {
+        await stopServerProcess(next)
       }
     },
     PROCESS_TEST_TIMEOUT_MS,
@@ -92,7 +93,7 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded data directory lo
       }
       expect(readdirSync(tmp).filter((n) => n.startsWith('cartage-pg-'))).toEqual([])
       rmSync(tmp, { recursive: true, force: true })
-      expect(existsSync(path.join(dataDir, 'cartage.lock'))).toBe(false)
+      expect(existsSync(lockFile())).toBe(false)
     },
     PROCESS_TEST_TIMEOUT_MS,
   )

@@ -1,37 +1,34 @@
 import { spawn } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
 import {
-  migratedDataDir,
   PROCESS_START_TIMEOUT_MS,
   PROCESS_TEST_TIMEOUT_MS,
   runCli,
+  type ServerProcess,
+  serverEnv,
   startServerProcess,
+  stopServerProcess,
+  useServerDataDir,
 } from './server-process.js'
 import { testDatabaseUrl } from './test-database.js'
 
 // The real binary over real sockets: start-up, configuration errors, SIGTERM draining, restart.
-const dataDir = migratedDataDir('cartage-process-')
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const dataDir = useServerDataDir('cartage-process-')
 
-const baseEnv = () => {
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    CARTAGE_DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    CORE_PORT: '0',
-    GLOBAL_PORT: '0',
-    LOG_LEVEL: 'info',
-    // Other test files register from 127.0.0.1 against the same PostgreSQL counters at the same time.
-    RATE_LIMIT_PER_IP: '100000',
-  }
-  const url = testDatabaseUrl()
-  if (url) env.DATABASE_URL = url
-  else delete env.DATABASE_URL
-  return env
-}
+const baseEnv = (dir = dataDir.path) =>
+  serverEnv({
+    dataDir: dir,
+    databaseUrl: testDatabaseUrl(),
+    vars: {
+      // The drain test reads the request log.
+      LOG_LEVEL: 'info',
+      // Other test files register from 127.0.0.1 against the same PostgreSQL counters at the same time.
+      RATE_LIMIT_PER_IP: '100000',
+    },
+  })
 const startServer = () => startServerProcess(baseEnv())
 
 /** Registers an organisation, signs in and opens its notification stream; `ended` is all it received. */
@@ -82,40 +79,43 @@ describe('cartage serve', () => {
     async () => {
       const email = uniqueEmail('process')
       const first = await startServer()
-      expect((await fetch(`${first.core}/health/ready`)).status).toBe(200)
-      expect((await fetch(`${first.global}/docs`)).status).toBe(200)
-      const stream = await openNotificationStream(first)
-      // The stream's own registration is logged already: wait for one more.
-      const registrationsLogged = () => first.output().split('"url":"/api/organizations"').length - 1
-      const before = registrationsLogged()
-
-      const pending = fetch(`${first.global}/api/organizations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(registrationBody({ email })),
-      })
-      // Signal only once the server has the request in hand, so draining is what is tested.
-      while (registrationsLogged() === before) await new Promise((r) => setTimeout(r, 5))
-      first.child.kill('SIGTERM')
-      const response = await pending
-      expect(response.status).toBe(200)
-      // The stream was told the server is going away, and ended.
-      expect(await stream.ended).toContain('event: shutdown')
-      const firstExit = await first.exited
-      expect(firstExit, first.output()).toBe(0)
-      // Not the cut-off (exit 1): an open stream no longer holds the stop until then.
-      expect(first.output()).not.toContain('shutdown timed out')
-      expect(first.output()).not.toContain(registrationBody().user.password)
-
-      const second = await startServer()
+      let second: ServerProcess | undefined
       try {
+        expect((await fetch(`${first.core}/health/ready`)).status).toBe(200)
+        expect((await fetch(`${first.global}/docs`)).status).toBe(200)
+        const stream = await openNotificationStream(first)
+        // The stream's own registration is logged already: wait for one more.
+        const registrationsLogged = () => first.output().split('"url":"/api/organizations"').length - 1
+        const before = registrationsLogged()
+
+        const pending = fetch(`${first.global}/api/organizations`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(registrationBody({ email })),
+        })
+        // Signal only once the server has the request in hand, so draining is what is tested.
+        while (registrationsLogged() === before) await new Promise((r) => setTimeout(r, 5))
+        first.child.kill('SIGTERM')
+        const response = await pending
+        expect(response.status).toBe(200)
+        // The stream was told the server is going away, and ended.
+        expect(await stream.ended).toContain('event: shutdown')
+        expect(await first.exited, first.output()).toBe(0)
+        // Not the cut-off (exit 1): an open stream no longer holds the stop until then.
+        expect(first.output()).not.toContain('shutdown timed out')
+        expect(first.output()).not.toContain(registrationBody().user.password)
+
+        second = await startServer()
         const check = await fetch(
           `${second.global}/api/organizations/soft-check?emailAddress=${encodeURIComponent(email)}`,
         )
         expect(((await check.json()) as { data: boolean }).data).toBe(true)
-      } finally {
         second.child.kill('SIGTERM')
-        expect(await second.exited).toBe(0)
+        expect(await second.exited, second.output()).toBe(0)
+      } finally {
+        // Only after a failure is either still running.
+        await stopServerProcess(first)
+        await stopServerProcess(second)
       }
 
       const status = await runCli(['db:status'], baseEnv())
@@ -129,7 +129,7 @@ describe('cartage serve', () => {
 describe('npm start', () => {
   // The real `npm start` (prestart build check, then the server), signalled as a supervisor would.
   async function npmStart(dir: string) {
-    const child = spawn('npm', ['start'], { env: { ...baseEnv(), CARTAGE_DATA_DIR: dir } })
+    const child = spawn('npm', ['start'], { env: baseEnv(dir) })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString()
@@ -137,18 +137,16 @@ describe('npm start', () => {
     child.stderr.on('data', (chunk: Buffer) => {
       out += chunk.toString()
     })
-    const started = Date.now()
-    const deadline = started + 2 * PROCESS_START_TIMEOUT_MS
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    const deadline = Date.now() + 2 * PROCESS_START_TIMEOUT_MS
     while (!/Global API: (\S+)/.test(out)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start failed:\n${out}`)
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill('SIGKILL')
+        throw new Error(`npm start failed:\n${out}`)
+      }
       await new Promise((r) => setTimeout(r, 50))
     }
-    return {
-      child,
-      readyMs: Date.now() - started,
-      core: /Core API: (\S+)/.exec(out)?.[1] ?? '',
-      output: () => out,
-    }
+    return { child, exited, core: /Core API: (\S+)/.exec(out)?.[1] ?? '', output: () => out }
   }
   const refused = async (url: string) =>
     fetch(`${url}/health/live`).then(
@@ -156,39 +154,36 @@ describe('npm start', () => {
       () => true,
     )
 
+  const dataDir = useServerDataDir('cartage-npm-')
+
   // A copy of the migrated data directory: what is tested is the signal's way through npm, not
   // creating a data directory (the gate's start of the built server and the README walk-through
-  // start on brand-new ones). The restart without a rebuild is checked once, after SIGTERM.
+  // start on brand-new ones). npm waits for the script it runs, so its exit is the server's.
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'stops the server when npm gets %s',
     async (signal) => {
-      const dir = migratedDataDir('cartage-npm-')
+      const started = await npmStart(dataDir.path)
       try {
-        const started = await npmStart(dir)
         expect((await fetch(`${started.core}/health/ready`)).status).toBe(200)
         started.child.kill(signal)
-        const deadline = Date.now() + 20_000
-        while (!(await refused(started.core))) {
-          if (Date.now() > deadline) throw new Error(`server still up after ${signal}:\n${started.output()}`)
-          await new Promise((r) => setTimeout(r, 100))
-        }
-        // It stopped cleanly: the database was closed and the lock released (after the sockets
-        // closed, so it may take a moment more on a busy machine).
-        const lock = path.join(dir, 'cartage.lock')
-        const released = Date.now() + 30_000
-        while (existsSync(lock) && Date.now() < released) await new Promise((r) => setTimeout(r, 100))
-        expect(existsSync(lock), started.output()).toBe(false)
-        if (signal !== 'SIGTERM') return
-        // A built server starts again without rebuilding.
-        const again = await npmStart(dir)
-        expect(again.output()).not.toContain('built dist/')
-        again.child.kill('SIGTERM')
-        const end = Date.now() + 20_000
-        while (!(await refused(again.core)) && Date.now() < end) await new Promise((r) => setTimeout(r, 100))
-        expect(await refused(again.core)).toBe(true)
+        await started.exited
+        expect(await refused(started.core), started.output()).toBe(true)
+        // It stopped cleanly: the database was closed and the lock released.
+        expect(existsSync(path.join(dataDir.path, 'cartage.lock')), started.output()).toBe(false)
       } finally {
-        rmSync(dir, { recursive: true, force: true })
+        // Only after a failure is it still running; npm passes the signal on to the server.
+        if (started.child.exitCode === null && started.child.signalCode === null)
+          started.child.kill('SIGTERM')
+        await started.exited
       }
+      // A built server starts without rebuilding: this start shows it, unless it was the one that
+      // built (dist/ older than the sources); then one more start must.
+      if (!started.output().includes('built dist/')) return
+      const again = await npmStart(dataDir.path)
+      expect(again.output()).not.toContain('built dist/')
+      again.child.kill('SIGTERM')
+      await again.exited
+      expect(await refused(again.core)).toBe(true)
     },
     2 * PROCESS_TEST_TIMEOUT_MS,
   )

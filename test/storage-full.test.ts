@@ -3,7 +3,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { registrationBody, uniqueEmail } from './harness.js'
-import { PROCESS_TEST_TIMEOUT_MS, startServerProcess } from './server-process.js'
+import {
+  PROCESS_TEST_TIMEOUT_MS,
+  serverEnv,
+  startServerProcess,
+  stopServerProcess,
+} from './server-process.js'
 import { mountTmpfs, unmount } from './tmpfs.js'
 
 const onPostgres = process.env.CARTAGE_TEST_DATABASE === 'postgres'
@@ -23,17 +28,12 @@ describe.runIf(!onPostgres && asRoot)('a full disk (embedded database)', () => {
     async () => {
       await mountTmpfs(mountDir, 256)
       const dataDir = path.join(mountDir, 'data')
+      // On the tmpfs, so not useServerDataDir's: a copy of the same migrated template.
       cpSync(inject('templateDataDir'), dataDir, { recursive: true })
-      const server = await startServerProcess({
-        ...(process.env as Record<string, string>),
-        DATABASE_URL: '',
-        CARTAGE_DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        CORE_PORT: '0',
-        GLOBAL_PORT: '0',
-        LOG_LEVEL: 'info',
-        METRICS_ENABLED: 'true',
-      })
+      const server = await startServerProcess(
+        // Metrics on: its gauge of a full disk is read below.
+        serverEnv({ dataDir, vars: { LOG_LEVEL: 'info', METRICS_ENABLED: 'true' } }),
+      )
       try {
         const org = registrationBody({ email: uniqueEmail('full') })
         const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -84,8 +84,7 @@ describe.runIf(!onPostgres && asRoot)('a full disk (embedded database)', () => {
         expect(await (await fetch(`${server.core}/metrics`)).text()).toMatch(/^cartage_storage_full 0$/m)
         expect((await createCustomer(1000)).status).toBe(200)
       } finally {
-        server.child.kill('SIGTERM')
-        await server.exited
+        await stopServerProcess(server)
       }
     },
     PROCESS_TEST_TIMEOUT_MS,

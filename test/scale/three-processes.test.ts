@@ -1,11 +1,15 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../own-postgres.js'
-import { PROCESS_TEST_TIMEOUT_MS, type ServerProcess, startServerProcess } from '../server-process.js'
+import {
+  PROCESS_TEST_TIMEOUT_MS,
+  type ServerProcess,
+  serverEnv,
+  startServerProcess,
+  stopServerProcess,
+  useServerDataDir,
+} from '../server-process.js'
 import { testDatabaseUrl } from '../test-database.js'
 import { canRunHaproxy, type Haproxy, startHaproxy } from './haproxy.js'
 import { call, type Owner, registerOwner, until } from './http.js'
@@ -36,27 +40,32 @@ describe.skipIf(!databaseUrl || !canRunHaproxy)('three processes behind HAProxy'
     name: string
     corePort: number
     globalPort: number
-    dataDir: string
+    dataDir: { path: string }
     server?: ServerProcess
   }[] = []
+  // Brand-new directories: the database is PostgreSQL, the directory holds only what a process keeps locally.
+  const dataDirs = ['one', 'two', 'three'].map(
+    (name) => [name, useServerDataDir(`cartage-node-${name}-`, { fresh: true })] as const,
+  )
   let balancer: Haproxy
   let owner: Owner
   const start = (node: (typeof nodes)[number]) =>
-    startServerProcess({
-      ...(process.env as Record<string, string>),
-      ...keys,
-      CARTAGE_DATA_DIR: node.dataDir,
-      HOST: '127.0.0.1',
-      CORE_PORT: String(node.corePort),
-      GLOBAL_PORT: String(node.globalPort),
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl as string,
-      DB_POOL_SIZE: '4',
-      RATE_LIMIT_PER_IP: '100000',
-      RATE_LIMIT_PER_ACCOUNT: '3',
-      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOKS_POLL_INTERVAL_MS: '100',
-    })
+    startServerProcess(
+      serverEnv({
+        dataDir: node.dataDir.path,
+        databaseUrl,
+        vars: {
+          ...keys,
+          CORE_PORT: String(node.corePort),
+          GLOBAL_PORT: String(node.globalPort),
+          DB_POOL_SIZE: '4',
+          RATE_LIMIT_PER_IP: '100000',
+          RATE_LIMIT_PER_ACCOUNT: '3',
+          WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+          WEBHOOKS_POLL_INTERVAL_MS: '100',
+        },
+      }),
+    )
   const core = (base: string, method: string, url: string, body?: unknown, idempotencyKey?: string) =>
     call(base, method, url, {
       bearer: owner.accessToken,
@@ -68,13 +77,8 @@ describe.skipIf(!databaseUrl || !canRunHaproxy)('three processes behind HAProxy'
   const globalOf = (i: number) => nodes[i]?.server?.global as string
 
   beforeAll(async () => {
-    for (const name of ['one', 'two', 'three'])
-      nodes.push({
-        name,
-        corePort: await freePort(),
-        globalPort: await freePort(),
-        dataDir: mkdtempSync(path.join(os.tmpdir(), `cartage-node-${name}-`)),
-      })
+    for (const [name, dataDir] of dataDirs)
+      nodes.push({ name, corePort: await freePort(), globalPort: await freePort(), dataDir })
     // The first migrates alone; the others find the database migrated.
     const [first, ...rest] = nodes as [(typeof nodes)[number], ...typeof nodes]
     first.server = await start(first)
@@ -92,13 +96,8 @@ describe.skipIf(!databaseUrl || !canRunHaproxy)('three processes behind HAProxy'
   }, 2 * PROCESS_TEST_TIMEOUT_MS)
   afterAll(async () => {
     await balancer?.stop()
-    await Promise.all(
-      nodes.map(async (node) => {
-        node.server?.child.kill('SIGTERM')
-        await node.server?.exited
-        rmSync(node.dataDir, { recursive: true, force: true })
-      }),
-    )
+    // Their directories go after this (useServerDataDir's hook, registered earlier, runs later).
+    await Promise.all(nodes.map((node) => stopServerProcess(node.server)))
   }, PROCESS_TEST_TIMEOUT_MS)
 
   it('shares sessions, their end, API keys and their revocation, login throttling and idempotency keys', async () => {
