@@ -61,7 +61,9 @@ async function createDataDir(dataDir: string, migrations: MigrationSet | undefin
     ...(migrationsFile ? [migrationsFile] : []),
   ]
   try {
-    await promisify(execFile)(process.execPath, args, { timeout: 120_000 })
+    // A guard against a hung child, not a budget: on a slow or busy machine initdb and the
+    // migrations have taken over two minutes.
+    await promisify(execFile)(process.execPath, args, { timeout: 600_000 })
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim()
     throw new Error(`embedded database failed to create ${dataDir}: ${stderr || String(error)}`)
