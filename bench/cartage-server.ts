@@ -6,7 +6,7 @@
 
 import { openCartage } from '../src/apps/cartage.js'
 import { loadConfig } from '../src/config.js'
-import { setStrictLanes } from '../src/db/lane-pool.js'
+import { setHomeLanes } from '../src/db/lane-pool.js'
 import { setPreparedPerConnection } from '../src/db/prepared.js'
 import { listenAndAnnounce } from './server-process.js'
 
@@ -14,8 +14,8 @@ const config = loadConfig()
 // Experiment knob: BENCH_PREPARED_PER_CONNECTION=<n> prepared statements kept per connection (0: none).
 if (process.env.BENCH_PREPARED_PER_CONNECTION)
   setPreparedPerConnection(Number(process.env.BENCH_PREPARED_PER_CONNECTION))
-// Experiment knob: BENCH_STRICT_LANES=1 sends each schema's statements to its home connection only.
-if (process.env.BENCH_STRICT_LANES === '1') setStrictLanes(true)
+// Experiment knob: BENCH_HOME_LANES=<n> connections serving each organisation (1: one; DB_POOL_SIZE: any).
+if (process.env.BENCH_HOME_LANES) setHomeLanes(Number(process.env.BENCH_HOME_LANES))
 // As `cartage serve` opens it, without a logger or the background workers.
 const { core, global, close } = await openCartage(config, {
   applicationName: process.env.BENCH_APPLICATION_NAME ?? 'cartage-bench',

@@ -2,7 +2,7 @@ import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import type pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testDatabaseUrl } from '../../test/test-database.js'
-import { LanePool, withSchemaAffinity } from './lane-pool.js'
+import { HOME_LANES, LanePool, SPILL_AFTER_WAITING, withSchemaAffinity } from './lane-pool.js'
 
 const pools: LanePool[] = []
 afterEach(async () => {
@@ -22,15 +22,25 @@ const backendPid = async (pool: LanePool, schema?: string): Promise<number> => {
   return rows[0]?.pid as number
 }
 
-/** Schema names whose home lanes differ, found by trying names. */
+/** Schema names whose first home lanes differ, found by trying names. */
 function schemasOnDistinctLanes(pool: LanePool, count: number): string[] {
   const byLane = new Map<number, string>()
   for (let i = 0; byLane.size < count; i++) {
     const name = `org_lanetest${i}`
-    if (!byLane.has(pool.homeLane(name))) byLane.set(pool.homeLane(name), name)
+    const first = pool.homeLanes(name)[0] as number
+    if (!byLane.has(first)) byLane.set(first, name)
   }
   return [...byLane.values()]
 }
+
+/** Opens every lane's connection, so "free" means idle rather than not yet opened. */
+async function openAll(pool: LanePool, size: number) {
+  const held = await Promise.all(Array.from({ length: size }, () => pool.connect()))
+  for (const client of held) client.release()
+}
+
+const pidOf = async (client: pg.PoolClient): Promise<number> =>
+  (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid as number
 
 describe.runIf(testDatabaseUrl())('the lane pool (PostgreSQL)', () => {
   it('sends a schema to its home connection whenever that connection is free', async () => {
@@ -73,7 +83,7 @@ describe.runIf(testDatabaseUrl())('the lane pool (PostgreSQL)', () => {
     }
   })
 
-  it('serves a schema from another connection while its home one is busy, never opening more than its size', async () => {
+  it('serves a schema from its other home while the first is busy, never opening more than its size', async () => {
     const pool = lanePool(3)
     const [a] = schemasOnDistinctLanes(pool, 1) as [string]
     const home = await withSchemaAffinity(a, () => pool.connect())
@@ -87,6 +97,47 @@ describe.runIf(testDatabaseUrl())('the lane pool (PostgreSQL)', () => {
     expect(results.every((pid) => typeof pid === 'number')).toBe(true)
     expect(pool.totalCount).toBeLessThanOrEqual(3)
     expect(pool.options.max).toBe(3)
+  })
+
+  it('keeps each organisation on its two home connections under round-robin statements, the load spread over all', async () => {
+    // Why it matters: a backend plans in a schema new to it from the catalogues (milliseconds), so
+    // the fewer backends see each schema, the less of that work there is after every cache reset.
+    const size = 5
+    const pool = lanePool(size)
+    await openAll(pool, size)
+    const schemas = Array.from({ length: 40 }, (_, i) => `org_roundrobin${i}`)
+    const seen = new Map<string, Set<number>>(schemas.map((schema) => [schema, new Set()]))
+    let turn = 0
+    // As many in flight as connections: both homes then never hold SPILL_AFTER_WAITING waiters each.
+    await Promise.all(
+      Array.from({ length: size }, async () => {
+        while (turn < 400) {
+          const schema = schemas[turn++ % schemas.length] as string
+          seen.get(schema)?.add(await backendPid(pool, schema))
+        }
+      }),
+    )
+    for (const pids of seen.values()) expect(pids.size).toBeLessThanOrEqual(HOME_LANES)
+    expect(new Set([...seen.values()].flatMap((pids) => [...pids])).size).toBe(size)
+  })
+
+  it('waits for a busy home rather than take a free connection, until statements queue there', async () => {
+    const size = 4
+    const pool = lanePool(size)
+    await openAll(pool, size)
+    const [a] = schemasOnDistinctLanes(pool, 1) as [string]
+    const homes = [
+      await withSchemaAffinity(a, () => pool.connect()),
+      await withSchemaAffinity(a, () => pool.connect()),
+    ]
+    const homePids = await Promise.all(homes.map(pidOf))
+    // Both homes busy: the next statements wait for them, SPILL_AFTER_WAITING on each.
+    const waiting = Array.from({ length: HOME_LANES * SPILL_AFTER_WAITING }, () => backendPid(pool, a))
+    // With that many queued, one more takes a free connection and answers while the homes are held.
+    const spilled = await backendPid(pool, a)
+    expect(homePids).not.toContain(spilled)
+    for (const client of homes) client.release()
+    for (const pid of await Promise.all(waiting)) expect(homePids).toContain(pid)
   })
 
   it('keeps a connection after a refused statement, and replaces one that broke', async () => {

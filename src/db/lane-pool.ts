@@ -25,13 +25,28 @@ export function withSchemaAffinity<T>(schema: string, send: () => T): T {
   }
 }
 
-/** Statements for a schema wait for its home connection rather than take another (a bench weighs it). */
-let strictLanes = false
+/**
+ * How many of the pool's connections serve one schema's statements. Each backend loads the
+ * catalogue entries of every schema it plans a statement for (5-20 ms for a customer read in a
+ * schema new to it), and loses them all whenever another session's DDL, in any database of the
+ * cluster, overflows PostgreSQL's shared invalidation queue (registering one organisation does).
+ * With two homes a backend reloads about 2/size of the schemas after that, not all of them, while
+ * the less busy of two lanes keeps the load even. `size` or more: any lane (the former policy).
+ */
+export const HOME_LANES = 2
+let homeLanes = HOME_LANES
 
-/** Makes every schema's statements wait for its home connection (bench/schemas.ts). */
-export function setStrictLanes(strict: boolean): void {
-  strictLanes = strict
+/** Sets how many lanes serve each schema in pools built from now on (bench/schemas.ts weighs it). */
+export function setHomeLanes(count: number): void {
+  homeLanes = Math.max(1, Math.floor(count))
 }
+
+/**
+ * When every home of a schema is busy and the least busy one already has this many statements
+ * waiting, a statement takes a lane that is free now: long statements on its homes (an export)
+ * delay a schema's next statements, never stall them while other connections idle.
+ */
+export const SPILL_AFTER_WAITING = 2
 
 /** What the application uses of a pool: `pg.Pool` on the embedded database, `LanePool` on PostgreSQL. */
 export interface DatabasePool {
@@ -48,33 +63,37 @@ export interface DatabasePool {
 }
 
 /** FNV-1a: a cheap, stable spread of schema names over the lanes. */
-function hash(text: string): number {
-  let h = 0x811c9dc5
+function hash(text: string, seed = 0x811c9dc5): number {
+  let h = seed
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
   return h >>> 0
 }
 
 /**
  * A pool of `size` connections, each in its own lane, where a statement for an organisation's
- * schema goes to that schema's home connection when it is free, and to any free one otherwise.
+ * schema goes to the less busy of that schema's HOME_LANES home connections, waiting for one when
+ * both are busy (see SPILL_AFTER_WAITING for the exception).
  *
- * Why: statements name their schema, so each organisation has its own texts, and a connection
- * keeps at most PREPARED_PER_CONNECTION of them prepared (one holds ~200 KB in the PostgreSQL
- * backend). With every connection serving every organisation, a connection would keep the
- * statements of about 200 of 1,000 organisations and plan the others on each request (~1 ms
- * more); with lanes, each connection mostly sees 1/size of the organisations, so the same bounded
- * memory covers size times as many. Catalogue caches in each backend shrink the same way.
+ * Why: statements name their schema, so each organisation has its own texts and catalogue
+ * entries. A backend plans a statement in a schema it has not seen, or has forgotten, from the
+ * catalogues (5-20 ms instead of under 1); it keeps at most PREPARED_PER_CONNECTION statements
+ * prepared (one holds ~200 KB). Had every connection served every organisation, round-robin
+ * reads over 1,000 organisations would pay that on most requests after each invalidation reset;
+ * with two homes each connection sees about 2/size of the organisations, so the same bounded
+ * memory covers size/2 times as many and a reset costs each backend that share only.
  */
 export class LanePool extends EventEmitter {
   private readonly lanes: pg.Pool[]
   /** connect() calls a lane was picked for that have not got their client yet. */
   private readonly pending: number[]
   private cursor = 0
+  private readonly homeCount: number
   readonly options: pg.Pool['options']
 
   constructor(config: pg.PoolConfig, size: number) {
     super()
     this.lanes = Array.from({ length: Math.max(1, size) }, () => new pg.Pool({ ...config, max: 1 }))
+    this.homeCount = Math.min(homeLanes, this.lanes.length)
     this.pending = this.lanes.map(() => 0)
     for (const lane of this.lanes) {
       lane.on('connect', (client) => this.emit('connect', client))
@@ -100,40 +119,58 @@ export class LanePool extends EventEmitter {
     return this.lanes.flatMap((lane) => (lane as unknown as { _clients?: pg.PoolClient[] })._clients ?? [])
   }
 
-  /** The home lane of a schema (exported for tests through `laneOf`). */
-  homeLane(schema: string): number {
-    return hash(schema) % this.lanes.length
+  /** The lanes that serve a schema, the first preferred on a tie: distinct, stable for the name. */
+  homeLanes(schema: string): number[] {
+    const size = this.lanes.length
+    // Every lane: in order from the first home (hashing until all were found would take long).
+    if (this.homeCount === size) return Array.from({ length: size }, (_, k) => (hash(schema) + k) % size)
+    const homes: number[] = []
+    for (let k = 0; homes.length < this.homeCount; k++) {
+      // One hash per try, each with another seed, until enough distinct lanes are found.
+      const lane = hash(schema, 0x811c9dc5 + k * 0x9e3779b9) % size
+      if (!homes.includes(lane)) homes.push(lane)
+    }
+    return homes
+  }
+
+  /** 0 idle, 1 may open its connection, 2 and more busy (2 + the statements already waiting for it). */
+  private load(i: number): number {
+    const lane = this.lanes[i] as pg.Pool
+    // Every connect() of a lane comes through here, so its waiters are those it was picked for.
+    const pending = this.pending[i] ?? 0
+    if (lane.idleCount - pending > 0) return 0
+    if (lane.totalCount === 0 && pending === 0) return 1
+    return 2 + pending
+  }
+
+  /** The least loaded of `lanes`, the earliest on a tie. */
+  private leastLoaded(lanes: Iterable<number>): { lane: number; load: number } {
+    let best = { lane: -1, load: Number.POSITIVE_INFINITY }
+    for (const i of lanes) {
+      const load = this.load(i)
+      if (load < best.load) best = { lane: i, load }
+    }
+    return best
+  }
+
+  /** Every lane, starting at a rotating one so that ties spread evenly. */
+  private *rotation(): Generator<number> {
+    const start = this.cursor++ % this.lanes.length
+    for (let k = 0; k < this.lanes.length; k++) yield (start + k) % this.lanes.length
   }
 
   /**
-   * The home lane if it can serve now; else a lane with an idle connection, then one that may
-   * open its connection, then the shortest queue (the home lane on a tie).
+   * A statement without a schema: the least busy lane. A schema's: the least busy of its homes,
+   * waiting for it when all are busy, unless SPILL_AFTER_WAITING statements already wait there
+   * and another lane can serve now.
    */
   private pick(): number {
     const schema = sendingFor
-    const home = schema === undefined ? -1 : this.homeLane(schema)
-    if (strictLanes && home >= 0) return home
-    let best = -1
-    let bestScore = Number.POSITIVE_INFINITY
-    // Statements without a schema start the search at a rotating lane, so they spread evenly.
-    const start = this.cursor++ % this.lanes.length
-    for (let k = 0; k < this.lanes.length; k++) {
-      const i = (start + k) % this.lanes.length
-      const lane = this.lanes[i] as pg.Pool
-      const idle = lane.idleCount - (this.pending[i] ?? 0)
-      const score =
-        idle > 0
-          ? 0
-          : lane.totalCount === 0 && (this.pending[i] ?? 0) === 0
-            ? 1
-            : 2 + lane.waitingCount + (this.pending[i] ?? 0)
-      const preferred = score - (i === home ? 0.5 : 0)
-      if (preferred < bestScore) {
-        best = i
-        bestScore = preferred
-      }
-    }
-    return best
+    if (schema === undefined) return this.leastLoaded(this.rotation()).lane
+    const home = this.leastLoaded(this.homeLanes(schema))
+    if (home.load < 2 + SPILL_AFTER_WAITING) return home.lane
+    const free = this.leastLoaded(this.rotation())
+    return free.load < 2 ? free.lane : home.lane
   }
 
   connect = (async (): Promise<pg.PoolClient> => {
