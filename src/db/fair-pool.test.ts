@@ -1,10 +1,14 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { schemaOf } from '../../test/fixtures.js'
-import { ownerSession, useTestContext } from '../../test/harness.js'
+import { schemaOf, sharedOrganisation, useSharedOrganisation } from '../../test/fixtures.js'
+import { useTestContext } from '../../test/harness.js'
 import { testDatabaseUrl } from '../../test/test-database.js'
 
 const ctx = useTestContext()
+// Registered before the tests, against the hooks' timeout: the busy one, one that reads, one that writes.
+useSharedOrganisation(ctx, 'busy')
+useSharedOrganisation(ctx, 'reader')
+useSharedOrganisation(ctx, 'writer')
 /** Statements one organisation has queued before another's request arrives. */
 const BACKLOG = 12
 
@@ -15,8 +19,8 @@ const slowStatement = (schema: string) =>
 
 describe.skipIf(testDatabaseUrl() !== undefined)('the embedded database shared between organisations', () => {
   it("answers another organisation's read before one organisation's backlog is through, and keeps each organisation's order", async () => {
-    const busy = await ownerSession(ctx)
-    const reader = await ownerSession(ctx)
+    const busy = await sharedOrganisation(ctx, 'busy')
+    const reader = await sharedOrganisation(ctx, 'reader')
     const busySchema = await schemaOf(ctx, busy.org.businessId)
     const created = await reader.core({
       method: 'POST',
@@ -47,8 +51,8 @@ describe.skipIf(testDatabaseUrl() !== undefined)('the embedded database shared b
   })
 
   it("runs a transaction through once it has its turn, while another organisation's backlog waits", async () => {
-    const busy = await ownerSession(ctx)
-    const writer = await ownerSession(ctx)
+    const busy = await sharedOrganisation(ctx, 'busy')
+    const writer = await sharedOrganisation(ctx, 'writer')
     const busySchema = await schemaOf(ctx, busy.org.businessId)
     const writerSchema = await schemaOf(ctx, writer.org.businessId)
     const finished: string[] = []
