@@ -4,7 +4,13 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'k
 import type pg from 'pg'
 import { databaseFault } from './faults.js'
 import { currentAffinity, type DatabasePool, withSchemaAffinity } from './lane-pool.js'
-import { BEGINS_TRANSACTION, type ClientQuery, ENDS_TRANSACTION, statementText } from './statement-text.js'
+import {
+  BEGINS_TRANSACTION,
+  type ClientQuery,
+  ENDS_TRANSACTION,
+  NAMES_ORGANISATION_SCHEMA,
+  statementText,
+} from './statement-text.js'
 import './cluster-commits.tables.js'
 import type { Tables } from './tables.js'
 
@@ -41,8 +47,7 @@ export function parseClusters(raw: string): ClusterSetting[] | string {
   return clusters
 }
 
-/** An organisation schema named in a statement's text (schema names are `org_` + base32). */
-const NAMES_SCHEMA = /\borg_[a-z0-9]{8,32}\b/
+const NAMES_SCHEMA = NAMES_ORGANISATION_SCHEMA
 const SCHEMA_IN_TEXT = new RegExp(NAMES_SCHEMA.source, 'g')
 /**
  * A table of the global schema (a function such as `global.audit_actor()` is on every cluster).

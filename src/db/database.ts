@@ -3,6 +3,7 @@ import pg from 'pg'
 import { useActorSetting } from './actor.js'
 import { ClusterPool, type ClusterSetting, MAIN_CLUSTER, type PlacementPolicy } from './clusters.js'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded.js'
+import { FairPool } from './fair-pool.js'
 import { survivesLostConnections } from './faults.js'
 import { type DatabasePool, LanePool } from './lane-pool.js'
 import type { MigrationSet } from './migrator.js'
@@ -96,6 +97,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let pool: DatabasePool
   let relaxedPool: pg.Pool | undefined
   let clusters: ClusterPool | undefined
+  let fairPool: FairPool | undefined
   const poolMode = options.databaseUrl ? (options.poolMode ?? 'session') : 'session'
   if (poolMode === 'transaction' && !options.directUrl)
     throw new Error('a transaction-mode pooler needs a direct URL (DATABASE_DIRECT_URL) for LISTEN and locks')
@@ -133,18 +135,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...(options.migrateNewDataDir ? { migrateNewDataDir: options.migrations } : {}),
       ...(options.sharedBuffersMb ? { sharedBuffersMb: options.sharedBuffersMb } : {}),
     })
-    // PGlite is one connection: a pool of one serialises statements and keeps a
-    // transaction's statements together, so concurrent requests never interleave.
-    pool = new pg.Pool({
-      host: embedded.socketDir,
-      port: 5432,
-      user: 'postgres',
-      database: 'postgres',
-      max: 1,
-      // PGlite has one session, whichever socket reaches it: keep the one connection open (a new
-      // one would find the old one's prepared statements there; db/prepared.ts never reuses a name).
-      idleTimeoutMillis: 0,
-    })
+    // PGlite is one connection: a pool of one serialises statements and keeps a transaction's
+    // statements together, so concurrent requests never interleave; the fair pool takes turns
+    // between organisations, so one organisation's backlog never holds up the others.
+    fairPool = new FairPool(
+      new pg.Pool({
+        host: embedded.socketDir,
+        port: 5432,
+        user: 'postgres',
+        database: 'postgres',
+        max: 1,
+        // PGlite has one session, whichever socket reaches it: keep the one connection open (a new
+        // one would find the old one's prepared statements there; db/prepared.ts never reuses a name).
+        idleTimeoutMillis: 0,
+      }),
+    )
+    pool = fairPool
   }
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
@@ -153,7 +159,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (poolMode === 'session') usePreparedStatements(pool)
   // After the prepared statements' wrapper, so the actor is set before whatever it sends.
   useActorSetting(pool, poolMode)
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+  // Embedded, Kysely's connections join their organisation's queue at their first statement.
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: fairPool?.deferred ?? pool }) })
   const relaxedDb = relaxedPool
     ? new Kysely<Tables>({ dialect: new PostgresDialect({ pool: relaxedPool }) })
     : db

@@ -62,6 +62,29 @@ export interface DatabasePool {
   readonly waitingCount: number
 }
 
+/**
+ * One statement on a connection from `connecting`, released afterwards: unlike pg.Pool#query, a
+ * statement the server refused (a SQLSTATE outside the connection and shutdown classes) keeps the
+ * connection, and what it prepared; any other error drops it.
+ */
+export async function queryKeepingConnection(
+  connecting: Promise<pg.PoolClient>,
+  args: unknown[],
+): Promise<unknown> {
+  const client = await connecting
+  let broken: Error | undefined
+  try {
+    return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args)
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (!(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57|XX)/.test(code)))
+      broken = error as Error
+    throw error
+  } finally {
+    client.release(broken)
+  }
+}
+
 /** FNV-1a: a cheap, stable spread of schema names over the lanes. */
 function hash(text: string, seed = 0x811c9dc5): number {
   let h = seed
@@ -184,21 +207,8 @@ export class LanePool extends EventEmitter {
   }) as pg.Pool['connect']
 
   /** Like pg.Pool#query, but a query error keeps the connection (and what it prepared) unless the connection broke. */
-  query = (async (...args: unknown[]) => {
-    const client = await this.connect()
-    let broken: Error | undefined
-    try {
-      return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args)
-    } catch (error) {
-      // A statement the server refused (a SQLSTATE outside connection and shutdown classes) leaves the connection sound.
-      const code = (error as { code?: unknown }).code
-      if (!(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57|XX)/.test(code)))
-        broken = error as Error
-      throw error
-    } finally {
-      client.release(broken)
-    }
-  }) as unknown as pg.Pool['query']
+  query = ((...args: unknown[]) =>
+    queryKeepingConnection(this.connect(), args)) as unknown as pg.Pool['query']
 
   end = (async () => {
     await Promise.all(this.lanes.map((lane) => lane.end()))

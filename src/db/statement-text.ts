@@ -12,3 +12,6 @@ export const statementText = (text: unknown): unknown =>
 export const BEGINS_TRANSACTION = /^\s*(begin|start\s+transaction)\b/i
 /** PREPARE TRANSACTION ends the session's transaction too (db/clusters.ts: two-phase commit). */
 export const ENDS_TRANSACTION = /^\s*(commit|end|rollback|prepare\s+transaction)\b/i
+
+/** An organisation schema named in a statement's text (schema names are `org_` + base32). */
+export const NAMES_ORGANISATION_SCHEMA = /\borg_[a-z0-9]{8,32}\b/
