@@ -5,9 +5,10 @@ import type pg from 'pg'
 import { databaseFault } from './faults.js'
 import { currentAffinity, type DatabasePool, withSchemaAffinity } from './lane-pool.js'
 import {
-  BEGINS_TRANSACTION,
+  answerWithoutSending,
   type ClientQuery,
-  ENDS_TRANSACTION,
+  EMPTY_RESULT,
+  type HeldStatement,
   NAMES_ORGANISATION_SCHEMA,
   statementText,
 } from './statement-text.js'
@@ -71,8 +72,6 @@ const isGlobalRead = (sqlText: string) =>
   !NAMES_SCHEMA.test(sqlText)
 /** A BEGIN that asks for more than read committed, whose reads must all be in its one snapshot. */
 const namesIsolation = ({ text }: { text: unknown }) => /\bisolation\b/i.test(String(statementText(text)))
-
-const EMPTY_RESULT = { command: '', rowCount: 0, rows: [], fields: [], oid: 0 }
 
 /**
  * Organisation schemas spread over several PostgreSQL clusters. The application keeps one pool and
@@ -239,7 +238,7 @@ export class ClusterPool extends EventEmitter implements DatabasePool {
 class RoutedClient {
   private client: pg.PoolClient | undefined
   private cluster: string | undefined
-  private readonly held: { text: unknown; values: unknown }[] = []
+  private readonly held: HeldStatement[] = []
 
   constructor(
     private readonly router: ClusterPool,
@@ -251,15 +250,8 @@ class RoutedClient {
     const sqlText = statementText(text)
     if (typeof sqlText !== 'string') throw new Error('a routed connection needs the statement text')
     if (!this.client) {
-      if (BEGINS_TRANSACTION.test(sqlText)) {
-        this.held.push({ text, values })
-        return Promise.resolve(EMPTY_RESULT)
-      }
-      // A transaction that sent nothing: there is nothing to end.
-      if (ENDS_TRANSACTION.test(sqlText) && this.held.length > 0) {
-        this.held.length = 0
-        return Promise.resolve(EMPTY_RESULT)
-      }
+      const answer = answerWithoutSending(this.held, sqlText, text, values)
+      if (answer) return answer
       // A transaction that begins by reading global rows only (who the members are) is not bound
       // by that read: it is answered by main, and the transaction goes where its first statement
       // on an organisation's schema (or first write) takes it. Read committed sees the same.

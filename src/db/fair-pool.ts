@@ -1,9 +1,9 @@
 import type pg from 'pg'
 import { currentAffinity, type DatabasePool, queryKeepingConnection } from './lane-pool.js'
 import {
-  BEGINS_TRANSACTION,
+  answerWithoutSending,
   type ClientQuery,
-  ENDS_TRANSACTION,
+  type HeldStatement,
   NAMES_ORGANISATION_SCHEMA,
   statementText,
 } from './statement-text.js'
@@ -15,8 +15,6 @@ interface Waiting {
   resolve(client: pg.PoolClient): void
   reject(error: unknown): void
 }
-
-const EMPTY_RESULT = { command: '', rowCount: 0, rows: [], fields: [], oid: 0 }
 
 /** The organisation a statement is for: the schema it was handed over for, else the first one its text names. */
 const organisationOf = (text: unknown, affinity: string | undefined): string => {
@@ -147,7 +145,7 @@ export class FairPool implements DatabasePool {
 class DeferredClient {
   private client: pg.PoolClient | undefined
   private binding: Promise<pg.PoolClient> | undefined
-  private readonly held: { text: unknown; values: unknown }[] = []
+  private readonly held: HeldStatement[] = []
   private released = false
 
   constructor(
@@ -161,15 +159,8 @@ class DeferredClient {
       throw new Error('a deferred connection takes statements answered by a promise only')
     const sqlText = statementText(text)
     if (!this.binding && typeof sqlText === 'string') {
-      if (BEGINS_TRANSACTION.test(sqlText)) {
-        this.held.push({ text, values })
-        return Promise.resolve(EMPTY_RESULT)
-      }
-      // A transaction that sent nothing: there is nothing to end.
-      if (ENDS_TRANSACTION.test(sqlText) && this.held.length > 0) {
-        this.held.length = 0
-        return Promise.resolve(EMPTY_RESULT)
-      }
+      const answer = answerWithoutSending(this.held, sqlText, text, values)
+      if (answer) return answer
     }
     this.binding ??= this.bind(organisationOf(text, this.affinity))
     return this.binding.then((client) => this.send(client, text, values))
