@@ -1,5 +1,6 @@
 import pg from 'pg'
 import type { Database } from './database.js'
+import { openClientsOf } from './lane-pool.js'
 
 /** Reconnecting after a drop: the first try soon, then doubling up to the cap (a second). */
 const RECONNECT_FIRST_MS = 100
@@ -240,8 +241,7 @@ export class ChangeListener {
     const { pool } = this.database
     pool.on('connect', this.onPoolConnect)
     // Connections opened before this listener started; LISTEN queues behind whatever they run.
-    const open = (pool as unknown as { _clients?: pg.PoolClient[] })._clients ?? []
-    for (const client of open) this.attach(client)
+    for (const client of openClientsOf(pool)) this.attach(client)
   }
 
   private attach(client: pg.PoolClient) {

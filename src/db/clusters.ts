@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events'
 import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import type pg from 'pg'
 import { databaseFault } from './faults.js'
-import { currentAffinity, type DatabasePool, withSchemaAffinity } from './lane-pool.js'
+import { currentAffinity, type DatabasePool, openClientsOf, withSchemaAffinity } from './lane-pool.js'
 import {
   answerWithoutSending,
   type ClientQuery,
@@ -119,9 +119,7 @@ export class ClusterPool extends EventEmitter implements DatabasePool {
   }
   /** Every open connection of every cluster (the change listener attaches to those). */
   get _clients(): pg.PoolClient[] {
-    return [...this.pools.values()].flatMap(
-      (pool) => (pool as unknown as { _clients?: pg.PoolClient[] })._clients ?? [],
-    )
+    return [...this.pools.values()].flatMap(openClientsOf)
   }
 
   /** Every cluster's name, the main one first. */

@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import { currentAffinity, type DatabasePool, queryKeepingConnection } from './lane-pool.js'
+import { currentAffinity, type DatabasePool, openClientsOf, queryKeepingConnection } from './lane-pool.js'
 import {
   answerWithoutSending,
   type ClientQuery,
@@ -63,7 +63,7 @@ export class FairPool implements DatabasePool {
 
   /** The open connection (the change listener attaches to one opened before it started). */
   get _clients(): pg.PoolClient[] {
-    return (this.inner as unknown as { _clients?: pg.PoolClient[] })._clients ?? []
+    return openClientsOf(this.inner)
   }
 
   on(event: 'connect' | 'error', listener: (...args: never[]) => void): this {

@@ -85,6 +85,14 @@ export async function queryKeepingConnection(
   }
 }
 
+/**
+ * The open connections of a pool: pg.Pool keeps them in `_clients`, which it does not publish; the
+ * pools here expose theirs under the same name, so the change listener can attach to those opened
+ * before it started.
+ */
+export const openClientsOf = (pool: object): pg.PoolClient[] =>
+  (pool as { _clients?: pg.PoolClient[] })._clients ?? []
+
 /** FNV-1a: a cheap, stable spread of schema names over the lanes. */
 function hash(text: string, seed = 0x811c9dc5): number {
   let h = seed
@@ -139,7 +147,7 @@ export class LanePool extends EventEmitter {
 
   /** Every open connection (the change listener attaches to those opened before it started). */
   get _clients(): pg.PoolClient[] {
-    return this.lanes.flatMap((lane) => (lane as unknown as { _clients?: pg.PoolClient[] })._clients ?? [])
+    return this.lanes.flatMap(openClientsOf)
   }
 
   /** The lanes that serve a schema, the first preferred on a tie: distinct, stable for the name. */
